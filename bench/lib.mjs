@@ -1,0 +1,57 @@
+// Shared measuring helpers for the bench modules.
+
+/** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns ops/s. */
+export async function opsPerSecond(fn, { ms = 1500, warmup = 200 } = {}) {
+  const warmEnd = performance.now() + warmup;
+  while (performance.now() < warmEnd) await fn();
+  let count = 0;
+  const start = performance.now();
+  const end = start + ms;
+  while (performance.now() < end) {
+    await fn();
+    count++;
+  }
+  return (count * 1000) / (performance.now() - start);
+}
+
+/** Synchronous variant, batched so the timer isn't read on every call. */
+export function opsPerSecondSync(fn, { ms = 1500, batch = 100 } = {}) {
+  for (let i = 0; i < batch * 10; i++) fn();
+  let count = 0;
+  const start = performance.now();
+  const end = start + ms;
+  while (performance.now() < end) {
+    for (let i = 0; i < batch; i++) fn();
+    count += batch;
+  }
+  return (count * 1000) / (performance.now() - start);
+}
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+/**
+ * Closed-loop load: `concurrency` workers each call `fn(i)` back to back until `total` calls
+ * are done. Returns throughput and latency percentiles in milliseconds.
+ */
+export async function load(fn, { total, concurrency }) {
+  const latencies = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        await fn(i);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}

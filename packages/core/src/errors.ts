@@ -1,0 +1,96 @@
+/**
+ * Every failure Vitrina reports on purpose is a `VitrinaError` with a stable machine `code`.
+ * HTTP status codes are chosen from the code in `http/` only; domain code never thinks in HTTP.
+ */
+export type VitrinaErrorCode =
+  | "missing_signature_headers"
+  | "invalid_timestamp"
+  | "timestamp_expired"
+  | "timestamp_in_future"
+  | "unknown_connector"
+  | "invalid_signature"
+  | "unauthorized"
+  | "insufficient_scope"
+  | "forbidden"
+  | "malformed_json"
+  | "unsupported_media_type"
+  | "payload_too_large"
+  | "invalid_payload"
+  | "invalid_argument"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "messaging_failed"
+  | "storage_unavailable"
+  | "storage_timeout"
+  | "internal";
+
+/** One field at fault and why, as users see it in `error.reasons`. */
+export interface FieldReason {
+  /** Dotted path of the field, e.g. `contact.phone_e164`; `""` for the whole body. */
+  field: string;
+  reason: string;
+}
+
+export interface VitrinaErrorOptions {
+  reasons?: FieldReason[];
+  cause?: unknown;
+}
+
+export class VitrinaError extends Error {
+  override readonly name: string = "VitrinaError";
+  readonly code: VitrinaErrorCode;
+  readonly reasons: FieldReason[];
+
+  constructor(code: VitrinaErrorCode, message: string, options: VitrinaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.reasons = options.reasons ?? [];
+  }
+
+  toJSON(): { code: VitrinaErrorCode; message: string; reasons: FieldReason[] } {
+    return { code: this.code, message: this.message, reasons: this.reasons };
+  }
+}
+
+/** The signed request could not be authenticated (headers, timestamp window, connector, HMAC). */
+export class SignatureError extends VitrinaError {
+  override readonly name = "SignatureError";
+}
+
+/** Input failed validation; `reasons` lists every field at fault. */
+export class ValidationError extends VitrinaError {
+  override readonly name = "ValidationError";
+  constructor(message: string, reasons: FieldReason[], options: { cause?: unknown } = {}) {
+    super("invalid_payload", message, { reasons, cause: options.cause });
+  }
+}
+
+/** The caller is known but may not do this (role or scope). */
+export class ForbiddenError extends VitrinaError {
+  override readonly name = "ForbiddenError";
+}
+
+export class NotFoundError extends VitrinaError {
+  override readonly name = "NotFoundError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("not_found", message, options);
+  }
+}
+
+/** A storage backend failed or timed out; `cause` carries the driver's error. */
+export class StorageError extends VitrinaError {
+  override readonly name = "StorageError";
+}
+
+/** The messaging provider refused or failed to take a message. */
+export class MessagingError extends VitrinaError {
+  override readonly name = "MessagingError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("messaging_failed", message, options);
+  }
+}
+
+export function isVitrinaError(value: unknown): value is VitrinaError {
+  return value instanceof VitrinaError;
+}

@@ -1,0 +1,97 @@
+import type {
+  ConnectorRecord,
+  ContactRecord,
+  EventRecord,
+  LeadEventRecord,
+  MemberRecord,
+  OpportunityRecord,
+  OutboundMessageRecord,
+  WorkspaceRecord,
+} from "./records.js";
+
+/**
+ * The Storage port. One small repository per concern; `transaction` hands the same repositories
+ * bound to one unit of work. Uniqueness is the storage's job (unique keys), never check-then-insert:
+ * methods named `insert…` report a conflict instead of throwing, so callers can be idempotent.
+ *
+ * The contract suite in `@vitrina/core/testing` is the definition of a correct adapter.
+ */
+export interface WorkspaceRepository {
+  insert(workspace: WorkspaceRecord): Promise<void>;
+  get(id: string): Promise<WorkspaceRecord | null>;
+  upsertMember(member: MemberRecord): Promise<void>;
+  getMember(workspaceId: string, userId: string): Promise<MemberRecord | null>;
+}
+
+export interface ConnectorRepository {
+  /** Fails with `conflict` when (workspaceId, systemId) is taken. */
+  insert(connector: ConnectorRecord): Promise<void>;
+  get(id: string): Promise<ConnectorRecord | null>;
+  listByWorkspace(workspaceId: string): Promise<ConnectorRecord[]>;
+  /** Replaces the sealed secret and bumps `secretVersion`; returns the updated record. */
+  updateSecret(id: string, sealedSecret: string, rotatedAt: string): Promise<ConnectorRecord | null>;
+}
+
+export interface ContactRepository {
+  /**
+   * Inserts unless the workspace already has a contact with this phone; either way returns the
+   * stored contact and whether it was created.
+   */
+  insertOrGetByPhone(contact: ContactRecord): Promise<{ contact: ContactRecord; created: boolean }>;
+  get(workspaceId: string, id: string): Promise<ContactRecord | null>;
+  findByPhone(workspaceId: string, phoneE164: string): Promise<ContactRecord | null>;
+  findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
+  /** Writes the whole record (by id); returns false when it does not exist. */
+  update(contact: ContactRecord): Promise<boolean>;
+}
+
+export interface LeadRepository {
+  /** Inserts unless (connectorId, sourceLeadId) exists; `false` means it was a duplicate. */
+  insertIfNew(lead: LeadEventRecord): Promise<boolean>;
+  findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
+  get(id: string): Promise<LeadEventRecord | null>;
+  countByWorkspace(workspaceId: string): Promise<number>;
+}
+
+export interface OpportunityRepository {
+  insert(opportunity: OpportunityRecord): Promise<void>;
+  get(id: string): Promise<OpportunityRecord | null>;
+  listByContact(contactId: string): Promise<OpportunityRecord[]>;
+}
+
+export interface OutboundMessageRepository {
+  insert(message: OutboundMessageRecord): Promise<void>;
+  findByLeadEvent(leadEventId: string): Promise<OutboundMessageRecord | null>;
+  update(message: OutboundMessageRecord): Promise<boolean>;
+  listByWorkspace(workspaceId: string): Promise<OutboundMessageRecord[]>;
+}
+
+export interface EventRepository {
+  append(event: EventRecord): Promise<void>;
+  /** Oldest first. */
+  listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
+}
+
+export interface StorageRepositories {
+  workspaces: WorkspaceRepository;
+  connectors: ConnectorRepository;
+  contacts: ContactRepository;
+  leads: LeadRepository;
+  opportunities: OpportunityRepository;
+  outbound: OutboundMessageRepository;
+  events: EventRepository;
+}
+
+/** The repositories bound to one open transaction. */
+export type StorageTransaction = StorageRepositories;
+
+export interface Storage extends StorageRepositories {
+  /**
+   * Runs `work` in one unit of work: everything it writes through `tx` commits together when it
+   * resolves, and nothing does when it throws (the error is rethrown). Do not use the outer
+   * repositories inside `work`; some adapters hold a single connection and would deadlock.
+   */
+  transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+  /** Releases connections; the storage is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against the TypeScript sources, so a change is tested without a rebuild.
+// The built packages are exercised separately by `pnpm smoke` (scripts/smoke-built.mjs).
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@vitrina\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
+      { find: /^@vitrina\/core$/, replacement: src("./packages/core/src/index.ts") },
+      { find: /^@vitrina\/adapter-memory$/, replacement: src("./packages/adapter-memory/src/index.ts") },
+      { find: /^@vitrina\/adapter-postgres$/, replacement: src("./packages/adapter-postgres/src/index.ts") },
+      { find: /^@vitrina\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
+      { find: /^@vitrina\/client$/, replacement: src("./packages/client/src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
