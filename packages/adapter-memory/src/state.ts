@@ -1,0 +1,32 @@
+import type {
+  ConnectorRecord,
+  ContactRecord,
+  EventRecord,
+  LeadEventRecord,
+  MemberRecord,
+  OpportunityRecord,
+  OutboundMessageRecord,
+  WorkspaceRecord,
+} from "@vitrina/core";
+import { MemoryTable } from "./table.js";
+
+/** All tables of one memory storage. Unique indexes mirror the PostgreSQL schema's constraints. */
+export function createMemoryState() {
+  return {
+    workspaces: new MemoryTable<WorkspaceRecord>((w) => w.id),
+    members: new MemoryTable<MemberRecord>((m) => `${m.workspaceId}/${m.userId}`),
+    connectors: new MemoryTable<ConnectorRecord>((c) => c.id, {
+      systemId: (c) => `${c.workspaceId}/${c.systemId}`,
+    }),
+    contacts: new MemoryTable<ContactRecord>((c) => c.id, {
+      phone: (c) => (c.phoneE164 === null ? null : `${c.workspaceId}/${c.phoneE164}`),
+    }),
+    leads: new MemoryTable<LeadEventRecord>((l) => l.id, {
+      source: (l) => `${l.connectorId}/${l.sourceLeadId}`,
+    }),
+    opportunities: new MemoryTable<OpportunityRecord>((o) => o.id),
+    outbound: new MemoryTable<OutboundMessageRecord>((m) => m.id, { lead: (m) => m.leadEventId }),
+    events: new MemoryTable<EventRecord>((e) => e.id),
+  };
+}
+export type MemoryState = ReturnType<typeof createMemoryState>;

@@ -1,0 +1,107 @@
+/**
+ * A keyed in-memory table with unique indexes and an undo journal, so a failed transaction can
+ * be rolled back exactly. Rows are deep-copied in and out: callers can never mutate stored state
+ * by holding on to a returned object (which would hide bugs a real database would surface).
+ */
+export type UndoLog = Array<() => void>;
+
+export class MemoryTable<Row> {
+  private readonly rows = new Map<string, Row>();
+  private readonly unique = new Map<string, Map<string, string>>();
+
+  constructor(
+    private readonly keyOf: (row: Row) => string,
+    private readonly uniqueIndexes: Record<string, (row: Row) => string | null> = {},
+  ) {
+    for (const name of Object.keys(uniqueIndexes)) this.unique.set(name, new Map());
+  }
+
+  get(key: string): Row | null {
+    const row = this.rows.get(key);
+    return row === undefined ? null : structuredClone(row);
+  }
+
+  /** Key of the row holding `value` in unique index `index`, if any. */
+  lookup(index: string, value: string): Row | null {
+    const key = this.unique.get(index)?.get(value);
+    return key === undefined ? null : this.get(key);
+  }
+
+  /** Name of the first unique index (or the primary key) `row` would violate, or null. */
+  conflictOf(row: Row): string | null {
+    if (this.rows.has(this.keyOf(row))) return "primary";
+    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+      const value = valueOf(row);
+      if (value !== null && this.unique.get(name)?.has(value)) return name;
+    }
+    return null;
+  }
+
+  insert(row: Row, undo: UndoLog): void {
+    const conflict = this.conflictOf(row);
+    if (conflict !== null) throw new Error(`unique violation on ${conflict}`);
+    this.write(row, undo);
+  }
+
+  /** Replaces an existing row; returns false when there is none. */
+  replace(row: Row, undo: UndoLog): boolean {
+    const previous = this.rows.get(this.keyOf(row));
+    if (previous === undefined) return false;
+    this.unindex(previous);
+    this.write(row, undo, previous);
+    return true;
+  }
+
+  delete(key: string, undo: UndoLog): boolean {
+    const previous = this.rows.get(key);
+    if (previous === undefined) return false;
+    this.unindex(previous);
+    this.rows.delete(key);
+    undo.push(() => {
+      this.rows.set(key, previous);
+      this.index(previous);
+    });
+    return true;
+  }
+
+  filter(predicate: (row: Row) => boolean): Row[] {
+    const out: Row[] = [];
+    for (const row of this.rows.values()) if (predicate(row)) out.push(structuredClone(row));
+    return out;
+  }
+
+  count(predicate: (row: Row) => boolean): number {
+    let n = 0;
+    for (const row of this.rows.values()) if (predicate(row)) n++;
+    return n;
+  }
+
+  private write(row: Row, undo: UndoLog, previous?: Row): void {
+    const key = this.keyOf(row);
+    const stored = structuredClone(row);
+    this.rows.set(key, stored);
+    this.index(stored);
+    undo.push(() => {
+      this.unindex(stored);
+      if (previous === undefined) this.rows.delete(key);
+      else {
+        this.rows.set(key, previous);
+        this.index(previous);
+      }
+    });
+  }
+
+  private index(row: Row): void {
+    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+      const value = valueOf(row);
+      if (value !== null) this.unique.get(name)?.set(value, this.keyOf(row));
+    }
+  }
+
+  private unindex(row: Row): void {
+    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+      const value = valueOf(row);
+      if (value !== null) this.unique.get(name)?.delete(value);
+    }
+  }
+}

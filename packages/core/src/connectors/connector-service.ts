@@ -1,0 +1,88 @@
+import { NotFoundError, ValidationError } from "../errors.js";
+import { generateSecret } from "../crypto/random.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { ConnectorRecord } from "../ports/records.js";
+import type { SecretBox } from "../ports/secret-box.js";
+import type { Storage } from "../ports/storage.js";
+import { requireRole, type Actor } from "../workspaces/workspace-service.js";
+
+/** A connector as the console shows it: never the secret. */
+export type ConnectorView = Omit<ConnectorRecord, "sealedSecret">;
+
+/** Returned by create and rotate: the only time the plaintext secret is ever shown. */
+export interface ConnectorWithSecret {
+  connector: ConnectorView;
+  secret: string;
+}
+
+const SECRET_PREFIX = "vtr_cs_";
+const SYSTEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function view(record: ConnectorRecord): ConnectorView {
+  const { sealedSecret: _sealed, ...rest } = record;
+  return rest;
+}
+
+function validate(input: { name: string; systemId: string }): void {
+  const reasons = [];
+  if (input.name.trim() === "" || input.name.length > 120) {
+    reasons.push({ field: "name", reason: "must be 1 to 120 characters" });
+  }
+  if (!SYSTEM_ID.test(input.systemId)) {
+    reasons.push({
+      field: "systemId",
+      reason: "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (no spaces)",
+    });
+  }
+  if (reasons.length > 0) throw new ValidationError("connector is invalid", reasons);
+}
+
+/**
+ * Connectors let an external CRM, form or landing page sign leads for one workspace. Only an
+ * owner or admin may create, list or rotate them. Secrets are generated here, sealed at rest and
+ * returned once.
+ */
+export function createConnectorService(deps: { storage: Storage; secretBox: SecretBox; clock: Clock; ids: IdGenerator }) {
+  const { storage, secretBox, clock, ids } = deps;
+  return {
+    async create(actor: Actor, workspaceId: string, input: { name: string; systemId: string }): Promise<ConnectorWithSecret> {
+      validate(input);
+      await requireRole(storage, actor, workspaceId, ["owner", "admin"], "create connectors");
+      const secret = generateSecret(SECRET_PREFIX);
+      const record: ConnectorRecord = {
+        id: ids(),
+        workspaceId,
+        name: input.name.trim(),
+        systemId: input.systemId,
+        sealedSecret: await secretBox.seal(secret),
+        secretVersion: 1,
+        createdAt: clock.now().toISOString(),
+        rotatedAt: null,
+      };
+      await storage.connectors.insert(record);
+      return { connector: view(record), secret };
+    },
+
+    async list(actor: Actor, workspaceId: string): Promise<ConnectorView[]> {
+      await requireRole(storage, actor, workspaceId, ["owner", "admin"], "list connectors");
+      return (await storage.connectors.listByWorkspace(workspaceId)).map(view);
+    },
+
+    /** New secret, shown once; the previous one stops verifying immediately. */
+    async rotate(actor: Actor, connectorId: string): Promise<ConnectorWithSecret> {
+      const existing = await storage.connectors.get(connectorId);
+      if (existing === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
+      await requireRole(storage, actor, existing.workspaceId, ["owner", "admin"], "rotate connector secrets");
+      const secret = generateSecret(SECRET_PREFIX);
+      const updated = await storage.connectors.updateSecret(
+        connectorId,
+        await secretBox.seal(secret),
+        clock.now().toISOString(),
+      );
+      if (updated === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
+      return { connector: view(updated), secret };
+    },
+  };
+}
+export type ConnectorService = ReturnType<typeof createConnectorService>;

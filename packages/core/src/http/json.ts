@@ -1,0 +1,53 @@
+import { VitrinaError, type VitrinaErrorCode } from "../errors.js";
+import type { Logger } from "../ports/logger.js";
+
+/** The one place HTTP statuses are chosen for error codes. Documented in the core README. */
+const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
+  missing_signature_headers: 401,
+  invalid_timestamp: 401,
+  timestamp_expired: 401,
+  timestamp_in_future: 401,
+  unknown_connector: 401,
+  invalid_signature: 401,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  malformed_json: 400,
+  invalid_argument: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  invalid_payload: 422,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  messaging_failed: 502,
+  storage_unavailable: 503,
+  storage_timeout: 503,
+  internal: 500,
+};
+
+export function statusForCode(code: VitrinaErrorCode): number {
+  return STATUS_BY_CODE[code];
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/**
+ * Error body for the whole service: `{ "error": { "code", "message", "reasons": [{ "field", "reason" }] } }`.
+ * Anything that is not a VitrinaError is a bug or an outage: logged in full, answered with a
+ * generic 500 so internals never leak.
+ */
+export function errorResponse(error: unknown, logger: Logger, headers: Record<string, string> = {}): Response {
+  if (error instanceof VitrinaError) {
+    const status = statusForCode(error.code);
+    if (status >= 500) logger.error(error.message, { code: error.code, cause: String(error.cause ?? "") });
+    return jsonResponse({ error: error.toJSON() }, status, headers);
+  }
+  logger.error("unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return jsonResponse({ error: { code: "internal", message: "internal error", reasons: [] } }, 500, headers);
+}

@@ -1,0 +1,44 @@
+import { VitrinaError } from "../errors.js";
+
+/**
+ * Reads a request body as bytes, exactly as sent, refusing more than `maxBytes` without buffering
+ * the excess (a lying or missing Content-Length can't get past the running count).
+ */
+export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new VitrinaError("payload_too_large", `request body exceeds the limit of ${maxBytes} bytes`);
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read().catch((cause: unknown) => {
+      // A server binding (e.g. @vitrina/http-node) may cap the stream itself at a lower limit.
+      if ((cause as Error)?.name === "BodyTooLargeError") throw new VitrinaError("payload_too_large", (cause as Error).message, { cause });
+      throw new VitrinaError("invalid_argument", "request body could not be read", { cause });
+    });
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** True for `application/json` with or without parameters (`; charset=utf-8`). */
+export function isJsonContentType(request: Request): boolean {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json";
+}

@@ -1,0 +1,70 @@
+import { VitrinaError } from "../errors.js";
+import type { Logger } from "../ports/logger.js";
+import { errorResponse } from "./json.js";
+
+export type Handler = (request: Request) => Promise<Response>;
+export type RouteHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
+
+export interface Route {
+  method: string;
+  /** Path pattern; `:name` segments become params, a trailing `*` matches the rest. */
+  path: string;
+  handler: RouteHandler;
+}
+
+interface CompiledRoute extends Route {
+  pattern: RegExp;
+  names: string[];
+}
+
+function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path
+    .split("/")
+    .map((segment) => {
+      if (segment === "*") return ".*";
+      if (segment.startsWith(":")) {
+        names.push(segment.slice(1));
+        return "([^/]+)";
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return { ...route, pattern: new RegExp(`^${source}/?$`), names };
+}
+
+/**
+ * The whole service behind one `(request) => Promise<Response>`. Unknown paths get 404, a known
+ * path with another method gets 405 with `Allow`, and every thrown error becomes the JSON error body.
+ */
+export function createRouter(routes: Route[], logger: Logger): Handler {
+  const compiled = routes.map(compile);
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    const allowed: string[] = [];
+    for (const route of compiled) {
+      const match = route.pattern.exec(pathname);
+      if (match === null) continue;
+      if (route.method !== request.method) {
+        allowed.push(route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1] ?? "")));
+      try {
+        return await route.handler(request, params);
+      } catch (error) {
+        return errorResponse(error, logger);
+      }
+    }
+    if (allowed.length > 0) {
+      const allow = [...new Set(allowed)].join(", ");
+      return errorResponse(
+        new VitrinaError("method_not_allowed", `${request.method} is not allowed on ${pathname}; use ${allow}`),
+        logger,
+        { allow },
+      );
+    }
+    return errorResponse(new VitrinaError("not_found", `no route for ${request.method} ${pathname}`), logger);
+  };
+}

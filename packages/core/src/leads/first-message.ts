@@ -1,0 +1,49 @@
+import type { LeadPayload } from "./lead-schema.js";
+import type { ContactRecord, OutboundStatus } from "../ports/records.js";
+import type { OutgoingMessage } from "../ports/messaging.js";
+
+export interface FirstMessageDecision {
+  eligible: boolean;
+  /** For an ineligible lead: `blocked` with the reason. */
+  status: OutboundStatus;
+  reason: string | null;
+}
+
+/**
+ * Rule 2 of the spec: a first message goes out only when the lead carries
+ * `whatsapp_consent.granted = true` with its timestamp, and the contact never opted out.
+ * A prior opt-out wins over consent in the payload.
+ */
+export function decideFirstMessage(payload: LeadPayload, contact: ContactRecord): FirstMessageDecision {
+  const consent = payload.whatsapp_consent;
+  if (contact.whatsappOptedOutAt !== null) {
+    return { eligible: false, status: "blocked", reason: `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}` };
+  }
+  if (!consent) return { eligible: false, status: "blocked", reason: "no whatsapp_consent in the lead" };
+  if (!consent.granted) return { eligible: false, status: "blocked", reason: "whatsapp_consent.granted is false" };
+  if (!consent.timestamp) {
+    return { eligible: false, status: "blocked", reason: "whatsapp_consent has no timestamp; consent needs the time it was given" };
+  }
+  return { eligible: true, status: "queued", reason: "waiting for the messaging provider" };
+}
+
+/** What the first message says. The default is a template named `vitrina_welcome` with the contact's name. */
+export interface FirstMessageOptions {
+  template: string;
+  language: string;
+  bodyParameters(contact: ContactRecord, payload: LeadPayload): string[];
+}
+
+export const defaultFirstMessage: FirstMessageOptions = {
+  template: "vitrina_welcome",
+  language: "es",
+  bodyParameters: (contact) => [contact.name ?? ""],
+};
+
+export function buildFirstMessage(options: FirstMessageOptions, contact: ContactRecord, payload: LeadPayload): OutgoingMessage {
+  return {
+    channel: "whatsapp",
+    to: payload.contact.phone_e164,
+    template: { name: options.template, language: options.language, bodyParameters: options.bodyParameters(contact, payload) },
+  };
+}

@@ -1,0 +1,66 @@
+import type { RejectedQualification, Vertical } from "../ports/records.js";
+
+type FieldKind = "currency" | "number";
+
+/**
+ * The qualification fields each vertical accepts. Currency fields are in the workspace currency.
+ * Embedders extend this by passing `verticals` to createVitrina.
+ */
+export type VerticalDefinitions = Record<string, Record<string, FieldKind>>;
+
+export const defaultVerticals: VerticalDefinitions = {
+  real_estate: { monthly_income: "currency" },
+  generic: {},
+};
+
+export interface QualificationOutcome {
+  recorded: Array<{ field: string; value: number }>;
+  rejected: RejectedQualification[];
+}
+
+const RANGE_TEXT = /\d\s*(-|–|to|a|hasta)\s*\$?\d/i;
+
+function reasonFor(value: unknown, kind: FieldKind, currency: string): string | null {
+  const unit = kind === "currency" ? ` (${currency})` : "";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return `must be a finite number${unit}`;
+    if (value < 0) return `must be >= 0${unit}`;
+    return null;
+  }
+  const rangeHint = `ranges are not accepted; send one finite number >= 0${unit}`;
+  if (typeof value === "string") {
+    return RANGE_TEXT.test(value) ? rangeHint : `text amounts are not accepted; send a JSON number such as 1000000${unit}`;
+  }
+  if (Array.isArray(value)) return rangeHint;
+  if (typeof value === "object" && value !== null && ("min" in value || "max" in value)) return rangeHint;
+  return `must be a finite number >= 0${unit}`;
+}
+
+/**
+ * Splits a lead's qualification into fields to record and fields rejected with a reason.
+ * Nothing is dropped silently: every key lands in exactly one of the two lists.
+ */
+export function evaluateQualification(
+  qualification: Record<string, unknown> | null | undefined,
+  vertical: Vertical | string,
+  currency: string,
+  verticals: VerticalDefinitions = defaultVerticals,
+): QualificationOutcome {
+  const outcome: QualificationOutcome = { recorded: [], rejected: [] };
+  const fields = verticals[vertical] ?? {};
+  for (const [field, value] of Object.entries(qualification ?? {})) {
+    const kind = fields[field];
+    if (kind === undefined) {
+      const accepted = Object.keys(fields);
+      outcome.rejected.push({
+        field,
+        reason: `unknown qualification field for the ${vertical} vertical; accepted: ${accepted.length > 0 ? accepted.join(", ") : "none"}`,
+      });
+      continue;
+    }
+    const reason = reasonFor(value, kind, currency);
+    if (reason === null) outcome.recorded.push({ field, value: value as number });
+    else outcome.rejected.push({ field, reason });
+  }
+  return outcome;
+}

@@ -1,0 +1,89 @@
+import { importHmacKey, signedPayload, verifyHmacSha256Hex } from "../crypto/hmac.js";
+import { SignatureError } from "../errors.js";
+import type { Clock } from "../ports/clock.js";
+import type { ConnectorRecord } from "../ports/records.js";
+import type { SecretBox } from "../ports/secret-box.js";
+import type { StorageRepositories } from "../ports/storage.js";
+
+/** The three signature headers of one request, as received (any may be missing). */
+export interface LeadSignatureHeaders {
+  connectorId: string | null;
+  timestamp: string | null;
+  signature: string | null;
+}
+
+export interface LeadSignatureVerifier {
+  /** Returns the connector that signed `body`, or throws a SignatureError saying what failed. */
+  verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<ConnectorRecord>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KEY_CACHE_LIMIT = 1000;
+
+/**
+ * Verifies `HMAC-SHA256(secret, "<timestamp>.<raw body>")` for lead intake. The timestamp must be
+ * Unix milliseconds within `toleranceMs` of now in either direction (replay protection).
+ * Opened secrets are cached as CryptoKeys per (connector, secretVersion), so a rotation stops the
+ * old secret at once and the hot path skips AES-GCM and key import.
+ */
+export function createLeadSignatureVerifier(deps: {
+  connectors: StorageRepositories["connectors"];
+  secretBox: SecretBox;
+  clock: Clock;
+  toleranceMs: number;
+  headerNames: { connectorId: string; timestamp: string; signature: string };
+}): LeadSignatureVerifier {
+  const keys = new Map<string, Promise<CryptoKey>>();
+
+  function keyFor(connector: ConnectorRecord): Promise<CryptoKey> {
+    const cacheKey = `${connector.id}:${connector.secretVersion}`;
+    let key = keys.get(cacheKey);
+    if (key === undefined) {
+      if (keys.size >= KEY_CACHE_LIMIT) keys.delete(keys.keys().next().value as string);
+      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey);
+      key.catch(() => keys.delete(cacheKey));
+      keys.set(cacheKey, key);
+    }
+    return key;
+  }
+
+  return {
+    async verify(headers, body) {
+      const names = deps.headerNames;
+      const missing = (
+        [
+          [headers.connectorId, names.connectorId],
+          [headers.timestamp, names.timestamp],
+          [headers.signature, names.signature],
+        ] as const
+      ).filter(([value]) => value === null || value === "");
+      if (missing.length > 0) {
+        throw new SignatureError("missing_signature_headers", `missing header(s): ${missing.map(([, n]) => n).join(", ")}`);
+      }
+      const timestamp = headers.timestamp!;
+      if (!/^\d{1,16}$/.test(timestamp)) {
+        throw new SignatureError("invalid_timestamp", `${names.timestamp} must be Unix time in milliseconds (digits only)`);
+      }
+      const skew = deps.clock.now().getTime() - Number(timestamp);
+      if (skew > deps.toleranceMs) {
+        throw new SignatureError("timestamp_expired", `${names.timestamp} is older than ${deps.toleranceMs / 60_000} minutes; sign each request when sending it`);
+      }
+      if (-skew > deps.toleranceMs) {
+        throw new SignatureError("timestamp_in_future", `${names.timestamp} is more than ${deps.toleranceMs / 60_000} minutes in the future; check the sender's clock`);
+      }
+      const connectorId = headers.connectorId!;
+      const connector = UUID.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
+      if (connector === null) {
+        throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
+      }
+      const valid = await verifyHmacSha256Hex(await keyFor(connector), signedPayload(timestamp, body), headers.signature!);
+      if (!valid) {
+        throw new SignatureError(
+          "invalid_signature",
+          `${names.signature} does not match: sign "<timestamp>.<raw body>" with HMAC-SHA256 and the connector's current secret, hex-encoded`,
+        );
+      }
+      return connector;
+    },
+  };
+}

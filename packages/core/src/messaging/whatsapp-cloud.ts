@@ -1,0 +1,78 @@
+import { MessagingError } from "../errors.js";
+import type { MessagingTransport, OutgoingMessage, SendResult } from "../ports/messaging.js";
+
+export interface WhatsAppCloudOptions {
+  /** System-user or app access token for the WhatsApp Business Account. */
+  accessToken: string;
+  /** The sending phone number's id in the WhatsApp Business Account. */
+  phoneNumberId: string;
+  /** Graph API version, e.g. `v21.0`. */
+  apiVersion?: string;
+  /** Base URL of the Graph API; tests point it elsewhere. */
+  baseUrl?: string;
+  /** Per-request timeout; a slow provider becomes a `failed` outcome, never a hung lead. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+interface GraphSendResponse {
+  messages?: Array<{ id?: string; message_status?: string }>;
+  error?: { message?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
+}
+
+/**
+ * WhatsApp Cloud API transport: POST `{baseUrl}/{version}/{phoneNumberId}/messages`.
+ * Template messages for business-initiated conversations (the first message of a lead),
+ * text messages inside the customer-service window.
+ */
+export function whatsAppCloudTransport(options: WhatsAppCloudOptions): MessagingTransport {
+  const doFetch = options.fetch ?? fetch;
+  const url = `${options.baseUrl ?? "https://graph.facebook.com"}/${options.apiVersion ?? "v21.0"}/${options.phoneNumberId}/messages`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  function body(message: OutgoingMessage): Record<string, unknown> {
+    const base = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to.replace(/^\+/, "") };
+    if (message.template) {
+      const { name, language, bodyParameters } = message.template;
+      return {
+        ...base,
+        type: "template",
+        template: {
+          name,
+          language: { code: language },
+          components:
+            bodyParameters.length > 0
+              ? [{ type: "body", parameters: bodyParameters.map((text) => ({ type: "text", text })) }]
+              : [],
+        },
+      };
+    }
+    return { ...base, type: "text", text: { body: message.text ?? "" } };
+  }
+
+  return {
+    async send(message): Promise<SendResult> {
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${options.accessToken}`, "content-type": "application/json" },
+          body: JSON.stringify(body(message)),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (cause) {
+        throw new MessagingError(`WhatsApp Cloud API unreachable: ${(cause as Error).message}`, { cause });
+      }
+      const json = (await response.json().catch(() => ({}))) as GraphSendResponse;
+      if (!response.ok) {
+        const detail = json.error?.message ?? response.statusText;
+        throw new MessagingError(`WhatsApp Cloud API error ${response.status}${json.error?.code ? ` (code ${json.error.code})` : ""}: ${detail}`);
+      }
+      const sent = json.messages?.[0];
+      if (!sent?.id) throw new MessagingError("WhatsApp Cloud API answered without a message id");
+      // `held_for_quality_assessment` and `paused` mean the provider took it but hasn't sent it yet.
+      const queued = sent.message_status !== undefined && sent.message_status !== "accepted";
+      return { status: queued ? "queued" : "sent", providerMessageId: sent.id };
+    },
+  };
+}

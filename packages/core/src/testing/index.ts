@@ -1,0 +1,2 @@
+export { runStorageContract, type StorageContractOptions } from "./storage-contract.js";
+export { fixtures } from "./fixtures.js";

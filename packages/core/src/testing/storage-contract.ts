@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Storage } from "../ports/storage.js";
+import { fixtures } from "./fixtures.js";
+
+export interface StorageContractOptions {
+  /** Makes a fresh, empty, migrated storage. Called once per `describe` block. */
+  create(): Promise<Storage>;
+}
+
+/**
+ * The storage contract: what every adapter must do, asserted by reading back what was stored.
+ * Run it from your adapter's test file:
+ *
+ * ```ts
+ * import { runStorageContract } from "@vitrina/core/testing";
+ * runStorageContract("my adapter", { create: async () => myStorage() });
+ * ```
+ */
+export function runStorageContract(name: string, options: StorageContractOptions): void {
+  describe(`storage contract: ${name}`, () => {
+    let storage: Storage;
+    const f = fixtures();
+    beforeAll(async () => {
+      storage = await options.create();
+    });
+    afterAll(async () => {
+      await storage?.close();
+    });
+
+    async function seedWorkspace() {
+      const workspace = f.workspace();
+      await storage.workspaces.insert(workspace);
+      const connector = f.connector(workspace.id);
+      await storage.connectors.insert(connector);
+      return { workspace, connector };
+    }
+
+    it("stores workspaces and members and reads them back", async () => {
+      const workspace = f.workspace();
+      await storage.workspaces.insert(workspace);
+      expect(await storage.workspaces.get(workspace.id)).toEqual(workspace);
+      expect(await storage.workspaces.get(f.id())).toBeNull();
+      await storage.workspaces.upsertMember({ workspaceId: workspace.id, userId: "u1", role: "member" });
+      await storage.workspaces.upsertMember({ workspaceId: workspace.id, userId: "u1", role: "admin" });
+      expect(await storage.workspaces.getMember(workspace.id, "u1")).toEqual({
+        workspaceId: workspace.id,
+        userId: "u1",
+        role: "admin",
+      });
+      expect(await storage.workspaces.getMember(workspace.id, "nobody")).toBeNull();
+    });
+
+    it("stores connectors, refuses a duplicate system id, rotates secrets", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      expect(await storage.connectors.get(connector.id)).toEqual(connector);
+      await expect(
+        storage.connectors.insert(f.connector(workspace.id, { systemId: connector.systemId })),
+      ).rejects.toMatchObject({ code: "conflict" });
+      const second = f.connector(workspace.id, { createdAt: f.at(1000) });
+      await storage.connectors.insert(second);
+      expect((await storage.connectors.listByWorkspace(workspace.id)).map((c) => c.id)).toEqual([
+        connector.id,
+        second.id,
+      ]);
+      const rotated = await storage.connectors.updateSecret(connector.id, "v1.new.sealed", f.at(5000));
+      expect(rotated).toEqual({ ...connector, sealedSecret: "v1.new.sealed", secretVersion: 2, rotatedAt: f.at(5000) });
+      expect(await storage.connectors.get(connector.id)).toEqual(rotated);
+      expect(await storage.connectors.updateSecret(f.id(), "x", f.at())).toBeNull();
+    });
+
+    it("keeps one contact per phone per workspace and finds by phone and email", async () => {
+      const { workspace } = await seedWorkspace();
+      const contact = f.contact(workspace.id, { email: "Maria@Example.cl", tags: ["vip"], score: 0.5, ltv: 1200 });
+      expect(await storage.contacts.insertOrGetByPhone(contact)).toEqual({ contact, created: true });
+      const again = await storage.contacts.insertOrGetByPhone({ ...f.contact(workspace.id), phoneE164: contact.phoneE164 });
+      expect(again).toEqual({ contact, created: false });
+      expect(await storage.contacts.get(workspace.id, contact.id)).toEqual(contact);
+      expect(await storage.contacts.get(f.id(), contact.id)).toBeNull();
+      expect(await storage.contacts.findByPhone(workspace.id, contact.phoneE164!)).toEqual(contact);
+      expect(await storage.contacts.findByEmail(workspace.id, "maria@example.cl")).toEqual(contact);
+      // The same phone in another workspace is another contact.
+      const other = await seedWorkspace();
+      const elsewhere = await storage.contacts.insertOrGetByPhone(f.contact(other.workspace.id, { phoneE164: contact.phoneE164 }));
+      expect(elsewhere.created).toBe(true);
+    });
+
+    it("updates a contact in full and reports a missing one", async () => {
+      const { workspace } = await seedWorkspace();
+      const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const consent = { granted: true, timestamp: f.at(), source: "form", purpose: "sales", connectorId: f.id(), leadEventId: f.id(), recordedAt: f.at(10) };
+      const updated = { ...contact, email: "a@b.cl", whatsappConsent: consent, whatsappOptedOutAt: f.at(20), updatedAt: f.at(30) };
+      expect(await storage.contacts.update(updated)).toBe(true);
+      expect(await storage.contacts.get(workspace.id, contact.id)).toEqual(updated);
+      expect(await storage.contacts.update(f.contact(workspace.id))).toBe(false);
+    });
+
+    it("inserts a lead once per (connector, source_lead_id) and reads it back intact", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const lead = f.lead(workspace.id, connector.id);
+      expect(await storage.leads.insertIfNew(lead)).toBe(true);
+      expect(await storage.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId })).toBe(false);
+      expect(await storage.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
+      expect(await storage.leads.get(lead.id)).toEqual(lead);
+      expect(await storage.leads.countByWorkspace(workspace.id)).toBe(1);
+      // Same source id from another connector is another lead.
+      const otherConnector = f.connector(workspace.id);
+      await storage.connectors.insert(otherConnector);
+      expect(await storage.leads.insertIfNew(f.lead(workspace.id, otherConnector.id, { sourceLeadId: lead.sourceLeadId }))).toBe(true);
+      expect(await storage.leads.countByWorkspace(workspace.id)).toBe(2);
+    });
+
+    it("admits exactly one of many concurrent transactions inserting the same lead", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const sourceLeadId = `crm-${f.id()}`;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          storage.transaction(async (tx) => tx.leads.insertIfNew(f.lead(workspace.id, connector.id, { sourceLeadId }))),
+        ),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await storage.leads.countByWorkspace(workspace.id)).toBe(1);
+    });
+
+    it("commits every write of a transaction together", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const lead = f.lead(workspace.id, connector.id);
+      const contact = f.contact(workspace.id);
+      await storage.transaction(async (tx) => {
+        await tx.contacts.insertOrGetByPhone(contact);
+        await tx.leads.insertIfNew(lead);
+        await tx.outbound.insert(f.outbound(workspace.id, lead.id, contact.id));
+      });
+      expect(await storage.contacts.get(workspace.id, contact.id)).toEqual(contact);
+      expect(await storage.leads.get(lead.id)).toEqual(lead);
+      expect((await storage.outbound.findByLeadEvent(lead.id))?.contactId).toBe(contact.id);
+    });
+
+    it("rolls back every write of a transaction that throws", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const lead = f.lead(workspace.id, connector.id);
+      const contact = f.contact(workspace.id);
+      const boom = new Error("boom");
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.contacts.insertOrGetByPhone(contact);
+          await tx.leads.insertIfNew(lead);
+          await tx.connectors.updateSecret(connector.id, "v1.rolled.back", f.at(1));
+          await tx.events.append({ id: f.id(), workspaceId: workspace.id, type: "conversation.started", created: f.at(), data: {} });
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect(await storage.contacts.get(workspace.id, contact.id)).toBeNull();
+      expect(await storage.leads.get(lead.id)).toBeNull();
+      expect(await storage.connectors.get(connector.id)).toEqual(connector);
+      expect(await storage.events.listByWorkspace(workspace.id)).toEqual([]);
+      // The storage is still usable after a rollback (PGlite poisons a connection otherwise).
+      expect(await storage.leads.insertIfNew(lead)).toBe(true);
+    });
+
+    it("stores opportunities with their qualification evidence", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+      await storage.leads.insertIfNew(lead);
+      const opportunity = f.opportunity(workspace.id, contact.id, lead.id);
+      await storage.opportunities.insert(opportunity);
+      expect(await storage.opportunities.get(opportunity.id)).toEqual(opportunity);
+      expect(await storage.opportunities.listByContact(contact.id)).toEqual([opportunity]);
+    });
+
+    it("stores and updates outbound message records", async () => {
+      const { workspace, connector } = await seedWorkspace();
+      const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+      await storage.leads.insertIfNew(lead);
+      const message = f.outbound(workspace.id, lead.id, contact.id);
+      await storage.outbound.insert(message);
+      const sent = { ...message, status: "sent" as const, providerMessageId: "wamid.X", updatedAt: f.at(99) };
+      expect(await storage.outbound.update(sent)).toBe(true);
+      expect(await storage.outbound.findByLeadEvent(lead.id)).toEqual(sent);
+      expect(await storage.outbound.listByWorkspace(workspace.id)).toEqual([sent]);
+      expect(await storage.outbound.update(f.outbound(workspace.id, f.id(), contact.id))).toBe(false);
+    });
+
+    it("appends events and lists them oldest first, filtered by type", async () => {
+      const { workspace } = await seedWorkspace();
+      const later = { id: f.id(), workspaceId: workspace.id, type: "quote.created", created: f.at(2000), data: { quote_id: "q1", total: 119 } };
+      const earlier = { id: f.id(), workspaceId: workspace.id, type: "conversation.started", created: f.at(1000), data: { nested: { ok: true } } };
+      await storage.events.append(later);
+      await storage.events.append(earlier);
+      expect(await storage.events.listByWorkspace(workspace.id)).toEqual([earlier, later]);
+      expect(await storage.events.listByWorkspace(workspace.id, { type: "quote.created" })).toEqual([later]);
+    });
+  });
+}

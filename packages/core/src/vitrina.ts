@@ -1,0 +1,101 @@
+import { createConnectorService } from "./connectors/connector-service.js";
+import { leadIntakeRoute } from "./http/lead-intake-route.js";
+import { createRouter, type Handler, type Route } from "./http/router.js";
+import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
+import { createLeadIntake } from "./leads/lead-intake.js";
+import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
+import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
+import { systemClock, type Clock } from "./ports/clock.js";
+import { randomUuid, type IdGenerator } from "./ports/ids.js";
+import { silentLogger, type Logger } from "./ports/logger.js";
+import type { MessagingTransport } from "./ports/messaging.js";
+import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
+import type { Storage } from "./ports/storage.js";
+import { createWorkspaceService } from "./workspaces/workspace-service.js";
+
+export interface VitrinaOptions {
+  storage: Storage;
+  /** Sends the first WhatsApp message of a lead (see `whatsAppCloudTransport`). */
+  messaging: MessagingTransport;
+  /** Seals connector secrets at rest: a SecretBox, or a 32-byte AES key (base64) for the built-in one. */
+  secretBox: SecretBox | string;
+  clock?: Clock;
+  ids?: IdGenerator;
+  logger?: Logger;
+  /** Replaces `Vitrina` in header names: `X-<prefix>-Timestamp`, `<prefix>-Signature`. */
+  headerPrefix?: string;
+  leadIntake?: {
+    /** Largest accepted lead body in bytes. Default 65536 (64 KiB). */
+    maxBodyBytes?: number;
+    /** Replay window in either direction. Default 300000 (5 minutes). */
+    toleranceMs?: number;
+    firstMessage?: FirstMessageOptions;
+    /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
+    verticals?: VerticalDefinitions;
+  };
+}
+
+export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
+export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * The composition root: wires the domain services over your storage and transports, and returns
+ * them with one web-standard `handler` that serves every route.
+ *
+ * ```ts
+ * const vitrina = createVitrina({ storage: memoryStorage(), messaging, secretBox: process.env.VITRINA_SECRET_KEY! });
+ * serve(vitrina.handler, { port: 8787 });
+ * ```
+ */
+export function createVitrina(options: VitrinaOptions) {
+  const storage = options.storage;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomUuid;
+  const logger = options.logger ?? silentLogger;
+  const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
+  const prefix = options.headerPrefix ?? "Vitrina";
+  const headerNames = {
+    connectorId: `X-${prefix}-Connector-Id`,
+    timestamp: `X-${prefix}-Timestamp`,
+    signature: `X-${prefix}-Signature`,
+  };
+
+  const workspaces = createWorkspaceService({ storage, clock, ids });
+  const connectors = createConnectorService({ storage, secretBox, clock, ids });
+  const verifier = createLeadSignatureVerifier({
+    connectors: storage.connectors,
+    secretBox,
+    clock,
+    toleranceMs: options.leadIntake?.toleranceMs ?? DEFAULT_LEAD_TOLERANCE_MS,
+    headerNames,
+  });
+  const leads = createLeadIntake({
+    storage,
+    messaging: options.messaging,
+    verifier,
+    clock,
+    ids,
+    logger,
+    firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
+    verticals: options.leadIntake?.verticals ?? defaultVerticals,
+  });
+
+  const routes: Route[] = [
+    leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
+  ];
+  const handler: Handler = createRouter(routes, logger);
+
+  return {
+    handler,
+    storage,
+    workspaces,
+    connectors,
+    leads,
+    headerNames,
+    /** Closes the storage. */
+    async close() {
+      await storage.close();
+    },
+  };
+}
+export type Vitrina = ReturnType<typeof createVitrina>;

@@ -1,0 +1,4 @@
+export { serve, type RunningServer, type ServeOptions } from "./serve.js";
+export { toNodeListener, DEFAULT_MAX_BODY_SIZE, type FetchHandler, type NodeListenerOptions } from "./listener.js";
+export { toWebRequest, BodyTooLargeError } from "./node-request.js";
+export { writeWebResponse } from "./node-response.js";

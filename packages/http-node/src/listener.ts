@@ -1,0 +1,55 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { BodyTooLargeError, toWebRequest } from "./node-request.js";
+import { writeWebResponse } from "./node-response.js";
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface NodeListenerOptions {
+  /** Largest request body in bytes before 413; default 1 MiB. Routes may set lower limits. */
+  maxBodySize?: number;
+  /** Called for errors the handler did not turn into a Response. */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
+
+function plainError(status: number, code: string, message: string): Response {
+  return new Response(JSON.stringify({ error: { code, message, reasons: [] } }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", connection: "close" },
+  });
+}
+
+/**
+ * Adapts a fetch-style handler to `node:http`. Does not touch the global Request/Response.
+ * A body over the limit answers 413; an unread body is drained so keep-alive clients don't hang.
+ */
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): RequestListener {
+  const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      const declared = Number(req.headers["content-length"] ?? 0);
+      let response: Response;
+      if (declared > maxBodySize) {
+        response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
+      } else {
+        try {
+          response = await handler(toWebRequest(req, res, maxBodySize));
+        } catch (error) {
+          if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
+            response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
+          } else {
+            options.onError?.(error);
+            response = plainError(500, "internal", "internal error");
+          }
+        }
+      }
+      if (!req.complete) {
+        // Whatever the handler left unread: discard it, or close if it's too much to bother.
+        if (response.headers.get("connection") === "close") req.destroy();
+        else req.resume();
+      }
+      await writeWebResponse(res, response);
+    })();
+  };
+}
