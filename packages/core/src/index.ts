@@ -24,3 +24,5 @@ export { createRouter, type Handler, type Route, type RouteHandler } from "./htt
 export { jsonResponse, errorResponse, statusForCode } from "./http/json.js";
 export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
 export { parseOrThrow, reasonsFromZod } from "./validation.js";
+export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
+export { emitEvent } from "./events/emit-event.js";
