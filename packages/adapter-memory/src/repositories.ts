@@ -3,6 +3,9 @@ import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
+const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
+  b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+const limited = <T>(rows: T[], limit?: number) => (limit === undefined ? rows : rows.slice(0, limit));
 
 /**
  * The repositories over one memory state. Every write appends to `undo`, so the caller decides
@@ -115,6 +118,32 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async listByWorkspace(workspaceId) {
         return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);
+      },
+    },
+    conversations: {
+      async insert(conversation) {
+        state.conversations.insert(conversation, undo);
+      },
+      async get(workspaceId, id) {
+        const conversation = state.conversations.get(id);
+        return conversation?.workspaceId === workspaceId ? conversation : null;
+      },
+      async listByWorkspace(workspaceId, options = {}) {
+        const rows = state.conversations
+          .filter((c) => c.workspaceId === workspaceId && (options.status === undefined || c.status === options.status))
+          .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+        return limited(rows, options.limit);
+      },
+      async update(conversation) {
+        return state.conversations.replace(conversation, undo);
+      },
+    },
+    messages: {
+      async insert(message) {
+        state.messages.insert(message, undo);
+      },
+      async listByConversation(conversationId, options = {}) {
+        return limited(state.messages.filter((m) => m.conversationId === conversationId).sort(newestFirst), options.limit);
       },
     },
     events: {

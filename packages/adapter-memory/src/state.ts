@@ -1,9 +1,11 @@
 import type {
   ConnectorRecord,
   ContactRecord,
+  ConversationRecord,
   EventRecord,
   LeadEventRecord,
   MemberRecord,
+  MessageRecord,
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
@@ -26,6 +28,8 @@ export function createMemoryState() {
     }),
     opportunities: new MemoryTable<OpportunityRecord>((o) => o.id),
     outbound: new MemoryTable<OutboundMessageRecord>((m) => m.id, { lead: (m) => m.leadEventId }),
+    conversations: new MemoryTable<ConversationRecord>((c) => c.id),
+    messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
   };
 }

@@ -134,3 +134,28 @@ export interface EventRecord {
   created: string;
   data: Record<string, unknown>;
 }
+
+export type ConversationStatus = "open" | "pending" | "closed";
+
+export interface ConversationRecord {
+  id: string;
+  workspaceId: string;
+  contactId: string;
+  /** `whatsapp`, `web`, `email`, … any channel name. */
+  channel: string;
+  status: ConversationStatus;
+  /** Set when the agent handed the case to a person. */
+  escalatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MessageRecord {
+  id: string;
+  workspaceId: string;
+  conversationId: string;
+  /** `contact`, `agent`, `human` or `system`. */
+  sender: string;
+  content: string;
+  createdAt: string;
+}

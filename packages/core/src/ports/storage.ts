@@ -1,9 +1,12 @@
 import type {
   ConnectorRecord,
   ContactRecord,
+  ConversationRecord,
+  ConversationStatus,
   EventRecord,
   LeadEventRecord,
   MemberRecord,
+  MessageRecord,
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
@@ -66,6 +69,20 @@ export interface OutboundMessageRepository {
   listByWorkspace(workspaceId: string): Promise<OutboundMessageRecord[]>;
 }
 
+export interface ConversationRepository {
+  insert(conversation: ConversationRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<ConversationRecord | null>;
+  /** Most recently updated first. */
+  listByWorkspace(workspaceId: string, options?: { status?: ConversationStatus; limit?: number }): Promise<ConversationRecord[]>;
+  update(conversation: ConversationRecord): Promise<boolean>;
+}
+
+export interface MessageRepository {
+  insert(message: MessageRecord): Promise<void>;
+  /** Most recent first. */
+  listByConversation(conversationId: string, options?: { limit?: number }): Promise<MessageRecord[]>;
+}
+
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
   /** Oldest first. */
@@ -79,6 +96,8 @@ export interface StorageRepositories {
   leads: LeadRepository;
   opportunities: OpportunityRepository;
   outbound: OutboundMessageRepository;
+  conversations: ConversationRepository;
+  messages: MessageRepository;
   events: EventRepository;
 }
 

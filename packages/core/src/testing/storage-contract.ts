@@ -191,5 +191,45 @@ export function runStorageContract(name: string, options: StorageContractOptions
       expect(await storage.events.listByWorkspace(workspace.id)).toEqual([earlier, later]);
       expect(await storage.events.listByWorkspace(workspace.id, { type: "quote.created" })).toEqual([later]);
     });
+
+    it("stores conversations, lists them by status newest first, and their messages newest first", async () => {
+      const { workspace } = await seedWorkspace();
+      const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const conversation = (status: "open" | "pending" | "closed", updated: number) => ({
+        id: f.id(),
+        workspaceId: workspace.id,
+        contactId: contact.id,
+        channel: "whatsapp",
+        status,
+        escalatedAt: null,
+        createdAt: f.at(),
+        updatedAt: f.at(updated),
+      });
+      const older = conversation("open", 1000);
+      const newer = conversation("open", 2000);
+      const closed = conversation("closed", 3000);
+      for (const c of [older, newer, closed]) await storage.conversations.insert(c);
+      expect(await storage.conversations.get(workspace.id, older.id)).toEqual(older);
+      expect(await storage.conversations.get(f.id(), older.id)).toBeNull();
+      expect(await storage.conversations.listByWorkspace(workspace.id, { status: "open" })).toEqual([newer, older]);
+      expect(await storage.conversations.listByWorkspace(workspace.id, { limit: 1 })).toEqual([closed]);
+      const escalated = { ...older, status: "pending" as const, escalatedAt: f.at(4000), updatedAt: f.at(4000) };
+      expect(await storage.conversations.update(escalated)).toBe(true);
+      expect(await storage.conversations.get(workspace.id, older.id)).toEqual(escalated);
+
+      const message = (offset: number) => ({
+        id: f.id(),
+        workspaceId: workspace.id,
+        conversationId: older.id,
+        sender: "contact",
+        content: `hola ${offset} 👋`,
+        createdAt: f.at(offset),
+      });
+      const [m1, m2, m3] = [message(1), message(2), message(3)];
+      for (const m of [m2, m1, m3]) await storage.messages.insert(m);
+      expect(await storage.messages.listByConversation(older.id)).toEqual([m3, m2, m1]);
+      expect(await storage.messages.listByConversation(older.id, { limit: 2 })).toEqual([m3, m2]);
+      expect(await storage.messages.listByConversation(older.id, { limit: 0 })).toEqual([]);
+    });
   });
 }
