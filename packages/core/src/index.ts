@@ -13,6 +13,7 @@ export { generateSecret, sha256Hex } from "./crypto/random.js";
 export { bytesToHex, hexToBytes, utf8Bytes } from "./crypto/encoding.js";
 export { createWorkspaceService, requireRole, type Actor, type WorkspaceService } from "./workspaces/workspace-service.js";
 export { createConnectorService, type ConnectorService, type ConnectorView, type ConnectorWithSecret } from "./connectors/connector-service.js";
+export { createContactService, type ContactService } from "./contacts/contact-service.js";
 export { leadPayloadSchema, type LeadPayload } from "./leads/lead-schema.js";
 export { evaluateQualification, defaultVerticals, type VerticalDefinitions, type QualificationOutcome } from "./leads/qualification.js";
 export { defaultFirstMessage, decideFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";

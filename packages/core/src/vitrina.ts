@@ -1,4 +1,5 @@
 import { createConnectorService } from "./connectors/connector-service.js";
+import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./http/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
 import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
@@ -62,6 +63,7 @@ export function createVitrina(options: VitrinaOptions) {
 
   const workspaces = createWorkspaceService({ storage, clock, ids });
   const connectors = createConnectorService({ storage, secretBox, clock, ids });
+  const contacts = createContactService({ storage, clock, ids });
   const verifier = createLeadSignatureVerifier({
     connectors: storage.connectors,
     secretBox,
@@ -90,6 +92,7 @@ export function createVitrina(options: VitrinaOptions) {
     storage,
     workspaces,
     connectors,
+    contacts,
     leads,
     headerNames,
     /** Closes the storage. */

@@ -44,11 +44,9 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
           }
         }
       }
-      if (!req.complete) {
-        // Whatever the handler left unread: discard it, or close if it's too much to bother.
-        if (response.headers.get("connection") === "close") req.destroy();
-        else req.resume();
-      }
+      // Discard whatever the handler left unread, so the client finishes sending and reads the
+      // answer (destroying the socket instead makes clients see a reset, not the 413).
+      if (!req.complete) req.resume();
       await writeWebResponse(res, response);
     })();
   };

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 
 /** Raised inside the body stream; core's `readBodyLimited` recognises it by name and answers 413. */
 export class BodyTooLargeError extends Error {
@@ -43,16 +42,49 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodyS
   } as RequestInit);
 }
 
+/**
+ * The request body as a web stream, paused when the consumer is slow (backpressure) and failing
+ * with BodyTooLargeError past the cap. Cancelling detaches it and lets Node discard the rest.
+ * (Readable.toWeb is not used: after a cancel it still enqueues and throws ERR_INVALID_STATE.)
+ */
 function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream<Uint8Array> {
   let seen = 0;
-  const web = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  return web.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+  let detach = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => {
         seen += chunk.byteLength;
-        if (seen > maxBodySize) controller.error(new BodyTooLargeError(maxBodySize));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
+        if (seen > maxBodySize) {
+          detach();
+          controller.error(new BodyTooLargeError(maxBodySize));
+          return;
+        }
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) req.pause();
+      };
+      const onEnd = () => {
+        detach();
+        controller.close();
+      };
+      const onError = (error: Error) => {
+        detach();
+        controller.error(error);
+      };
+      detach = () => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        req.off("error", onError);
+      };
+      req.on("data", onData);
+      req.on("end", onEnd);
+      req.on("error", onError);
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      detach();
+      req.resume();
+    },
+  });
 }

@@ -26,7 +26,8 @@ interface GraphSendResponse {
  * text messages inside the customer-service window.
  */
 export function whatsAppCloudTransport(options: WhatsAppCloudOptions): MessagingTransport {
-  const doFetch = options.fetch ?? fetch;
+  // Looked up per call, not captured: test interceptors and polyfills patch globalThis.fetch later.
+  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
   const url = `${options.baseUrl ?? "https://graph.facebook.com"}/${options.apiVersion ?? "v21.0"}/${options.phoneNumberId}/messages`;
   const timeoutMs = options.timeoutMs ?? 10_000;
 

@@ -1,0 +1,101 @@
+import { request as httpRequest } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { serve, type RunningServer } from "@vitrina/http-node";
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("serve / toNodeListener", () => {
+  it("hands the handler the raw body byte for byte, with method, URL and headers", async () => {
+    let seen: { method: string; url: string; header: string | null; body: Uint8Array } | undefined;
+    server = await serve(
+      async (request) => {
+        seen = { method: request.method, url: request.url, header: request.headers.get("x-test"), body: new Uint8Array(await request.arrayBuffer()) };
+        return new Response("ok", { status: 201, headers: { "x-reply": "1" } });
+      },
+      { port: 0, handleSignals: false },
+    );
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x0d, 0x0a, 0xff, 0x00, 0x7d]);
+    const response = await fetch(`${server.url}/a/b?c=1`, { method: "POST", body: bytes, headers: { "x-test": "yes" } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-reply")).toBe("1");
+    expect(seen?.method).toBe("POST");
+    expect(seen?.url).toBe(`${server.url}/a/b?c=1`);
+    expect(seen?.header).toBe("yes");
+    expect([...(seen?.body ?? [])]).toEqual([...bytes]);
+  });
+
+  it("answers 413 for a declared body over the limit without calling the handler", async () => {
+    let called = false;
+    server = await serve(
+      async () => {
+        called = true;
+        return new Response("ok");
+      },
+      { port: 0, handleSignals: false, maxBodySize: 1000 },
+    );
+    const response = await fetch(server.url, { method: "POST", body: "x".repeat(2000) });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    expect(called).toBe(false);
+  });
+
+  it("answers 413 for a chunked body that grows past the limit", async () => {
+    server = await serve(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), {
+      port: 0,
+      handleSignals: false,
+      maxBodySize: 1000,
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${server!.url}/`, { method: "POST", headers: { "transfer-encoding": "chunked" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 5; i++) req.write("y".repeat(400));
+      req.end();
+    });
+    expect(status).toBe(413);
+  });
+
+  it("aborts the request signal when the client disconnects", async () => {
+    let aborted!: () => void;
+    const abortedPromise = new Promise<void>((resolve) => (aborted = resolve));
+    server = await serve(
+      async (request) => {
+        request.signal.addEventListener("abort", () => aborted());
+        await abortedPromise;
+        return new Response("late");
+      },
+      { port: 0, handleSignals: false },
+    );
+    const controller = new AbortController();
+    const pending = fetch(server.url, { signal: controller.signal }).catch(() => "client aborted");
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    expect(await pending).toBe("client aborted");
+    await abortedPromise; // resolves only through the request's abort signal
+  });
+
+  it("lets in-flight requests finish on close", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server = await serve(
+      async () => {
+        await gate;
+        return new Response("finished");
+      },
+      { port: 0, handleSignals: false },
+    );
+    const inFlight = fetch(server.url).then((r) => r.text());
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    release();
+    expect(await inFlight).toBe("finished");
+    await closed;
+    server = undefined;
+  });
+});

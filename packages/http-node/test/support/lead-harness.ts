@@ -1,0 +1,96 @@
+import { createHmac } from "node:crypto";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import {
+  createManualClock,
+  createVitrina,
+  logMessagingTransport,
+  silentLogger,
+  type MessagingTransport,
+  type Storage,
+} from "@vitrina/core";
+import { serve } from "@vitrina/http-node";
+
+export const TEST_SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/** Signs like a CRM would: HMAC-SHA256 over `<timestamp>.<raw body>`, hex. */
+export function signWithNodeCrypto(secret: string, timestamp: string, body: string | Buffer): string {
+  return createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex");
+}
+
+/**
+ * A real server on 127.0.0.1:0 with one workspace and connector, over the given storage
+ * (memory by default), and helpers to post signed leads to it.
+ */
+export async function startLeadHarness(options: { messaging?: MessagingTransport; storage?: Storage } = {}) {
+  const storage = options.storage ?? memoryStorage();
+  const demoTransport = logMessagingTransport(silentLogger);
+  const messaging = options.messaging ?? demoTransport;
+  const clock = createManualClock(Date.now());
+  const vitrina = createVitrina({ storage, messaging, secretBox: TEST_SECRET_BOX_KEY, clock });
+  const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner-1" }, workspace.id, {
+    name: "HubSpot",
+    systemId: "hubspot-main",
+  });
+  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
+  const url = `${server.url}/functions/v1/lead-intake`;
+
+  async function post(body: string, headers: Record<string, string>) {
+    const response = await fetch(url, { method: "POST", headers, body });
+    return { status: response.status, json: (await response.json()) as any, headers: response.headers };
+  }
+
+  function signedHeaders(body: string, over: { timestamp?: string; secret?: string; connectorId?: string } = {}) {
+    const timestamp = over.timestamp ?? String(clock.now().getTime());
+    return {
+      "content-type": "application/json",
+      "x-vitrina-connector-id": over.connectorId ?? connector.id,
+      "x-vitrina-timestamp": timestamp,
+      "x-vitrina-signature": signWithNodeCrypto(over.secret ?? secret, timestamp, body),
+    };
+  }
+
+  return {
+    vitrina,
+    storage,
+    clock,
+    workspace,
+    connector,
+    secret,
+    url,
+    sentMessages: demoTransport.sent,
+    signedHeaders,
+    post,
+    /** Signs and posts a lead object (or a raw string body). */
+    send(lead: unknown, over: Parameters<typeof signedHeaders>[1] = {}) {
+      const body = typeof lead === "string" ? lead : JSON.stringify(lead);
+      return post(body, signedHeaders(body, over));
+    },
+    async counts() {
+      const leads = await storage.leads.countByWorkspace(workspace.id);
+      const outbound = await storage.outbound.listByWorkspace(workspace.id);
+      return { leads, outbound: outbound.length, sent: outbound.filter((m) => m.status === "sent").length };
+    },
+    async close() {
+      await server.close();
+      await storage.close();
+    },
+  };
+}
+export type LeadHarness = Awaited<ReturnType<typeof startLeadHarness>>;
+
+let counter = 0;
+/** A valid real-estate lead with consent; override any part. */
+export function sampleLead(over: Record<string, unknown> = {}) {
+  counter++;
+  return {
+    event: "lead.created",
+    source_lead_id: `crm-${Date.now()}-${counter}`,
+    contact: { phone_e164: `+5691${String(1_000_000 + counter).padStart(7, "0")}`, name: "María Pérez", email: `maria${counter}@example.cl` },
+    context: { catalog_item_id: "unit-101", source: "landing", campaign_id: "spring", landing_page: "https://example.cl/u101" },
+    qualification: { monthly_income: 1_800_000 },
+    whatsapp_consent: { granted: true, timestamp: "2026-01-31T12:00:00Z", source: "landing-form", purpose: "sales follow-up" },
+    metadata: { utm_source: "google", trace: { id: "abc" } },
+    ...over,
+  };
+}
