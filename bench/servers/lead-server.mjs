@@ -1,0 +1,43 @@
+// A lead-intake server in its own process, so the load generator doesn't share its event loop.
+// argv[2]: "bare" (node:http that only reads the body, verifies the HMAC and answers 200: the
+// ceiling) or "vitrina-memory". Prints one JSON line { url, connectorId, secret } when ready.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+
+const kind = process.argv[2];
+const secret = "vtr_cs_bench_secret_0123456789abcdefghijklmnop";
+const connectorId = "00000000-0000-4000-8000-000000000000";
+
+async function startBare() {
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const timestamp = req.headers["x-vitrina-timestamp"];
+      const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
+      const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
+      res.end(ok ? '{"accepted":true}' : '{"error":{}}');
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/functions/v1/lead-intake`, connectorId, secret };
+}
+
+async function startVitrina(storage) {
+  const { createVitrina, logMessagingTransport, silentLogger } = await import("@vitrina/core");
+  const { serve } = await import("@vitrina/http-node");
+  const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 9).toString("base64") });
+  const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
+  const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Bench", systemId: "bench" });
+  const server = await serve(vitrina.handler, { port: 0 });
+  return { url: `${server.url}/functions/v1/lead-intake`, connectorId: created.connector.id, secret: created.secret };
+}
+
+let info;
+if (kind === "bare") info = await startBare();
+else if (kind === "vitrina-memory") info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
+else throw new Error(`unknown server kind ${kind}`);
+process.stdout.write(`${JSON.stringify(info)}\n`);

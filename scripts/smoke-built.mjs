@@ -1,0 +1,39 @@
+// Proves the BUILT packages work from a plain Node ESM script (no vitest, no TypeScript, no
+// aliases): the shape a user's `import` sees after install. Run by `pnpm test` after the build.
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { runStorageContract } from "@vitrina/core/testing";
+import { serve } from "@vitrina/http-node";
+
+assert.equal(typeof runStorageContract, "function");
+const vitrina = createVitrina({
+  storage: memoryStorage(),
+  messaging: logMessagingTransport(silentLogger),
+  secretBox: Buffer.alloc(32, 1).toString("base64"),
+});
+const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
+const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Smoke", systemId: "smoke" });
+const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
+try {
+  const body = JSON.stringify({ event: "lead.created", source_lead_id: "smoke-1", contact: { phone_e164: "+56911112222" } });
+  const timestamp = String(Date.now());
+  const response = await fetch(`${server.url}/functions/v1/lead-intake`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-vitrina-connector-id": connector.id,
+      "x-vitrina-timestamp": timestamp,
+      "x-vitrina-signature": createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex"),
+    },
+    body,
+  });
+  const json = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(json));
+  assert.equal(json.accepted, true);
+  assert.equal(json.outbound.status, "blocked");
+} finally {
+  await server.close();
+}
+console.log("smoke: built packages import and serve a signed lead from plain Node");
