@@ -1,3 +1,4 @@
+import { concatBytes } from "../crypto/encoding.js";
 import { VitrinaError } from "../errors.js";
 
 /**
@@ -27,14 +28,7 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(...chunks);
 }
 
 /** True for `application/json` with or without parameters (`; charset=utf-8`). */
