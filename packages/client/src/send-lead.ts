@@ -30,6 +30,8 @@ export function createSendLead(signLead: SignLead): SendLead {
     try {
       response = await fetch(url, { method: "POST", headers, body, signal });
     } catch (cause) {
+      // The caller's own cancellation isn't an intake failure: let the AbortError through.
+      if (signal?.aborted) throw cause;
       throw new LeadIntakeError(0, "network_error", `lead intake unreachable: ${String(cause)}`, [], { cause });
     }
     const text = await response.text();

@@ -77,7 +77,7 @@ function parseSignatureHeader(value: string, name: string): { timestamp: string;
     const item = part.slice(eq + 1);
     let wellFormed = key !== "";
     if (key === "t") {
-      wellFormed = timestamp === undefined && /^\d{1,12}$/.test(item);
+      wellFormed = timestamp === undefined && /^\d{1,15}$/.test(item);
       timestamp ??= item;
     } else if (key === "v1") {
       const bytes = decodeSha256Hex(item);
