@@ -9,9 +9,9 @@ function mac(secret: string, timestamp: string, body: string | Uint8Array) {
 
 /** node:crypto: native OpenSSL HMAC and compare, the fast path on Node, Bun and Deno's node compat. */
 export const nodeHmac: HmacSha256 = {
-  // Node 20's Buffer-returning digest() allocates a fresh external ArrayBuffer; a 32-char latin1
+  // Node 20's Buffer-returning digest() allocates a fresh external ArrayBuffer; a 32-char "binary" (latin1)
   // string copied into Buffer's small-allocation pool measured ~20% faster per verification.
-  digest: (secret, timestamp, body) => Buffer.from(mac(secret, timestamp, body).digest("latin1"), "latin1"),
+  digest: (secret, timestamp, body) => Buffer.from(mac(secret, timestamp, body).digest("binary"), "latin1"),
   hex: (secret, timestamp, body) => mac(secret, timestamp, body).digest("hex"),
   equal: (a, b) => a.length === b.length && timingSafeEqual(a, b),
 };
