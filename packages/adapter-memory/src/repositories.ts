@@ -1,4 +1,5 @@
 import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -156,5 +157,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
           .sort((a, b) => a.created.localeCompare(b.created));
       },
     },
+    ...createMemoryOAuthRepositories(state, undo),
   };
 }

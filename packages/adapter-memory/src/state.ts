@@ -6,6 +6,10 @@ import type {
   LeadEventRecord,
   MemberRecord,
   MessageRecord,
+  OAuthAuthorizationCodeRecord,
+  OAuthClientRecord,
+  OAuthRefreshTokenRecord,
+  OAuthTokenFamilyRecord,
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
@@ -31,6 +35,10 @@ export function createMemoryState() {
     conversations: new MemoryTable<ConversationRecord>((c) => c.id),
     messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
+    oauthClients: new MemoryTable<OAuthClientRecord>((c) => c.id),
+    oauthCodes: new MemoryTable<OAuthAuthorizationCodeRecord>((c) => c.codeHash),
+    oauthFamilies: new MemoryTable<OAuthTokenFamilyRecord>((f) => f.id),
+    oauthRefreshTokens: new MemoryTable<OAuthRefreshTokenRecord>((t) => t.tokenHash),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

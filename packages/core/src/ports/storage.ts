@@ -11,6 +11,12 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "./records.js";
+import type {
+  OAuthAuthorizationCodeRecord,
+  OAuthClientRecord,
+  OAuthRefreshTokenRecord,
+  OAuthTokenFamilyRecord,
+} from "./oauth-records.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -89,6 +95,32 @@ export interface EventRepository {
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
 }
 
+export interface OAuthClientRepository {
+  insert(client: OAuthClientRecord): Promise<void>;
+  get(id: string): Promise<OAuthClientRecord | null>;
+}
+
+export interface OAuthCodeRepository {
+  insert(code: OAuthAuthorizationCodeRecord): Promise<void>;
+  get(codeHash: string): Promise<OAuthAuthorizationCodeRecord | null>;
+  /**
+   * Marks the code used and returns it, only if it was unused: of two concurrent exchanges of
+   * one code exactly one gets the record (an atomic `UPDATE … WHERE used_at IS NULL`).
+   */
+  markUsed(codeHash: string, usedAt: string): Promise<OAuthAuthorizationCodeRecord | null>;
+}
+
+export interface OAuthTokenRepository {
+  insertFamily(family: OAuthTokenFamilyRecord): Promise<void>;
+  getFamily(id: string): Promise<OAuthTokenFamilyRecord | null>;
+  /** Sets `revokedAt` unless already revoked; false when the family does not exist. */
+  revokeFamily(id: string, revokedAt: string): Promise<boolean>;
+  insertRefreshToken(token: OAuthRefreshTokenRecord): Promise<void>;
+  getRefreshToken(tokenHash: string): Promise<OAuthRefreshTokenRecord | null>;
+  /** Like `OAuthCodeRepository.markUsed`: returns the token only to the one caller that used it first. */
+  markRefreshTokenUsed(tokenHash: string, usedAt: string): Promise<OAuthRefreshTokenRecord | null>;
+}
+
 export interface StorageRepositories {
   workspaces: WorkspaceRepository;
   connectors: ConnectorRepository;
@@ -99,6 +131,9 @@ export interface StorageRepositories {
   conversations: ConversationRepository;
   messages: MessageRepository;
   events: EventRepository;
+  oauthClients: OAuthClientRepository;
+  oauthCodes: OAuthCodeRepository;
+  oauthTokens: OAuthTokenRepository;
 }
 
 /** The repositories bound to one open transaction. */

@@ -1,2 +1,3 @@
 export { runStorageContract, type StorageContractOptions } from "./storage-contract.js";
 export { fixtures } from "./fixtures.js";
+export { runOAuthStorageContract } from "./contract-oauth.js";

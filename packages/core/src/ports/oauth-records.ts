@@ -1,0 +1,65 @@
+/**
+ * What the OAuth 2.1 authorization server keeps. Only SHA-256 hashes (hex) of client secrets,
+ * authorization codes and refresh tokens are stored: a leaked database grants nothing. Access
+ * tokens are signed JWTs and are not stored at all; they name their token family (`fid`), so
+ * revoking the family stops them too.
+ */
+
+export type OAuthClientAuthMethod = "none" | "client_secret_post" | "client_secret_basic";
+
+/** A client registered through `POST /register` (RFC 7591). */
+export interface OAuthClientRecord {
+  /** The public `client_id`. */
+  id: string;
+  /** SHA-256 hex of the client secret; null for public clients (`token_endpoint_auth_method: none`). */
+  secretHash: string | null;
+  tokenEndpointAuthMethod: OAuthClientAuthMethod;
+  redirectUris: string[];
+  /** The scopes this client may ask for; null means any supported scope. */
+  scopes: string[] | null;
+  /** The registered metadata as the client sent it (client_name, client_uri, …), echoed back. */
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** An authorization code between `/authorize` and `/token`: single use, short-lived. */
+export interface OAuthAuthorizationCodeRecord {
+  codeHash: string;
+  clientId: string;
+  redirectUri: string;
+  /** PKCE S256 challenge: base64url(SHA-256(code_verifier)). */
+  codeChallenge: string;
+  /** RFC 8707 resource the tokens will be audience-bound to. */
+  resource: string;
+  scopes: string[];
+  userId: string;
+  workspaceId: string;
+  /** Chosen up front, so a replayed code can revoke the tokens issued from its first use. */
+  familyId: string;
+  expiresAt: string;
+  createdAt: string;
+  usedAt: string | null;
+}
+
+/** One grant: every access and refresh token issued from one authorization code. */
+export interface OAuthTokenFamilyRecord {
+  id: string;
+  clientId: string;
+  userId: string;
+  workspaceId: string;
+  scopes: string[];
+  resource: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A refresh token; rotated on every use, so each one is valid exactly once. */
+export interface OAuthRefreshTokenRecord {
+  tokenHash: string;
+  familyId: string;
+  /** May be narrower than the family's scopes (a refresh may ask for less, never more). */
+  scopes: string[];
+  expiresAt: string;
+  createdAt: string;
+  usedAt: string | null;
+}
