@@ -28,3 +28,4 @@ export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
 export { parseOrThrow, reasonsFromZod } from "./validation.js";
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
+export * from "./oauth/index.js";

@@ -6,6 +6,8 @@ import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-mes
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
+import type { OAuthOptions } from "./oauth/oauth-options.js";
+import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
@@ -34,6 +36,8 @@ export interface VitrinaOptions {
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
   };
+  /** The OAuth 2.1 authorization server for MCP clients; off unless given (see the README's OAuth 2.1 section). */
+  oauth?: OAuthOptions;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -82,8 +86,11 @@ export function createVitrina(options: VitrinaOptions) {
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
   });
 
+  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
+
   const routes: Route[] = [
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
+    ...(oauth?.routes ?? []),
   ];
   const handler: Handler = createRouter(routes, logger);
 
@@ -95,6 +102,8 @@ export function createVitrina(options: VitrinaOptions) {
     contacts,
     leads,
     headerNames,
+    /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
+    oauth,
     /** Closes the storage. */
     async close() {
       await storage.close();

@@ -1,0 +1,35 @@
+import type { OAuthUrls } from "./oauth-urls.js";
+import { bearerTokenOf } from "./token-authenticator.js";
+
+const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
+
+/**
+ * The `WWW-Authenticate` of a refused MCP call (RFC 6750 §3, RFC 9728 §5.1). `resource_metadata`
+ * is always there (it is how MCP clients discover the authorization server); `error="invalid_token"`
+ * only when a token was presented, since a request without one just lacks authentication.
+ */
+export function unauthorizedChallenge(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): string {
+  const presented = bearerTokenOf(request) !== null;
+  const parts = [`resource_metadata=${quoted(urls.resourceMetadata)}`];
+  if (presented) parts.push(`error="invalid_token"`, `error_description="The access token is invalid, expired, revoked or for another resource"`);
+  return `Bearer ${parts.join(", ")}`;
+}
+
+/** 403 challenge naming the missing scope(s), so a client can ask for a step-up authorization. */
+export function insufficientScopeChallenge(urls: Pick<OAuthUrls, "resourceMetadata">, scopes: string[]): string {
+  return `Bearer error="insufficient_scope", scope=${quoted(scopes.join(" "))}, resource_metadata=${quoted(urls.resourceMetadata)}`;
+}
+
+export function unauthorizedResponse(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): Response {
+  return new Response(JSON.stringify({ error: "invalid_token", error_description: "Missing or invalid bearer token" }), {
+    status: 401,
+    headers: { "content-type": "application/json", "www-authenticate": unauthorizedChallenge(request, urls) },
+  });
+}
+
+export function insufficientScopeResponse(urls: Pick<OAuthUrls, "resourceMetadata">, scopes: string[]): Response {
+  return new Response(JSON.stringify({ error: "insufficient_scope", error_description: `requires scope: ${scopes.join(" ")}` }), {
+    status: 403,
+    headers: { "content-type": "application/json", "www-authenticate": insufficientScopeChallenge(urls, scopes) },
+  });
+}

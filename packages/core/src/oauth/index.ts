@@ -1,0 +1,27 @@
+export { createOAuthServer, oauthRoutes, type OAuthServer } from "./oauth-routes.js";
+export type { OAuthDependencies, OAuthContext } from "./oauth-context.js";
+export {
+  DEFAULT_OAUTH_SCOPES,
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
+  DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+  DEFAULT_CODE_TTL_SECONDS,
+  type OAuthOptions,
+  type AuthorizeHook,
+  type AuthorizationContext,
+  type AuthorizationGrant,
+  type OAuthSigningKeyOptions,
+} from "./oauth-options.js";
+export {
+  createOAuthTokenAuthenticator,
+  firstAuthenticated,
+  bearerTokenOf,
+  type OAuthPrincipal,
+  type BearerAuthenticator,
+  type OAuthTokenAuthenticatorOptions,
+} from "./token-authenticator.js";
+export { unauthorizedChallenge, insufficientScopeChallenge, unauthorizedResponse, insufficientScopeResponse } from "./bearer-challenge.js";
+export { resolveOAuthUrls, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
+export { createSigningKeys, generateOAuthSigningKey, type SigningKeys, type SigningAlgorithm } from "./signing-keys.js";
+export { signAccessToken, verifyAccessToken, type AccessTokenClaims } from "./access-tokens.js";
+export { demoConsentPage } from "./demo-consent-page.js";
+export { s256Challenge } from "./pkce.js";

@@ -1,0 +1,31 @@
+import type { Route } from "../http/router.js";
+import { authorizeRoutes } from "./authorize-route.js";
+import { clientRegistrationRoutes } from "./client-registration.js";
+import { oauthMetadataRoutes } from "./metadata-routes.js";
+import { createOAuthContext, type OAuthContext, type OAuthDependencies } from "./oauth-context.js";
+import { oauthTokenAuthenticator, type BearerAuthenticator } from "./token-authenticator.js";
+import { tokenRoutes } from "./token-routes.js";
+
+export interface OAuthServer {
+  routes: Route[];
+  /** Resolves OAuth access tokens to principals; plug it into the MCP authenticator seam. */
+  authenticate: BearerAuthenticator;
+  context: OAuthContext;
+}
+
+/**
+ * The OAuth 2.1 authorization server for MCP clients, on web-standard handlers: discovery
+ * metadata, JWKS, `/register`, `/authorize`, `/token`, `/revoke`; plus the access-token check.
+ */
+export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
+  const context = createOAuthContext(deps);
+  return {
+    routes: [...oauthMetadataRoutes(context), ...clientRegistrationRoutes(context), ...authorizeRoutes(context), ...tokenRoutes(context)],
+    authenticate: oauthTokenAuthenticator(context),
+    context,
+  };
+}
+
+export function oauthRoutes(deps: OAuthDependencies): Route[] {
+  return createOAuthServer(deps).routes;
+}
