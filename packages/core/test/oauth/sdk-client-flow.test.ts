@@ -1,0 +1,82 @@
+import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
+
+/** An MCP client's side of OAuth, as a desktop client would keep it: in memory, browser replaced by fetch. */
+class TestClientProvider implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = "";
+  authorizationUrl: URL | undefined;
+  readonly redirectUrl = "http://127.0.0.1:9999/callback";
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: "SDK test client",
+    redirect_uris: [this.redirectUrl],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+  state = () => "sdk-state-42";
+  clientInformation = () => this.information;
+  saveClientInformation = (info: OAuthClientInformationMixed) => void (this.information = info);
+  tokens = () => this.saved;
+  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
+  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
+  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  codeVerifier = () => this.verifier;
+}
+
+/** Plays the browser: open the authorization URL (the consent hook approves), read the redirect. */
+async function followAuthorization(url: URL) {
+  const response = await fetch(url, { redirect: "manual" });
+  expect(response.status).toBe(302);
+  return new URL(response.headers.get("location")!);
+}
+
+describe("OAuth 2.1 with the official MCP SDK client", () => {
+  let h: OAuthHarness;
+  beforeAll(async () => {
+    h = await startOAuthHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("discovers from the 401, registers, authorizes with PKCE, exchanges, lists tools, refreshes", async () => {
+    const provider = new TestClientProvider();
+    const client = new Client({ name: "sdk-test", version: "1.0.0" });
+    // 1. Unauthenticated connect: the 401 names the resource metadata; the SDK discovers, registers
+    //    and sends the "browser" to /authorize.
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(h.mcpUrl), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.information?.client_id).toBeTypeOf("string");
+    const authorizationUrl = provider.authorizationUrl!;
+    expect(authorizationUrl.pathname).toBe("/authorize");
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(h.mcpUrl);
+
+    // 2. The redirect carries the code and our state back.
+    const callback = await followAuthorization(authorizationUrl);
+    expect(`${callback.origin}${callback.pathname}`).toBe(provider.redirectUrl);
+    expect(callback.searchParams.get("state")).toBe("sdk-state-42");
+
+    // 3. Token exchange through the SDK, then tools/list with the access token.
+    const transport = new StreamableHTTPClientTransport(new URL(h.mcpUrl), { authProvider: provider });
+    await transport.finishAuth(callback.searchParams.get("code")!);
+    expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["catalog_list"]);
+    expect(h.mcp.lastPrincipal).toMatchObject({ workspaceId: h.workspace.id, subject: OWNER, clientId: provider.information!.client_id });
+    await client.close();
+
+    // 4. Refresh through the SDK: a new pair, the old refresh token is spent.
+    const first = provider.saved!;
+    expect(await auth(provider, { serverUrl: h.mcpUrl })).toBe("AUTHORIZED");
+    expect(provider.saved!.refresh_token).not.toBe(first.refresh_token);
+    expect(provider.saved!.access_token).not.toBe(first.access_token);
+    expect((await h.callMcp(provider.saved!.access_token)).status).toBe(200);
+    const reuse = await h.token({ grant_type: "refresh_token", client_id: provider.information!.client_id, refresh_token: first.refresh_token! });
+    expect(reuse.json.error).toBe("invalid_grant");
+  });
+});
