@@ -12,6 +12,8 @@ const vitrina = createVitrina({
   storage: memoryStorage(),
   messaging: logMessagingTransport(silentLogger),
   secretBox: Buffer.alloc(32, 1).toString("base64"),
+  // OAuth on, so the built package's jose and MCP SDK imports are exercised too.
+  oauth: { authorize: async () => new Response("login", { status: 401 }) },
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
 const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Smoke", systemId: "smoke" });
@@ -33,6 +35,8 @@ try {
   assert.equal(response.status, 200, JSON.stringify(json));
   assert.equal(json.accepted, true);
   assert.equal(json.outbound.status, "blocked");
+  const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
+  assert.equal(jwks.keys[0].alg, "ES256");
 } finally {
   await server.close();
 }

@@ -2,7 +2,7 @@
 // and a messaging transport that logs instead of sending. Used by main.mjs and by the tests.
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import { consoleLogger, createVitrina, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, demoConsentPage, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
 import { memoryStorage } from "@vitrina/adapter-memory";
 
 export const DEMO_OWNER = "demo-owner";
@@ -16,16 +16,32 @@ function messagingFromEnv(env, logger) {
   return { transport: logMessagingTransport(logger), name: "demo (logs, sends nothing)" };
 }
 
+/**
+ * OAuth for MCP clients: every authorization acts as the demo owner, after a consent page.
+ * VITRINA_OAUTH_SIGNING_KEY (a private JWK as JSON) keeps tokens valid across restarts.
+ */
+function oauthFromEnv(env, demoWorkspace) {
+  return {
+    authorize: (request, context) => demoConsentPage({ userId: DEMO_OWNER, workspaceId: demoWorkspace.id })(request, context),
+    ...(env.VITRINA_PUBLIC_URL ? { publicUrl: `${env.VITRINA_PUBLIC_URL.replace(/\/$/, "")}/mcp`, issuer: env.VITRINA_PUBLIC_URL } : {}),
+    ...(env.VITRINA_OAUTH_SIGNING_KEY ? { signingKey: { privateJwk: JSON.parse(env.VITRINA_OAUTH_SIGNING_KEY) } } : {}),
+  };
+}
+
 export async function createDemo({ env = process.env, logger = consoleLogger, storage } = {}) {
   const secretKey = env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64");
   const messaging = messagingFromEnv(env, logger);
+  // The consent hook needs the workspace id, which exists only once the workspace is created below.
+  const demoWorkspace = { id: "" };
   const vitrina = createVitrina({
     storage: storage ?? memoryStorage(),
     messaging: messaging.transport,
     secretBox: secretKey,
     logger,
+    oauth: oauthFromEnv(env, demoWorkspace),
   });
   const workspace = await vitrina.workspaces.create({ name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+  demoWorkspace.id = workspace.id;
   const { connector, secret } = await vitrina.connectors.create({ userId: DEMO_OWNER }, workspace.id, {
     name: "Demo CRM",
     systemId: "demo-crm",

@@ -24,5 +24,6 @@ console.log(`Vitrina demo server listening on ${server.url}
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (shown once; keep it secret)
   opted-out phones: ${demo.optOuts.join(", ")}
+  MCP OAuth:        ${server.url}/.well-known/oauth-authorization-server   (consent page signs in as the demo owner)
 ${process.env.VITRINA_DEMO_CREDENTIALS ? `  credentials file: ${process.env.VITRINA_DEMO_CREDENTIALS}\n` : ""}Send a signed lead:  node examples/crm-sender/src/send-lead.mjs   (with VITRINA_DEMO_CREDENTIALS set)
 Stop with Ctrl-C.`);
