@@ -40,6 +40,23 @@ export function registeredGrantTypes(client: OAuthClientRecord): string[] {
 }
 const mayRefresh = (client: OAuthClientRecord) => registeredGrantTypes(client).includes("refresh_token");
 
+/**
+ * Spends a single-use credential (code or refresh token). A second presentation means a copy is
+ * in someone else's hands, so the grant it belongs to is revoked before refusing.
+ */
+async function spendOnce<T extends { familyId: string }>(
+  context: OAuthContext,
+  now: string,
+  credential: { spend(): Promise<T | null>; find(): Promise<T | null>; unknown: string; replayed: string },
+): Promise<T> {
+  const spent = await credential.spend();
+  if (spent !== null) return spent;
+  const replayed = await credential.find();
+  if (replayed === null) throw new InvalidGrantError(credential.unknown);
+  await context.storage.oauthTokens.revokeFamily(replayed.familyId, now);
+  throw new InvalidGrantError(credential.replayed);
+}
+
 const isPast = (context: OAuthContext, iso: string) => Date.parse(iso) <= context.clock.now().getTime();
 
 /**
@@ -49,12 +66,12 @@ const isPast = (context: OAuthContext, iso: string) => Date.parse(iso) <= contex
 export async function exchangeAuthorizationCode(context: OAuthContext, urls: OAuthUrls, client: OAuthClientRecord, form: URLSearchParams): Promise<OAuthTokens> {
   const codeHash = await sha256Hex(required(form, "code"));
   const now = context.clock.now().toISOString();
-  const code = await context.storage.oauthCodes.markUsed(codeHash, now);
-  if (code === null) {
-    const replayed = await context.storage.oauthCodes.get(codeHash);
-    if (replayed !== null) await context.storage.oauthTokens.revokeFamily(replayed.familyId, now);
-    throw new InvalidGrantError(replayed === null ? "unknown authorization code" : "authorization code was already used; tokens issued from it are revoked");
-  }
+  const code = await spendOnce(context, now, {
+    spend: () => context.storage.oauthCodes.markUsed(codeHash, now),
+    find: () => context.storage.oauthCodes.get(codeHash),
+    unknown: "unknown authorization code",
+    replayed: "authorization code was already used; tokens issued from it are revoked",
+  });
   if (isPast(context, code.expiresAt)) throw new InvalidGrantError("authorization code expired");
   if (code.clientId !== client.id) throw new InvalidGrantError("authorization code was issued to another client");
   if (form.get("redirect_uri") !== code.redirectUri) throw new InvalidGrantError("redirect_uri does not match the authorization request");
@@ -78,12 +95,12 @@ export async function exchangeAuthorizationCode(context: OAuthContext, urls: OAu
 export async function rotateRefreshToken(context: OAuthContext, urls: OAuthUrls, client: OAuthClientRecord, form: URLSearchParams): Promise<OAuthTokens> {
   const tokenHash = await sha256Hex(required(form, "refresh_token"));
   const now = context.clock.now().toISOString();
-  const token = await context.storage.oauthTokens.markRefreshTokenUsed(tokenHash, now);
-  if (token === null) {
-    const reused = await context.storage.oauthTokens.getRefreshToken(tokenHash);
-    if (reused !== null) await context.storage.oauthTokens.revokeFamily(reused.familyId, now);
-    throw new InvalidGrantError(reused === null ? "unknown refresh token" : "refresh token was already used; the whole grant is revoked");
-  }
+  const token = await spendOnce(context, now, {
+    spend: () => context.storage.oauthTokens.markRefreshTokenUsed(tokenHash, now),
+    find: () => context.storage.oauthTokens.getRefreshToken(tokenHash),
+    unknown: "unknown refresh token",
+    replayed: "refresh token was already used; the whole grant is revoked",
+  });
   const family = await context.storage.oauthTokens.getFamily(token.familyId);
   if (family === null || family.revokedAt !== null) throw new InvalidGrantError("the grant of this refresh token was revoked");
   if (family.clientId !== client.id) throw new InvalidGrantError("refresh token was issued to another client");
