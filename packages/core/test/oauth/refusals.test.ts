@@ -76,6 +76,17 @@ describe("OAuth refusals", () => {
     expect((await h.callMcp(tokens.access_token)).status).toBe(401);
   });
 
+  it("refuses a refresh token presented by another client, and one past its 30 days", async () => {
+    const tokens = await h.obtainTokens(clientId);
+    const other = (await h.register()).json.client_id;
+    const stolen = await h.token({ grant_type: "refresh_token", client_id: other, refresh_token: tokens.refresh_token });
+    expect(stolen.json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("another client") });
+    const fresh = await h.obtainTokens(clientId);
+    h.clock.advance(30 * 24 * 3600_000 + 1000);
+    const expired = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: fresh.refresh_token });
+    expect(expired.json).toMatchObject({ error: "invalid_grant", error_description: "refresh token expired" });
+  });
+
   it("never widens scope on refresh, but may narrow it", async () => {
     const tokens = await h.obtainTokens(clientId, { scope: "catalog:read customers:read" });
     const wider = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token, scope: "catalog:read customers:write" });
