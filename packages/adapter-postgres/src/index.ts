@@ -4,6 +4,7 @@ import { quoteIdent } from "./migrations/index.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
+import { oauthRepositories } from "./repositories/oauth.js";
 import { workspaceRepositories } from "./repositories/workspaces.js";
 
 export { migrate, migrations, type Migration } from "./migrations/index.js";
@@ -32,6 +33,7 @@ function repositories(q: Queryable, s: string): StorageRepositories {
     ...contactRepositories(mapped, s),
     ...leadRepositories(mapped, s),
     ...conversationRepositories(mapped, s),
+    ...oauthRepositories(mapped, s),
   };
 }
 

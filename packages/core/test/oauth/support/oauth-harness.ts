@@ -13,6 +13,7 @@ import {
   type AuthorizeHook,
   type OAuthOptions,
   type OAuthPrincipal,
+  type Storage,
 } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
 
@@ -42,8 +43,8 @@ function standInMcp(authenticate: (request: Request) => Promise<OAuthPrincipal |
 }
 
 /** A real server on 127.0.0.1:0 with OAuth on, one workspace whose owner the consent hook approves. */
-export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions> } = {}) {
-  const storage = memoryStorage();
+export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage } = {}) {
+  const storage = over.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
   let workspaceId = "";
   const autoApprove: AuthorizeHook = async (_request, { scopes }) => ({ userId: OWNER, workspaceId, grantedScopes: scopes });

@@ -1,0 +1,107 @@
+import type {
+  OAuthAuthorizationCodeRecord,
+  OAuthClientRecord,
+  OAuthRefreshTokenRecord,
+  OAuthTokenFamilyRecord,
+  StorageRepositories,
+} from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, json, one, placeholders } from "../rows.js";
+
+const toClient = (r: any): OAuthClientRecord => ({
+  id: r.id,
+  secretHash: r.secret_hash,
+  tokenEndpointAuthMethod: r.token_endpoint_auth_method,
+  redirectUris: r.redirect_uris,
+  scopes: r.scopes,
+  metadata: r.metadata,
+  createdAt: iso(r.created_at),
+});
+
+const toCode = (r: any): OAuthAuthorizationCodeRecord => ({
+  codeHash: r.code_hash,
+  clientId: r.client_id,
+  redirectUri: r.redirect_uri,
+  codeChallenge: r.code_challenge,
+  resource: r.resource,
+  scopes: r.scopes,
+  userId: r.user_id,
+  workspaceId: r.workspace_id,
+  familyId: r.family_id,
+  expiresAt: iso(r.expires_at),
+  createdAt: iso(r.created_at),
+  usedAt: isoOrNull(r.used_at),
+});
+
+const toFamily = (r: any): OAuthTokenFamilyRecord => ({
+  id: r.id,
+  clientId: r.client_id,
+  userId: r.user_id,
+  workspaceId: r.workspace_id,
+  scopes: r.scopes,
+  resource: r.resource,
+  createdAt: iso(r.created_at),
+  revokedAt: isoOrNull(r.revoked_at),
+});
+
+const toRefreshToken = (r: any): OAuthRefreshTokenRecord => ({
+  tokenHash: r.token_hash,
+  familyId: r.family_id,
+  scopes: r.scopes,
+  expiresAt: iso(r.expires_at),
+  createdAt: iso(r.created_at),
+  usedAt: isoOrNull(r.used_at),
+});
+
+/**
+ * The OAuth repositories. "Use once" is one `UPDATE … WHERE used_at IS NULL RETURNING *`: the row
+ * lock makes concurrent exchanges of the same code or refresh token queue, and only the first
+ * sees `used_at` still null.
+ */
+export function oauthRepositories(q: Queryable, s: string): Pick<StorageRepositories, "oauthClients" | "oauthCodes" | "oauthTokens"> {
+  return {
+    oauthClients: {
+      async insert(c) {
+        await q.query(
+          `INSERT INTO ${s}.oauth_clients (id, secret_hash, token_endpoint_auth_method, redirect_uris, scopes, metadata, created_at) VALUES (${placeholders(7)})`,
+          [c.id, c.secretHash, c.tokenEndpointAuthMethod, json(c.redirectUris), c.scopes === null ? null : json(c.scopes), json(c.metadata), c.createdAt],
+        );
+      },
+      get: (id) => one(q, `SELECT * FROM ${s}.oauth_clients WHERE id = $1`, [id], toClient),
+    },
+    oauthCodes: {
+      async insert(c) {
+        await q.query(
+          `INSERT INTO ${s}.oauth_codes (code_hash, client_id, redirect_uri, code_challenge, resource, scopes, user_id, workspace_id, family_id, expires_at, created_at, used_at)
+           VALUES (${placeholders(12)})`,
+          [c.codeHash, c.clientId, c.redirectUri, c.codeChallenge, c.resource, json(c.scopes), c.userId, c.workspaceId, c.familyId, c.expiresAt, c.createdAt, c.usedAt],
+        );
+      },
+      get: (codeHash) => one(q, `SELECT * FROM ${s}.oauth_codes WHERE code_hash = $1`, [codeHash], toCode),
+      markUsed: (codeHash, usedAt) =>
+        one(q, `UPDATE ${s}.oauth_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING *`, [codeHash, usedAt], toCode),
+    },
+    oauthTokens: {
+      async insertFamily(f) {
+        await q.query(
+          `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, revoked_at) VALUES (${placeholders(8)})`,
+          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.revokedAt],
+        );
+      },
+      getFamily: (id) => one(q, `SELECT * FROM ${s}.oauth_token_families WHERE id = $1`, [id], toFamily),
+      async revokeFamily(id, revokedAt) {
+        const result = await q.query(`UPDATE ${s}.oauth_token_families SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`, [id, revokedAt]);
+        return affected(result) > 0;
+      },
+      async insertRefreshToken(t) {
+        await q.query(
+          `INSERT INTO ${s}.oauth_refresh_tokens (token_hash, family_id, scopes, expires_at, created_at, used_at) VALUES (${placeholders(6)})`,
+          [t.tokenHash, t.familyId, json(t.scopes), t.expiresAt, t.createdAt, t.usedAt],
+        );
+      },
+      getRefreshToken: (tokenHash) => one(q, `SELECT * FROM ${s}.oauth_refresh_tokens WHERE token_hash = $1`, [tokenHash], toRefreshToken),
+      markRefreshTokenUsed: (tokenHash, usedAt) =>
+        one(q, `UPDATE ${s}.oauth_refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING *`, [tokenHash, usedAt], toRefreshToken),
+    },
+  };
+}
