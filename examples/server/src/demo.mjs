@@ -1,11 +1,14 @@
-// Builds the demo: a Vitrina over the chosen storage, with one workspace, its owner, a connector
-// and a messaging transport that logs instead of sending. Used by main.mjs and by the tests.
+// Builds the demo: a Vitrina over the configured storage, with one workspace, its owner, a
+// connector and a messaging transport that logs instead of sending. Used by main.mjs and tests.
 import { randomBytes } from "node:crypto";
-import { writeFile } from "node:fs/promises";
-import { consoleLogger, createVitrina, demoConsentPage, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
-import { memoryStorage } from "@vitrina/adapter-memory";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
+import { secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
+/** Fixed, so a restart on persistent storage finds the same demo workspace. */
+export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-0000000000d1";
 /** This phone is always opted out in the demo, to show a blocked first message. */
 export const DEMO_OPTED_OUT_PHONE = "+56900000000";
 
@@ -17,38 +20,60 @@ function messagingFromEnv(env, logger) {
 }
 
 /**
- * OAuth for MCP clients: every authorization acts as the demo owner, after a consent page.
- * VITRINA_OAUTH_SIGNING_KEY (a private JWK as JSON) keeps tokens valid across restarts.
+ * Creates the demo workspace and connector on first start. On a later start over persistent
+ * storage the secret can't be shown again (only its sealed form is stored), so the demo rotates
+ * it and prints the new one: the documented way to get a usable secret after a restart.
  */
-function oauthFromEnv(env, demoWorkspace) {
+async function ensureDemoConnector(vitrina) {
+  const actor = { userId: DEMO_OWNER };
+  let workspace = await vitrina.storage.workspaces.get(DEMO_WORKSPACE_ID);
+  if (workspace === null) {
+    workspace = await vitrina.workspaces.create({ id: DEMO_WORKSPACE_ID, name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+  }
+  const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
+  if (existing) {
+    const { connector, secret } = await vitrina.connectors.rotate(actor, existing.id);
+    return { workspace, connector, secret, rotated: true };
+  }
+  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, { name: "Demo CRM", systemId: "demo-crm" });
+  return { workspace, connector, secret, rotated: false };
+}
+
+/**
+ * The OAuth signing key: VITRINA_OAUTH_SIGNING_KEY (a private JWK as JSON), else on persistent
+ * storage a key file next to the data (so issued tokens survive a restart), else one per run.
+ */
+async function oauthSigningKey(configured, env) {
+  if (env.VITRINA_OAUTH_SIGNING_KEY) return { privateJwk: JSON.parse(env.VITRINA_OAUTH_SIGNING_KEY) };
+  if (!configured.persistent) return undefined;
+  const file = join(configured.dataDir, "oauth-signing-key.json");
+  const existing = await readFile(file, "utf8").catch(() => null);
+  if (existing) return { privateJwk: JSON.parse(existing) };
+  await mkdir(configured.dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify(await generateOAuthSigningKey()), { mode: 0o600, flag: "wx" }).catch(() => undefined);
+  return { privateJwk: JSON.parse(await readFile(file, "utf8")) };
+}
+
+/** OAuth for MCP clients: no login, every authorization acts as the demo owner after a consent page. */
+async function oauthOptions(configured, env) {
+  const base = env.VITRINA_PUBLIC_URL?.replace(/\/$/, "");
   return {
-    authorize: (request, context) => demoConsentPage({ userId: DEMO_OWNER, workspaceId: demoWorkspace.id })(request, context),
-    ...(env.VITRINA_PUBLIC_URL ? { publicUrl: `${env.VITRINA_PUBLIC_URL.replace(/\/$/, "")}/mcp`, issuer: env.VITRINA_PUBLIC_URL } : {}),
-    ...(env.VITRINA_OAUTH_SIGNING_KEY ? { signingKey: { privateJwk: JSON.parse(env.VITRINA_OAUTH_SIGNING_KEY) } } : {}),
+    authorize: demoConsentPage({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
+    ...(base ? { publicUrl: `${base}/mcp`, issuer: base } : {}),
+    signingKey: await oauthSigningKey(configured, env),
   };
 }
 
-export async function createDemo({ env = process.env, logger = consoleLogger, storage } = {}) {
-  const secretKey = env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64");
+export async function createDemo({ env = process.env, logger = consoleLogger, memory = false } = {}) {
+  const configured = await storageFromEnv({ memory, env });
+  const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
-  // The consent hook needs the workspace id, which exists only once the workspace is created below.
-  const demoWorkspace = { id: "" };
-  const vitrina = createVitrina({
-    storage: storage ?? memoryStorage(),
-    messaging: messaging.transport,
-    secretBox: secretKey,
-    logger,
-    oauth: oauthFromEnv(env, demoWorkspace),
-  });
-  const workspace = await vitrina.workspaces.create({ name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
-  demoWorkspace.id = workspace.id;
-  const { connector, secret } = await vitrina.connectors.create({ userId: DEMO_OWNER }, workspace.id, {
-    name: "Demo CRM",
-    systemId: "demo-crm",
-  });
+  const oauth = await oauthOptions(configured, env);
+  const vitrina = createVitrina({ storage: configured.storage, messaging: messaging.transport, secretBox: secretKey, logger, oauth });
+  const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
-  return { vitrina, workspace, connector, connectorSecret: secret, optOuts, messagingName: messaging.name, storageName: "memory" };
+  return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, optOuts, messagingName: messaging.name, storageName: configured.description };
 }
 
 /** The credentials scripts need, written to VITRINA_DEMO_CREDENTIALS when set. */

@@ -5,13 +5,13 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { fixtures } from "@vitrina/core/testing";
-import { migrate, migrations, postgresStorage } from "@vitrina/adapter-postgres";
+import { migrate, migrations, postgresStorage, type Queryable } from "@vitrina/adapter-postgres";
 import { DATABASE_URL, backends, uniqueSchema } from "./support.js";
 
 const latest = migrations.at(-1)!.version;
 
-async function tables(db: { query: PGlite["query"] } | pg.Pool, schema: string): Promise<string[]> {
-  const { rows } = await db.query<{ table_name: string }>(
+async function tables(db: Queryable, schema: string): Promise<string[]> {
+  const { rows } = await db.query(
     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
     [schema],
   );
@@ -38,7 +38,7 @@ describe.each(backends)("migrations on %s", (backend) => {
       expect(before).toContain("lead_events");
       expect(await migrate(db, { schema })).toEqual([]);
       expect(await tables(db, schema)).toEqual(before);
-      const { rows } = await db.query<{ version: number }>(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
+      const { rows } = await (db as Queryable).query(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
       expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
     } finally {
       await closeDriver(db, schema);
