@@ -10,6 +10,8 @@ import type { SigningKeys } from "./signing-keys.js";
  * kind of bearer token it was given: `keyId` is the API key id, or here the OAuth grant id.
  */
 export interface OAuthPrincipal {
+  /** Tells an OAuth principal from an API key's (`kind: "api_key"`). */
+  kind: "oauth";
   workspaceId: string;
   keyId: string;
   scopes: string[];
@@ -57,7 +59,7 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
     // One primary-key read per call buys immediate revocation (refresh reuse, RFC 7009).
     const family = await options.tokens.getFamily(claims.familyId);
     if (family === null || family.revokedAt !== null) return null;
-    return { workspaceId: claims.workspaceId, keyId: claims.familyId, scopes: claims.scopes, subject: claims.userId, clientId: claims.clientId };
+    return { kind: "oauth", workspaceId: claims.workspaceId, keyId: claims.familyId, scopes: claims.scopes, subject: claims.userId, clientId: claims.clientId };
   };
 }
 
