@@ -1,4 +1,5 @@
 import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -78,6 +79,18 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         }
         return state.contacts.replace(contact, undo);
       },
+      async search(workspaceId, query, { limit }) {
+        const text = query.trim().toLowerCase();
+        const digits = text.replace(/[\s\-()]/g, "");
+        const found = state.contacts.filter(
+          (c) =>
+            c.workspaceId === workspaceId &&
+            (c.name?.toLowerCase().includes(text) ||
+              c.email?.toLowerCase().includes(text) ||
+              (/\d/.test(digits) && c.phoneE164?.includes(digits))) === true,
+        );
+        return found.sort((a, b) => byCreated(a, b) || a.id.localeCompare(b.id)).slice(0, limit);
+      },
     },
     leads: {
       async insertIfNew(lead) {
@@ -156,5 +169,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
           .sort((a, b) => a.created.localeCompare(b.created));
       },
     },
+    ...createCapabilityRepositories(state, undo),
   };
 }
