@@ -41,3 +41,4 @@ export { BUILTIN_CAPABILITIES, DEFAULT_LIMITS } from "./capabilities/builtin/ind
 export { CATALOG_DOCUMENT_VERSION, SURFACES, type CatalogDocument, type McpServerInfo, type SurfaceStatus } from "./capabilities/catalog-document.js";
 export type { InvokeOptions, InvokeResult } from "./capabilities/runtime.js";
 export type { AgentRun } from "./capabilities/agent-run.js";
+export { seedDemoData } from "./capabilities/seed-demo-data.js";
