@@ -73,10 +73,9 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return found.sort(byCreated)[0] ?? null;
       },
       async update(contact) {
-        if (state.contacts.conflictOf(contact) === "phone") {
-          const holder = state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
-          if (holder?.id !== contact.id) throw new VitrinaError("conflict", "another contact already has this phone");
-        }
+        // Not `conflictOf`: it reports the primary key first, which an update always "violates".
+        const holder = contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
+        if (holder !== null && holder.id !== contact.id) throw new VitrinaError("conflict", "another contact already has this phone");
         return state.contacts.replace(contact, undo);
       },
       async search(workspaceId, query, { limit }) {

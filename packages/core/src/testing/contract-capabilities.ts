@@ -43,6 +43,16 @@ export function capabilityStorageContract(storage: () => Storage, f: Fixtures, s
     expect(await s.contacts.search(f.id(), "maría", { limit: 10 })).toEqual([]);
   });
 
+  it("refuses to update a contact to a phone another contact of the workspace holds", async () => {
+    const { workspace } = await seedWorkspace();
+    const s = storage();
+    const { contact: first } = await s.contacts.insertOrGetByPhone(f.contact(workspace.id));
+    const { contact: second } = await s.contacts.insertOrGetByPhone(f.contact(workspace.id));
+    await expect(s.contacts.update({ ...second, phoneE164: first.phoneE164 })).rejects.toMatchObject({ code: "conflict" });
+    expect(await s.contacts.get(workspace.id, second.id)).toEqual(second);
+    expect(await s.contacts.findByPhone(workspace.id, first.phoneE164!)).toEqual(first);
+  });
+
   it("upserts catalog items by SKU and finds them by name, SKU or variant, case-insensitively", async () => {
     const { workspace } = await seedWorkspace();
     const s = storage();
