@@ -65,8 +65,8 @@ describe("the catalog document", () => {
     expect(item.items.properties.name).toEqual({ type: ["string", "null"] });
     expect(item.items.properties.price).toEqual({ type: ["number", "null"] });
     expect(item.items.properties.amenities).toEqual({ anyOf: [{ anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] }, { type: "null" }] });
-    expect(schemas["catalog.search"]!.inputSchema.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
-    expect(schemas["conversations.history"]!.inputSchema.properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 200 });
+    expect((schemas["catalog.search"]!.inputSchema as Schema).properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
+    expect((schemas["conversations.history"]!.inputSchema as Schema).properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 200 });
     const stock = schemas["inventory.check"]!.outputSchema as Schema;
     expect(stock.required).toEqual(["found"]);
     expect(stock.properties.matches.items.required).toEqual(["sku", "name", "source"]);
