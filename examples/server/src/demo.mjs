@@ -2,7 +2,7 @@
 // and a messaging transport that logs instead of sending. Used by main.mjs and by the tests.
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import { consoleLogger, createVitrina, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, logMessagingTransport, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
 import { memoryStorage } from "@vitrina/adapter-memory";
 
 export const DEMO_OWNER = "demo-owner";
@@ -32,6 +32,8 @@ export async function createDemo({ env = process.env, logger = consoleLogger, st
   });
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
+  // A small real-estate catalog, contacts and conversations, so every capability answers something.
+  await seedDemoData(vitrina, workspace.id);
   return { vitrina, workspace, connector, connectorSecret: secret, optOuts, messagingName: messaging.name, storageName: "memory" };
 }
 
