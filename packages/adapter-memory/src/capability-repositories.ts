@@ -10,6 +10,9 @@ function matchesSearch(item: CatalogItemRecord, term: string): boolean {
   return texts.some((text) => text?.toLowerCase().includes(term));
 }
 
+const inWorkspace = <T extends { workspaceId: string }>(row: T | null, workspaceId: string) =>
+  row?.workspaceId === workspaceId ? row : null;
+
 /** The memory repositories of the capability runtime; spread into `createMemoryRepositories`. */
 export function createCapabilityRepositories(state: MemoryState, undo: UndoLog): CapabilityRepositories {
   return {
@@ -52,8 +55,7 @@ export function createCapabilityRepositories(state: MemoryState, undo: UndoLog):
         state.agentRuns.insert(run, undo);
       },
       async get(workspaceId, id) {
-        const run = state.agentRuns.get(id);
-        return run?.workspaceId === workspaceId ? run : null;
+        return inWorkspace(state.agentRuns.get(id), workspaceId);
       },
     },
     tasks: {
@@ -61,8 +63,7 @@ export function createCapabilityRepositories(state: MemoryState, undo: UndoLog):
         state.tasks.insert(task, undo);
       },
       async get(workspaceId, id) {
-        const task = state.tasks.get(id);
-        return task?.workspaceId === workspaceId ? task : null;
+        return inWorkspace(state.tasks.get(id), workspaceId);
       },
       async listByWorkspace(workspaceId, options = {}) {
         return state.tasks

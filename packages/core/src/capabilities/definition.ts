@@ -60,19 +60,26 @@ export type IdempotencyRule =
       reconcile(context: CapabilityContext, input: never): Promise<unknown | null>;
     };
 
-/**
- * One capability, defined once: the catalog descriptor is derived from it, the runtime validates
- * and executes through it. `I` and `O` are zod schemas; use `z.strictObject` for every input
- * object so what is validated is what the catalog publishes (`additionalProperties: false`).
- */
-export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+/** What a capability is and who may call it: written in its definition, published as is. */
+export interface CapabilityIdentity {
+  /** `<area>.<operation>`, lower case. */
   name: string;
+  /** Semantic version. */
   version: string;
   summary: string;
   execution: "query" | "command";
   riskClass: "read" | "write";
   requiredScopes: string[];
+  /** `anyOf`: one scope suffices; `allOf`: all are required. */
   scopeMatch: "anyOf" | "allOf";
+}
+
+/**
+ * One capability, defined once: the catalog descriptor is derived from it, the runtime validates
+ * and executes through it. `I` and `O` are zod schemas; use `z.strictObject` for every input
+ * object so what is validated is what the catalog publishes (`additionalProperties: false`).
+ */
+export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends CapabilityIdentity {
   input: I;
   output: O;
   idempotency: IdempotencyRule;
@@ -89,14 +96,7 @@ export interface CapabilitySurfaces {
 }
 
 /** A capability as the public catalog lists it (spec: Capability descriptor). */
-export interface CapabilityDescriptor {
-  name: string;
-  version: string;
-  summary: string;
-  execution: "query" | "command";
-  riskClass: "read" | "write";
-  requiredScopes: string[];
-  scopeMatch: "anyOf" | "allOf";
+export interface CapabilityDescriptor extends CapabilityIdentity {
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
   idempotency: { required: boolean; strategy: "none" | "logical-attempt"; states?: AttemptState[] };
