@@ -10,8 +10,11 @@ import { DATABASE_URL, backends, uniqueSchema } from "./support.js";
 
 const latest = migrations.at(-1)!.version;
 
-async function tables(db: { query: PGlite["query"] } | pg.Pool, schema: string): Promise<string[]> {
-  const { rows } = await db.query<{ table_name: string }>(
+/** Either driver, as these tests query it (the union of PGlite's and pg's overloads is not callable). */
+type AnyDb = { query(text: string, params?: unknown[]): Promise<{ rows: any[] }> };
+
+async function tables(db: AnyDb, schema: string): Promise<string[]> {
+  const { rows } = await db.query(
     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
     [schema],
   );
@@ -38,7 +41,7 @@ describe.each(backends)("migrations on %s", (backend) => {
       expect(before).toContain("lead_events");
       expect(await migrate(db, { schema })).toEqual([]);
       expect(await tables(db, schema)).toEqual(before);
-      const { rows } = await db.query<{ version: number }>(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
+      const { rows } = await (db as AnyDb).query(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
       expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
     } finally {
       await closeDriver(db, schema);
