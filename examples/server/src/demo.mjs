@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
 import { secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -29,6 +29,8 @@ async function ensureDemoConnector(vitrina) {
   let workspace = await vitrina.storage.workspaces.get(DEMO_WORKSPACE_ID);
   if (workspace === null) {
     workspace = await vitrina.workspaces.create({ id: DEMO_WORKSPACE_ID, name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+    // A small real-estate catalog, contacts and conversations, so every capability answers something.
+    await seedDemoData(vitrina, workspace.id);
   }
   const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
   if (existing) {

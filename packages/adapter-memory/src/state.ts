@@ -14,6 +14,7 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "@vitrina/core";
+import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
 
 /** All tables of one memory storage. Unique indexes mirror the PostgreSQL schema's constraints. */
@@ -41,6 +42,7 @@ export function createMemoryState() {
     oauthCodes: new MemoryTable<OAuthAuthorizationCodeRecord>((c) => c.codeHash),
     oauthFamilies: new MemoryTable<OAuthTokenFamilyRecord>((f) => f.id),
     oauthRefreshTokens: new MemoryTable<OAuthRefreshTokenRecord>((t) => t.tokenHash),
+    ...createCapabilityTables(),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

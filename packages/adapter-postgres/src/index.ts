@@ -1,6 +1,7 @@
 import type { Storage, StorageRepositories } from "@vitrina/core";
 import { closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
+import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
@@ -34,6 +35,7 @@ function repositories(q: Queryable, s: string): StorageRepositories {
     ...leadRepositories(mapped, s),
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
+    ...capabilityRepositories(mapped, s),
   };
 }
 

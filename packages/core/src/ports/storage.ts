@@ -17,6 +17,7 @@ import type {
   OAuthRefreshTokenRecord,
   OAuthTokenFamilyRecord,
 } from "./oauth-records.js";
+import type { CapabilityRepositories } from "./capability-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -52,6 +53,11 @@ export interface ContactRepository {
   findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
   /** Writes the whole record (by id); returns false when it does not exist. */
   update(contact: ContactRecord): Promise<boolean>;
+  /**
+   * Contacts whose name or email contains `query` (case-insensitive), or whose phone contains its
+   * digits (spaces, dashes and parentheses ignored). Oldest first, at most `limit`.
+   */
+  search(workspaceId: string, query: string, options: { limit: number }): Promise<ContactRecord[]>;
 }
 
 export interface LeadRepository {
@@ -121,7 +127,7 @@ export interface OAuthTokenRepository {
   markRefreshTokenUsed(tokenHash: string, usedAt: string): Promise<OAuthRefreshTokenRecord | null>;
 }
 
-export interface StorageRepositories {
+export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;
   connectors: ConnectorRepository;
   contacts: ContactRepository;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
 import { runOAuthStorageContract } from "./contract-oauth.js";
+import { capabilityStorageContract } from "./contract-capabilities.js";
 import { fixtures } from "./fixtures.js";
 
 export interface StorageContractOptions {
@@ -234,5 +235,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
     });
 
     runOAuthStorageContract(() => storage);
+    capabilityStorageContract(() => storage, f, seedWorkspace);
   });
 }
