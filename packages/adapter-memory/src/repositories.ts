@@ -1,6 +1,8 @@
 import { VitrinaError, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
+import { createCommerceRepositories } from "./commerce-repositories.js";
+import { createWebhookRepositories } from "./webhook-repositories.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
@@ -150,11 +152,16 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async append(event) {
         state.events.insert(event, undo);
       },
+      async get(id) {
+        return state.events.get(id);
+      },
       async listByWorkspace(workspaceId, options = {}) {
         return state.events
           .filter((e) => e.workspaceId === workspaceId && (options.type === undefined || e.type === options.type))
           .sort((a, b) => a.created.localeCompare(b.created));
       },
     },
+    ...createCommerceRepositories(state, undo),
+    ...createWebhookRepositories(state, undo),
   };
 }

@@ -9,6 +9,13 @@ import type {
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
+  OrderRecord,
+  PaymentRecord,
+  QuoteRecord,
+  ApiKeyRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookSubscriptionRecord,
 } from "@vitrina/core";
 import { MemoryTable } from "./table.js";
 
@@ -31,6 +38,17 @@ export function createMemoryState() {
     conversations: new MemoryTable<ConversationRecord>((c) => c.id),
     messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
+    quotes: new MemoryTable<QuoteRecord>((q) => q.id),
+    orders: new MemoryTable<OrderRecord>((o) => o.id, { quote: (o) => o.quoteId }),
+    payments: new MemoryTable<PaymentRecord>((p) => p.id, {
+      reference: (p) => (p.providerReference === null ? null : `${p.workspaceId}/${p.providerReference}`),
+    }),
+    apiKeys: new MemoryTable<ApiKeyRecord>((k) => k.id, { hash: (k) => k.hash }),
+    webhookSubscriptions: new MemoryTable<WebhookSubscriptionRecord>((s) => s.id),
+    webhookDeliveries: new MemoryTable<WebhookDeliveryRecord>((d) => d.id, {
+      eventSubscription: (d) => `${d.eventId}/${d.subscriptionId}`,
+    }),
+    webhookAttempts: new MemoryTable<WebhookAttemptRecord>((a) => a.id),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

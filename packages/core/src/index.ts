@@ -2,6 +2,8 @@ export { createVitrina, DEFAULT_LEAD_BODY_LIMIT, DEFAULT_LEAD_TOLERANCE_MS } fro
 export type { Vitrina, VitrinaOptions } from "./vitrina.js";
 export * from "./errors.js";
 export * from "./ports/records.js";
+export type * from "./ports/commerce-records.js";
+export type * from "./ports/webhook-records.js";
 export type * from "./ports/storage.js";
 export type { MessagingTransport, OutgoingMessage, SendResult } from "./ports/messaging.js";
 export { systemClock, createManualClock, type Clock, type ManualClock } from "./ports/clock.js";

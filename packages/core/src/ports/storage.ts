@@ -11,6 +11,16 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "./records.js";
+import type { OrderRepository, PaymentRepository, QuoteRepository } from "./commerce-storage.js";
+import type {
+  ApiKeyRepository,
+  WebhookAttemptRepository,
+  WebhookDeliveryRepository,
+  WebhookSubscriptionRepository,
+} from "./webhook-storage.js";
+
+export type * from "./commerce-storage.js";
+export type * from "./webhook-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -85,6 +95,7 @@ export interface MessageRepository {
 
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
+  get(id: string): Promise<EventRecord | null>;
   /** Oldest first. */
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
 }
@@ -99,6 +110,13 @@ export interface StorageRepositories {
   conversations: ConversationRepository;
   messages: MessageRepository;
   events: EventRepository;
+  quotes: QuoteRepository;
+  orders: OrderRepository;
+  payments: PaymentRepository;
+  apiKeys: ApiKeyRepository;
+  webhookSubscriptions: WebhookSubscriptionRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  webhookAttempts: WebhookAttemptRepository;
 }
 
 /** The repositories bound to one open transaction. */
