@@ -1,0 +1,53 @@
+import { ForbiddenError, VitrinaError } from "../errors.js";
+
+/** Who is calling, once authenticated: a workspace and what it may do there. */
+export interface Principal {
+  kind: "api_key";
+  workspaceId: string;
+  /** The API key's id (an OAuth verifier would put the token's id here). */
+  keyId: string;
+  scopes: string[];
+}
+
+/**
+ * The seam every authenticated route goes through: a request in, a principal or null out.
+ * API keys are the first implementation; an OAuth 2.1 token verifier slots in as another
+ * `Authenticator` (try each in turn with `firstOf`).
+ */
+export type Authenticator = (request: Request) => Promise<Principal | null>;
+
+/** Tries authenticators in order; the first principal wins. */
+export function firstOf(...authenticators: Authenticator[]): Authenticator {
+  return async (request) => {
+    for (const authenticate of authenticators) {
+      const principal = await authenticate(request);
+      if (principal !== null) return principal;
+    }
+    return null;
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return match?.[1] ?? null;
+}
+
+/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */
+export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
+  const principal = await authenticate(request);
+  if (principal !== null) return principal;
+  const message = bearerToken(request) === null
+    ? "send an API key as `Authorization: Bearer <API_KEY>`"
+    : "the API key is unknown or revoked";
+  throw new VitrinaError("unauthorized", message);
+}
+
+/** Refuses with `insufficient_scope` (403) unless the principal holds `scope`. */
+export function requireScope(principal: Principal, scope: string): void {
+  if (!principal.scopes.includes(scope)) {
+    throw new ForbiddenError("insufficient_scope", `this API key lacks the scope ${scope}`, {
+      reasons: [{ field: "scope", reason: `requires ${scope}` }],
+    });
+  }
+}
