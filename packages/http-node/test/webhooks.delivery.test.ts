@@ -171,4 +171,20 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(500);
   });
+
+  it("re-checks DNS at delivery time and refuses a name that now points inside the network", async () => {
+    let address = "93.184.216.34";
+    let fetched = 0;
+    const h = await startWebhookHarness({
+      webhooks: { resolveHost: async () => [address], fetch: async () => (fetched++, new Response("ok")) },
+    });
+    const sub = await h.subscribe("https://erp.example.cl/hooks");
+    address = "10.0.0.7";
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(fetched).toBe(0);
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address") });
+  });
 });
