@@ -75,10 +75,11 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         return inWorkspace(state.webhookDeliveries.get(id), workspaceId);
       },
       async claimDueDeliveries(now, limit, leaseUntil, workerId) {
-        const due = state.webhookDeliveries
-          .filter((d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now))
-          .sort((a, b) => a.nextAttemptAt.localeCompare(b.nextAttemptAt) || a.id.localeCompare(b.id))
-          .slice(0, Math.max(0, limit));
+        const due = state.webhookDeliveries.select(
+          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now),
+          (a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1),
+          limit,
+        );
         return due.map((d) => {
           const claimed = { ...d, leaseUntil, leasedBy: workerId };
           state.webhookDeliveries.replace(claimed, undo);

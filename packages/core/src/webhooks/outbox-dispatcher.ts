@@ -1,3 +1,4 @@
+import { importHmacKey } from "../crypto/hmac.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
@@ -30,6 +31,19 @@ export interface DispatcherOptions {
  */
 export function createOutboxDispatcher(options: DispatcherOptions) {
   const { storage, clock } = options;
+  // Opening a sealed secret and importing the HMAC key cost more than signing; keyed by the sealed
+  // form, so a rotated secret is a new entry. Bounded so a long-lived worker can't grow it forever.
+  const signingKeys = new Map<string, Promise<CryptoKey>>();
+  const signingKey = (sealed: string): Promise<CryptoKey> => {
+    let key = signingKeys.get(sealed);
+    if (key === undefined) {
+      if (signingKeys.size >= 1000) signingKeys.clear();
+      key = options.secretBox.open(sealed).then(importHmacKey);
+      key.catch(() => signingKeys.delete(sealed));
+      signingKeys.set(sealed, key);
+    }
+    return key;
+  };
 
   async function attempt(delivery: WebhookDeliveryRecord): Promise<AttemptResult | { skip: string }> {
     const subscription = await storage.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
@@ -41,8 +55,8 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const refused = await checkDestination(url, options.destinations);
     if (refused !== null) return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}` };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
-    const secret = await options.secretBox.open(subscription.sealedSecret);
-    const signature = await signatureHeader(secret, Math.floor(clock.now().getTime() / 1000), body);
+    const key = await signingKey(subscription.sealedSecret);
+    const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
     return postWebhook({ ...options, url: url.href, body, signature, eventId: event.id });
   }
 

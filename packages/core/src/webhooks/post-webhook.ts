@@ -12,9 +12,10 @@ export interface AttemptResult {
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, Stripe's scheme, no spaces. */
-export async function signatureHeader(secret: string, unixSeconds: number, body: string): Promise<string> {
+export async function signatureHeader(secret: string | CryptoKey, unixSeconds: number, body: string): Promise<string> {
   const t = String(unixSeconds);
-  return `t=${t},v1=${await hmacSha256Hex(await importHmacKey(secret), signedPayload(t, body))}`;
+  const key = typeof secret === "string" ? await importHmacKey(secret) : secret;
+  return `t=${t},v1=${await hmacSha256Hex(key, signedPayload(t, body))}`;
 }
 
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
