@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { consoleLogger, createVitrina, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
 import { memoryStorage } from "@vitrina/adapter-memory";
+import { nodeHostResolver } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
 /** This phone is always opted out in the demo, to show a blocked first message. */
@@ -24,15 +25,22 @@ export async function createDemo({ env = process.env, logger = consoleLogger, st
     messaging: messaging.transport,
     secretBox: secretKey,
     logger,
+    // Demo mode: webhook receivers on this machine (http://127.0.0.1:8788) are allowed; every
+    // other private address is still refused, and DNS names are checked after resolution.
+    webhooks: { allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false", resolveHost: nodeHostResolver },
   });
   const workspace = await vitrina.workspaces.create({ name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
   const { connector, secret } = await vitrina.connectors.create({ userId: DEMO_OWNER }, workspace.id, {
     name: "Demo CRM",
     systemId: "demo-crm",
   });
+  const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
+    name: "Demo API key",
+    scopes: ["webhooks:read", "webhooks:write"],
+  });
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
-  return { vitrina, workspace, connector, connectorSecret: secret, optOuts, messagingName: messaging.name, storageName: "memory" };
+  return { vitrina, workspace, connector, connectorSecret: secret, apiKey, optOuts, messagingName: messaging.name, storageName: "memory" };
 }
 
 /** The credentials scripts need, written to VITRINA_DEMO_CREDENTIALS when set. */
@@ -42,6 +50,8 @@ export function demoCredentials(demo, baseUrl) {
     connectorId: demo.connector.id,
     connectorSecret: demo.connectorSecret,
     leadIntakeUrl: `${baseUrl}/functions/v1/lead-intake`,
+    apiKey: demo.apiKey,
+    webhooksUrl: `${baseUrl}/v1/webhooks`,
   };
 }
 
