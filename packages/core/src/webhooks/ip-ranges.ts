@@ -11,7 +11,7 @@ function ipv4Parts(ip: string): number[] | null {
   return parts.map(Number);
 }
 
-function classifyIpv4([a, b]: number[]): AddressClass {
+function classifyIpv4([a, b, c]: number[]): AddressClass {
   if (a === 127) return "loopback";
   const blocked =
     a === 0 || a === 10 || a! >= 224 ||
@@ -20,7 +20,9 @@ function classifyIpv4([a, b]: number[]): AddressClass {
     (a === 172 && b! >= 16 && b! <= 31) ||
     (a === 192 && b === 168) ||
     (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19));
+    (a === 198 && (b === 18 || b === 19)) ||
+    (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113);
   return blocked ? "private" : "public";
 }
 
