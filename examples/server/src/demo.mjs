@@ -1,12 +1,13 @@
-// Builds the demo: a Vitrina over the chosen storage, with one workspace, its owner, a connector
-// and a messaging transport that logs instead of sending. Used by main.mjs and by the tests.
+// Builds the demo: a Vitrina over the configured storage, with one workspace, its owner, a
+// connector and a messaging transport that logs instead of sending. Used by main.mjs and tests.
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { consoleLogger, createVitrina, logMessagingTransport, whatsAppCloudTransport } from "@vitrina/core";
-import { memoryStorage } from "@vitrina/adapter-memory";
-import { nodeHostResolver } from "@vitrina/http-node";
+import { nodeHostResolver, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
+/** Fixed, so a restart on persistent storage finds the same demo workspace. */
+export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-0000000000d1";
 /** This phone is always opted out in the demo, to show a blocked first message. */
 export const DEMO_OPTED_OUT_PHONE = "+56900000000";
 
@@ -17,11 +18,32 @@ function messagingFromEnv(env, logger) {
   return { transport: logMessagingTransport(logger), name: "demo (logs, sends nothing)" };
 }
 
-export async function createDemo({ env = process.env, logger = consoleLogger, storage } = {}) {
-  const secretKey = env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64");
+/**
+ * Creates the demo workspace and connector on first start. On a later start over persistent
+ * storage the secret can't be shown again (only its sealed form is stored), so the demo rotates
+ * it and prints the new one: the documented way to get a usable secret after a restart.
+ */
+async function ensureDemoConnector(vitrina) {
+  const actor = { userId: DEMO_OWNER };
+  let workspace = await vitrina.storage.workspaces.get(DEMO_WORKSPACE_ID);
+  if (workspace === null) {
+    workspace = await vitrina.workspaces.create({ id: DEMO_WORKSPACE_ID, name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+  }
+  const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
+  if (existing) {
+    const { connector, secret } = await vitrina.connectors.rotate(actor, existing.id);
+    return { workspace, connector, secret, rotated: true };
+  }
+  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, { name: "Demo CRM", systemId: "demo-crm" });
+  return { workspace, connector, secret, rotated: false };
+}
+
+export async function createDemo({ env = process.env, logger = consoleLogger, memory = false } = {}) {
+  const configured = await storageFromEnv({ memory, env });
+  const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
   const vitrina = createVitrina({
-    storage: storage ?? memoryStorage(),
+    storage: configured.storage,
     messaging: messaging.transport,
     secretBox: secretKey,
     logger,
@@ -29,18 +51,15 @@ export async function createDemo({ env = process.env, logger = consoleLogger, st
     // other private address is still refused, and DNS names are checked after resolution.
     webhooks: { allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false", resolveHost: nodeHostResolver },
   });
-  const workspace = await vitrina.workspaces.create({ name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
-  const { connector, secret } = await vitrina.connectors.create({ userId: DEMO_OWNER }, workspace.id, {
-    name: "Demo CRM",
-    systemId: "demo-crm",
-  });
+  const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
+  // A fresh key per start: like connector secrets, API keys can't be shown again once stored.
   const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
     name: "Demo API key",
     scopes: ["webhooks:read", "webhooks:write"],
   });
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
-  return { vitrina, workspace, connector, connectorSecret: secret, apiKey, optOuts, messagingName: messaging.name, storageName: "memory" };
+  return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, apiKey, optOuts, messagingName: messaging.name, storageName: configured.description };
 }
 
 /** The credentials scripts need, written to VITRINA_DEMO_CREDENTIALS when set. */

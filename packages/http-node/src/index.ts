@@ -5,3 +5,4 @@ export { writeWebResponse } from "./node-response.js";
 export { nodeHostResolver } from "./host-resolver.js";
 export { startWorker, type StartWorkerOptions, type RunningWorker } from "./worker.js";
 export { serveVitrina, type ServeVitrinaOptions } from "./serve-vitrina.js";
+export { storageFromEnv, secretKeyFromEnv, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";
