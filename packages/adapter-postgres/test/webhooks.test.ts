@@ -1,6 +1,6 @@
 import { emitEvent } from "@vitrina/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
+import { startExclusiveReceiver, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { backends, openTestStorage } from "./support.js";
 
 // The outbox on the database: commit → fan-out → leased claims with SKIP LOCKED → signed POST.
@@ -14,14 +14,7 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
   });
 
   it("two racing workers deliver 40 events exactly once each, and the history reads back", async () => {
-    const inFlight = new Set<string>();
-    let overlaps = 0;
-    const receiver = await startReceiver((d, res) => {
-      const id = d.headers["vitrina-event-id"] as string;
-      if (inFlight.has(id)) overlaps++;
-      inFlight.add(id);
-      setTimeout(() => (inFlight.delete(id), res.end()), 3);
-    });
+    const receiver = await startExclusiveReceiver(3);
     closers.push(receiver.close);
     const { storage } = await openTestStorage(backend);
     const h = await startWebhookHarness({ storage, webhooks: { allowInsecureLoopback: true, batchSize: 8 } });
@@ -36,7 +29,7 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
     const ids = receiver.received.map((d) => d.headers["vitrina-event-id"]);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
-    expect(overlaps).toBe(0);
+    expect(receiver.overlaps()).toBe(0);
     const page = (await h.api("GET", `/v1/webhooks/${sub}/deliveries?limit=100`)).json;
     expect(page.data).toHaveLength(40);
     expect(page.data.every((d: any) => d.status === "succeeded" && d.attempts.length === 1)).toBe(true);

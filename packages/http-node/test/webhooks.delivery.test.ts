@@ -12,6 +12,17 @@ async function deliveriesOf(h: Awaited<ReturnType<typeof startWebhookHarness>>, 
   return (await h.api("GET", `/v1/webhooks/${subscriptionId}/deliveries`)).json.data as any[];
 }
 
+
+/** Subscribes the receiver, emits one quote.created and runs one worker batch. */
+async function subscribeQuoteAndRun(receiver: { url: string; close(): Promise<void> }, over: Parameters<typeof startWebhookHarness>[0] = {}) {
+  closers.push(receiver.close);
+  const h = await startWebhookHarness(over);
+  const sub = await h.subscribe(receiver.url);
+  const quote = await h.quote();
+  await h.vitrina.outbox.dispatcher.runOnce("w");
+  return { h, sub, quote };
+}
+
 describe("webhook delivery", () => {
   it("POSTs the signed envelope once, with the documented headers, and records the success", async () => {
     const receiver = await startReceiver();
@@ -58,11 +69,7 @@ describe("webhook delivery", () => {
       res.statusCode = n === 1 ? 500 : 204;
       res.end();
     });
-    closers.push(receiver.close);
-    const h = await startWebhookHarness();
-    const sub = await h.subscribe(receiver.url);
-    await h.quote();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
     let [delivery] = await deliveriesOf(h, sub);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "HTTP 500" });
     // Not due yet: the first retry waits 10 s (no jitter at random() = 0.5).
@@ -80,12 +87,9 @@ describe("webhook delivery", () => {
 
   it("counts an answer after 6 seconds as a failure under the default 5-second deadline", async () => {
     const receiver = await startReceiver((_d, res) => setTimeout(() => res.end("late"), 6_000));
-    closers.push(receiver.close);
-    const h = await startWebhookHarness();
-    const sub = await h.subscribe(receiver.url);
-    await h.quote();
     const started = Date.now();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
+    // Setup takes a few milliseconds; the bound below leaves room for it.
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(4_900);
     expect(elapsed).toBeLessThan(5_900);
@@ -100,11 +104,7 @@ describe("webhook delivery", () => {
       res.write("start");
       setTimeout(() => res.end("end"), 800);
     });
-    closers.push(receiver.close);
-    const h = await startWebhookHarness({ webhooks: { timeoutMs: 300 } });
-    const sub = await h.subscribe(receiver.url);
-    await h.quote();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const { h, sub } = await subscribeQuoteAndRun(receiver, { webhooks: { timeoutMs: 300 } });
     expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "pending", last_error: "timed out after 300 ms" });
   });
 
@@ -131,11 +131,7 @@ describe("webhook delivery", () => {
       res.writeHead(302, { location: target.url });
       res.end();
     });
-    closers.push(receiver.close);
-    const h = await startWebhookHarness();
-    const sub = await h.subscribe(receiver.url);
-    await h.quote();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
     expect(target.received).toHaveLength(0);
     expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "pending", last_error: "redirect 302 not followed" });
   });
@@ -145,11 +141,7 @@ describe("webhook delivery", () => {
       res.statusCode = 410;
       res.end();
     });
-    closers.push(receiver.close);
-    const h = await startWebhookHarness();
-    const sub = await h.subscribe(receiver.url);
-    await h.quote();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
     expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "failed", attempt_count: 1 });
     expect((await h.api("GET", `/v1/webhooks/${sub}`)).json).toMatchObject({ enabled: false, disabled_reason: "receiver answered 410 Gone" });
     await h.quote();

@@ -1,26 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startReceiver, startWebhookHarness } from "./support/webhook-harness.js";
+import { startExclusiveReceiver, startWebhookHarness } from "./support/webhook-harness.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (closers.length > 0) await closers.pop()!();
 });
 
-/** A receiver that fails the test if the same event is ever in flight twice at once. */
 async function exclusiveReceiver(delayMs: number) {
-  const inFlight = new Set<string>();
-  let overlaps = 0;
-  const receiver = await startReceiver((d, res) => {
-    const id = d.headers["vitrina-event-id"] as string;
-    if (inFlight.has(id)) overlaps++;
-    inFlight.add(id);
-    setTimeout(() => {
-      inFlight.delete(id);
-      res.end();
-    }, delayMs);
-  });
+  const receiver = await startExclusiveReceiver(delayMs);
   closers.push(receiver.close);
-  return { receiver, overlaps: () => overlaps };
+  return { receiver, overlaps: receiver.overlaps };
 }
 
 describe("workers, leases and races", () => {

@@ -37,6 +37,22 @@ export async function startReceiver(respond: (d: ReceivedDelivery, res: ServerRe
   };
 }
 
+/** A receiver that counts any moment the same event id is in flight twice (must stay 0). */
+export async function startExclusiveReceiver(delayMs: number) {
+  const inFlight = new Set<string>();
+  let overlaps = 0;
+  const receiver = await startReceiver((d, res) => {
+    const id = d.headers["vitrina-event-id"] as string;
+    if (inFlight.has(id)) overlaps++;
+    inFlight.add(id);
+    setTimeout(() => {
+      inFlight.delete(id);
+      res.end();
+    }, delayMs);
+  });
+  return { ...receiver, overlaps: () => overlaps };
+}
+
 /** Verifies `Vitrina-Signature` with node:crypto only: independent of core's WebCrypto code. */
 export function verifyWithNodeCrypto(header: string | undefined, body: string, secret: string): boolean {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? "");
