@@ -17,6 +17,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookSubscriptionRecord,
 } from "@vitrina/core";
+import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
 
 /** All tables of one memory storage. Unique indexes mirror the PostgreSQL schema's constraints. */
@@ -40,6 +41,7 @@ export function createMemoryState() {
     conversations: new MemoryTable<ConversationRecord>((c) => c.id),
     messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
+    ...createCapabilityTables(),
     quotes: new MemoryTable<QuoteRecord>((q) => q.id),
     orders: new MemoryTable<OrderRecord>((o) => o.id, { quote: (o) => o.quoteId }),
     payments: new MemoryTable<PaymentRecord>((p) => p.id, {

@@ -1,3 +1,5 @@
+import { createCapabilityService, type CapabilityOptions } from "./capabilities/capability-service.js";
+import type { CapabilityPolicy } from "./capabilities/policies.js";
 import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./http/lead-intake-route.js";
@@ -9,6 +11,7 @@ import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
+import type { InventoryProvider } from "./ports/inventory.js";
 import type { MessagingTransport } from "./ports/messaging.js";
 import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 import type { Storage } from "./ports/storage.js";
@@ -33,6 +36,12 @@ export interface VitrinaOptions {
   logger?: Logger;
   /** Replaces `Vitrina` in header names: `X-<prefix>-Timestamp`, `<prefix>-Signature`. */
   headerPrefix?: string;
+  /** Capability runtime and catalog: attempt lease, MCP address in the catalog, extra capabilities. */
+  capabilities?: CapabilityOptions;
+  /** External stock sources `inventory.check` asks besides the native catalog (ERP, e-commerce). */
+  inventoryProviders?: InventoryProvider[];
+  /** Evaluated before every command capability; the first to block leaves a task for a person. */
+  policies?: CapabilityPolicy[];
   /** Outgoing webhooks: destination policy, timeouts, retries. See the core README, "Webhooks". */
   webhooks?: WebhookOptions;
   quotes?: {
@@ -103,6 +112,15 @@ export function createVitrina(options: VitrinaOptions) {
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
   });
 
+  const capabilities = createCapabilityService({
+    storage,
+    clock,
+    ids,
+    inventoryProviders: options.inventoryProviders ?? [],
+    policies: options.policies ?? [],
+    options: options.capabilities ?? {},
+  });
+
   const apiKeys = createApiKeyService({ storage, clock, ids });
   const authenticate = firstOf(apiKeys.authenticator, ...(options.authenticators ?? []));
   const conversations = createConversationService({ storage, clock, ids });
@@ -110,6 +128,7 @@ export function createVitrina(options: VitrinaOptions) {
   const orders = createOrderService({ storage, clock, ids });
 
   const routes: Route[] = [
+    capabilities.route,
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
   ];
@@ -121,6 +140,7 @@ export function createVitrina(options: VitrinaOptions) {
     workspaces,
     connectors,
     contacts,
+    capabilities,
     leads,
     apiKeys,
     /** Bearer authentication for routes and other surfaces (MCP): API keys, then `authenticators`. */

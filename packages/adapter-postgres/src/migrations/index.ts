@@ -1,6 +1,7 @@
 import { runTransaction, type PostgresDriver } from "../driver.js";
 import { migration001 } from "./001-leads.js";
-import { migration002 } from "./002-webhooks.js";
+import { migration002 } from "./002-capabilities.js";
+import { migration003 } from "./003-webhooks.js";
 
 export interface Migration {
   version: number;
@@ -12,7 +13,8 @@ export interface Migration {
 /** Every migration, in order. Add new ones at the end with the next version; never edit an applied one. */
 export const migrations: Migration[] = [
   { version: 1, name: "leads", statements: migration001 },
-  { version: 2, name: "webhooks", statements: migration002 },
+  { version: 2, name: "capabilities", statements: migration002 },
+  { version: 3, name: "webhooks", statements: migration003 },
 ];
 
 export function quoteIdent(name: string): string {

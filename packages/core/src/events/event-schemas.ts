@@ -54,30 +54,32 @@ export const eventDataSchemas = {
     method: z.string().min(1),
     provider_reference: z.string().nullable(),
   }),
+  // The two below are produced by the capability runtime (capabilities/agent-run.ts, policies.ts):
+  // the schemas describe exactly what it emits, trace entries included (camelCase, as stored).
   "agent.run.completed": z.strictObject({
     run_id: id,
     agent_id: id,
-    conversation_id: id.nullable(),
-    outcome: z.enum(["succeeded", "failed", "blocked"]),
     started_at: timestamp,
     completed_at: timestamp,
     trace: z.array(
       z.strictObject({
         capability: z.string().min(1),
-        status: z.enum(["succeeded", "failed", "blocked"]),
-        duration_ms: z.number().nonnegative(),
-        error: z.string().nullable(),
+        input: z.unknown(),
+        outcome: z.enum(["ok", "error", "blocked"]),
+        output: z.unknown().optional(),
+        error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+        taskId: id.optional().describe("set when a policy blocked the call"),
+        startedAt: timestamp,
+        durationMs: z.number().nonnegative(),
       }),
     ),
   }),
   "policy.blocked": z.strictObject({
-    policy: z.string().min(1),
-    action: z.string().min(1).describe("the capability or operation that was prevented"),
-    reason: z.string().min(1),
     task_id: id.describe("the task created for a person to review"),
+    capability: z.string().min(1).describe("the capability that was prevented"),
+    reason: z.string().min(1),
     agent_id: id.nullable(),
-    conversation_id: id.nullable(),
-    contact_id: id.nullable(),
+    actor_id: id.nullable().describe("user on whose behalf the agent acted, when known"),
   }),
 } satisfies Record<EventType, z.ZodType>;
 

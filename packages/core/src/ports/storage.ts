@@ -11,6 +11,7 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "./records.js";
+import type { CapabilityRepositories } from "./capability-storage.js";
 import type { OrderRepository, PaymentRepository, QuoteRepository } from "./commerce-storage.js";
 import type {
   ApiKeyRepository,
@@ -56,6 +57,11 @@ export interface ContactRepository {
   findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
   /** Writes the whole record (by id); returns false when it does not exist. */
   update(contact: ContactRecord): Promise<boolean>;
+  /**
+   * Contacts whose name or email contains `query` (case-insensitive), or whose phone contains its
+   * digits (spaces, dashes and parentheses ignored). Oldest first, at most `limit`.
+   */
+  search(workspaceId: string, query: string, options: { limit: number }): Promise<ContactRecord[]>;
 }
 
 export interface LeadRepository {
@@ -100,7 +106,7 @@ export interface EventRepository {
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
 }
 
-export interface StorageRepositories {
+export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;
   connectors: ConnectorRepository;
   contacts: ContactRepository;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
+import { capabilityStorageContract } from "./contract-capabilities.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { fixtures } from "./fixtures.js";
 
@@ -233,6 +234,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
       expect(await storage.messages.listByConversation(older.id, { limit: 0 })).toEqual([]);
     });
 
+    capabilityStorageContract(() => storage, f, seedWorkspace);
     webhookContract(() => storage);
   });
 }

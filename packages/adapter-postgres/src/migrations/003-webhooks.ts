@@ -3,7 +3,7 @@
  * Deliveries reference their subscription and event loosely (no foreign key): a deleted
  * subscription's pending deliveries are closed by the worker and their history stays readable.
  */
-export const migration002 = (s: string): string[] => [
+export const migration003 = (s: string): string[] => [
   `CREATE TABLE ${s}.quotes (
     id text PRIMARY KEY,
     workspace_id text NOT NULL REFERENCES ${s}.workspaces(id) ON DELETE CASCADE,
