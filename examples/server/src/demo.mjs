@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
-import { secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
+import { nodeHostResolver, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
 /** Fixed, so a restart on persistent storage finds the same demo workspace. */
@@ -71,11 +71,25 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
   const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
   const oauth = await oauthOptions(configured, env);
-  const vitrina = createVitrina({ storage: configured.storage, messaging: messaging.transport, secretBox: secretKey, logger, oauth });
+  const vitrina = createVitrina({
+    storage: configured.storage,
+    messaging: messaging.transport,
+    secretBox: secretKey,
+    logger,
+    // Demo mode: webhook receivers on this machine (http://127.0.0.1:8788) are allowed; every
+    // other private address is still refused, and DNS names are checked after resolution.
+    webhooks: { allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false", resolveHost: nodeHostResolver },
+    oauth,
+  });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
+  // A fresh key per start: like connector secrets, API keys can't be shown again once stored.
+  const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
+    name: "Demo API key",
+    scopes: ["webhooks:read", "webhooks:write"],
+  });
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
-  return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, optOuts, messagingName: messaging.name, storageName: configured.description };
+  return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, apiKey, optOuts, messagingName: messaging.name, storageName: configured.description };
 }
 
 /** The credentials scripts need, written to VITRINA_DEMO_CREDENTIALS when set. */
@@ -85,6 +99,8 @@ export function demoCredentials(demo, baseUrl) {
     connectorId: demo.connector.id,
     connectorSecret: demo.connectorSecret,
     leadIntakeUrl: `${baseUrl}/functions/v1/lead-intake`,
+    apiKey: demo.apiKey,
+    webhooksUrl: `${baseUrl}/v1/webhooks`,
   };
 }
 

@@ -6,11 +6,12 @@
 //   VITRINA_DEMO_CREDENTIALS (write the demo credentials there as JSON),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
 //   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API).
-import { serve } from "@vitrina/http-node";
+import { serveVitrina } from "@vitrina/http-node";
 import { createDemo, demoCredentials, writeDemoCredentials } from "./demo.mjs";
 
 const demo = await createDemo({ memory: process.argv.includes("--memory") });
-const server = await serve(demo.vitrina.handler, {
+// serveVitrina runs the outbox worker in this process: webhooks go out milliseconds after a commit.
+const server = await serveVitrina(demo.vitrina, {
   port: Number(process.env.PORT ?? 8787),
   host: process.env.HOST ?? "127.0.0.1",
   onShutdown: () => demo.vitrina.close(),
@@ -26,7 +27,12 @@ console.log(`Vitrina demo server listening on ${server.url}
   capabilities:     ${server.url}/v1/capabilities
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})
+  webhooks API:     ${credentials.webhooksUrl}
+  API key:          ${credentials.apiKey}   (scopes webhooks:read, webhooks:write; shown once)
   opted-out phones: ${demo.optOuts.join(", ")}
   MCP OAuth:        ${server.url}/.well-known/oauth-authorization-server   (consent page signs in as the demo owner)
 ${process.env.VITRINA_DEMO_CREDENTIALS ? `  credentials file: ${process.env.VITRINA_DEMO_CREDENTIALS}\n` : ""}Send a signed lead:  node examples/crm-sender/src/send-lead.mjs   (with VITRINA_DEMO_CREDENTIALS set)
+Subscribe a local receiver (examples/webhook-receiver on :8788):
+  curl -X POST ${credentials.webhooksUrl} -H "Authorization: Bearer ${credentials.apiKey}" -H "Content-Type: application/json" \\
+    -d '{"url":"http://127.0.0.1:8788/","events":["conversation.started"],"secret":"<24+ random characters>"}'
 Stop with Ctrl-C.`);

@@ -3,6 +3,8 @@ import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
+import { createCommerceRepositories } from "./commerce-repositories.js";
+import { createWebhookRepositories } from "./webhook-repositories.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
@@ -161,6 +163,9 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async append(event) {
         state.events.insert(event, undo);
       },
+      async get(id) {
+        return state.events.get(id);
+      },
       async listByWorkspace(workspaceId, options = {}) {
         return state.events
           .filter((e) => e.workspaceId === workspaceId && (options.type === undefined || e.type === options.type))
@@ -169,5 +174,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     },
     ...createMemoryOAuthRepositories(state, undo),
     ...createCapabilityRepositories(state, undo),
+    ...createCommerceRepositories(state, undo),
+    ...createWebhookRepositories(state, undo),
   };
 }

@@ -13,6 +13,13 @@ import type {
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
+  OrderRecord,
+  PaymentRecord,
+  QuoteRecord,
+  ApiKeyRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookSubscriptionRecord,
 } from "@vitrina/core";
 import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
@@ -43,6 +50,17 @@ export function createMemoryState() {
     oauthFamilies: new MemoryTable<OAuthTokenFamilyRecord>((f) => f.id),
     oauthRefreshTokens: new MemoryTable<OAuthRefreshTokenRecord>((t) => t.tokenHash),
     ...createCapabilityTables(),
+    quotes: new MemoryTable<QuoteRecord>((q) => q.id),
+    orders: new MemoryTable<OrderRecord>((o) => o.id, { quote: (o) => o.quoteId }),
+    payments: new MemoryTable<PaymentRecord>((p) => p.id, {
+      reference: (p) => (p.providerReference === null ? null : `${p.workspaceId}/${p.providerReference}`),
+    }),
+    apiKeys: new MemoryTable<ApiKeyRecord>((k) => k.id, { hash: (k) => k.hash }),
+    webhookSubscriptions: new MemoryTable<WebhookSubscriptionRecord>((s) => s.id),
+    webhookDeliveries: new MemoryTable<WebhookDeliveryRecord>((d) => d.id, {
+      eventSubscription: (d) => `${d.eventId}/${d.subscriptionId}`,
+    }),
+    webhookAttempts: new MemoryTable<WebhookAttemptRecord>((a) => a.id),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

@@ -83,6 +83,13 @@ export class MemoryTable<Row> {
     return out;
   }
 
+  /** The first `limit` matches in `compare` order; only those are copied (cheap on big tables). */
+  select(predicate: (row: Row) => boolean, compare: (a: Row, b: Row) => number, limit: number): Row[] {
+    const matches: Row[] = [];
+    for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
+    return matches.sort(compare).slice(0, Math.max(0, limit)).map((row) => structuredClone(row));
+  }
+
   count(predicate: (row: Row) => boolean): number {
     let n = 0;
     for (const row of this.rows.values()) if (predicate(row)) n++;

@@ -7,6 +7,9 @@ import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
 import { oauthRepositories } from "./repositories/oauth.js";
 import { workspaceRepositories } from "./repositories/workspaces.js";
+import { commerceRepositories } from "./repositories/commerce.js";
+import { deliveryRepositories } from "./repositories/deliveries.js";
+import { subscriptionRepositories } from "./repositories/subscriptions.js";
 
 export { migrate, migrations, type Migration } from "./migrations/index.js";
 export type { PostgresDriver, Queryable, PoolLike, PGliteLike } from "./driver.js";
@@ -36,6 +39,9 @@ function repositories(q: Queryable, s: string): StorageRepositories {
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
     ...capabilityRepositories(mapped, s),
+    ...commerceRepositories(mapped, s),
+    ...subscriptionRepositories(mapped, s),
+    ...deliveryRepositories(mapped, s),
   };
 }
 

@@ -18,6 +18,14 @@ import type { MessagingTransport } from "./ports/messaging.js";
 import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 import type { Storage } from "./ports/storage.js";
 import { createWorkspaceService } from "./workspaces/workspace-service.js";
+import { createOutbox, type WebhookOptions } from "./webhooks/create-outbox.js";
+import { createApiKeyService } from "./auth/api-keys.js";
+import type { Authenticator } from "./auth/principal.js";
+import { firstOf } from "./auth/principal.js";
+import { createConversationService } from "./conversations/conversation-service.js";
+import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
+import { createOrderService } from "./commerce/order-service.js";
+import { webhookRoutes } from "./http/webhook-routes.js";
 
 export interface VitrinaOptions {
   storage: Storage;
@@ -36,6 +44,17 @@ export interface VitrinaOptions {
   inventoryProviders?: InventoryProvider[];
   /** Evaluated before every command capability; the first to block leaves a task for a person. */
   policies?: CapabilityPolicy[];
+  /** Outgoing webhooks: destination policy, timeouts, retries. See the core README, "Webhooks". */
+  webhooks?: WebhookOptions;
+  quotes?: {
+    /** VAT as a fraction, or per workspace. Default 0.19 for CLP workspaces, 0 otherwise. */
+    vatRate?: VatRate;
+  };
+  /**
+   * Extra authenticators tried after API keys on bearer-protected routes (e.g. an OAuth 2.1
+   * token verifier). Each returns a principal or null.
+   */
+  authenticators?: Authenticator[];
   leadIntake?: {
     /** Largest accepted lead body in bytes. Default 65536 (64 KiB). */
     maxBodyBytes?: number;
@@ -62,12 +81,14 @@ export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
  * ```
  */
 export function createVitrina(options: VitrinaOptions) {
-  const storage = options.storage;
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomUuid;
   const logger = options.logger ?? silentLogger;
   const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
   const prefix = options.headerPrefix ?? "Vitrina";
+  // The outbox wraps storage so commits that add deliveries wake the workers.
+  const outbox = createOutbox({ storage: options.storage, secretBox, clock, ids, logger, headerPrefix: prefix, options: options.webhooks ?? {} });
+  const storage = outbox.storage;
   const headerNames = {
     connectorId: `X-${prefix}-Connector-Id`,
     timestamp: `X-${prefix}-Timestamp`,
@@ -105,8 +126,18 @@ export function createVitrina(options: VitrinaOptions) {
     options: options.capabilities ?? {},
   });
 
+  const apiKeys = createApiKeyService({ storage, clock, ids });
+  const authenticate = firstOf(apiKeys.authenticator, ...(options.authenticators ?? []));
+  // OAuth access tokens are audience-bound to the MCP URL (RFC 8707), so they authenticate there
+  // only, never on the webhook API that `authenticate` guards.
+  const authenticateMcp = oauth === null ? authenticate : firstOf(authenticate, oauth.authenticate);
+  const conversations = createConversationService({ storage, clock, ids });
+  const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
+  const orders = createOrderService({ storage, clock, ids });
+
   const routes: Route[] = [
     capabilities.route,
+    ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
     ...(oauth?.routes ?? []),
   ];
@@ -120,6 +151,18 @@ export function createVitrina(options: VitrinaOptions) {
     contacts,
     capabilities,
     leads,
+    apiKeys,
+    /** Bearer authentication for routes and other surfaces (MCP): API keys, then `authenticators`. */
+    authenticate,
+    /** Bearer authentication for `/mcp`: `authenticate`, then OAuth access tokens when `oauth` is configured. */
+    authenticateMcp,
+    conversations,
+    quotes,
+    orders,
+    /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
+    webhooks: outbox.subscriptions,
+    /** The delivery side: `startWorker()` runs a loop in this process; `dispatcher.runOnce` one batch. */
+    outbox: { dispatcher: outbox.dispatcher, startWorker: outbox.startWorker },
     headerNames,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,

@@ -1,7 +1,8 @@
 import { runTransaction, type PostgresDriver } from "../driver.js";
 import { migration001 } from "./001-leads.js";
 import { migration002 } from "./002-capabilities.js";
-import { migration003 } from "./003-oauth.js";
+import { migration003 } from "./003-webhooks.js";
+import { migration004 } from "./004-oauth.js";
 
 export interface Migration {
   version: number;
@@ -14,7 +15,8 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: "leads", statements: migration001 },
   { version: 2, name: "capabilities", statements: migration002 },
-  { version: 3, name: "oauth", statements: migration003 },
+  { version: 3, name: "webhooks", statements: migration003 },
+  { version: 4, name: "oauth", statements: migration004 },
 ];
 
 export function quoteIdent(name: string): string {

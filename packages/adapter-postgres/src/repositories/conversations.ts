@@ -69,6 +69,7 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
       async append(e) {
         await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [e.id, e.workspaceId, e.type, e.created, json(e.data)]);
       },
+      get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
       listByWorkspace: (workspaceId, options = {}) =>
         many(
           q,

@@ -47,8 +47,16 @@ export function errorResponse(error: unknown, logger: Logger, headers: Record<st
   if (error instanceof VitrinaError) {
     const status = statusForCode(error.code);
     if (status >= 500) logger.error(error.message, { code: error.code, cause: String(error.cause ?? "") });
-    return jsonResponse({ error: error.toJSON() }, status, headers);
+    const challenge = bearerChallenge(error.code);
+    return jsonResponse({ error: error.toJSON() }, status, challenge === null ? headers : { "www-authenticate": challenge, ...headers });
   }
   logger.error("unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return jsonResponse({ error: { code: "internal", message: "internal error", reasons: [] } }, 500, headers);
+}
+
+/** RFC 6750 challenges for the bearer-protected routes. */
+function bearerChallenge(code: VitrinaErrorCode): string | null {
+  if (code === "unauthorized") return 'Bearer realm="vitrina"';
+  if (code === "insufficient_scope") return 'Bearer realm="vitrina", error="insufficient_scope"';
+  return null;
 }

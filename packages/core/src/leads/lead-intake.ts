@@ -12,6 +12,7 @@ import type {
 } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { parseOrThrow } from "../validation.js";
+import { openConversation } from "../conversations/open-conversation.js";
 import { buildFirstMessage, decideFirstMessage, type FirstMessageOptions } from "./first-message.js";
 import { leadPayloadSchema, type LeadPayload } from "./lead-schema.js";
 import { evaluateQualification, type VerticalDefinitions } from "./qualification.js";
@@ -42,6 +43,12 @@ export interface LeadIntakeDeps {
   logger: Logger;
   firstMessage: FirstMessageOptions;
   verticals: VerticalDefinitions;
+}
+
+/** How a template message reads in the conversation history. */
+function describeOutgoing(message: { text?: string; template?: { name: string; bodyParameters: string[] } }): string {
+  if (message.text !== undefined) return message.text;
+  return `[template ${message.template?.name ?? "?"}] ${message.template?.bodyParameters.join(" | ") ?? ""}`.trim();
 }
 
 /** Thrown inside the transaction to roll it back when the lead turns out to be a resend. */
@@ -98,8 +105,9 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
   async function sendFirstMessage(message: OutboundMessageRecord, payload: LeadPayload): Promise<OutboundMessageRecord> {
     const contact = await storage.contacts.get(message.workspaceId, message.contactId);
     let next: OutboundMessageRecord;
+    const outgoing = buildFirstMessage(deps.firstMessage, contact!, payload);
     try {
-      const result = await deps.messaging.send(buildFirstMessage(deps.firstMessage, contact!, payload));
+      const result = await deps.messaging.send(outgoing);
       next = {
         ...message,
         status: result.status,
@@ -112,7 +120,22 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       next = { ...message, status: "failed", reason };
     }
     next.updatedAt = clock.now().toISOString();
-    await storage.outbound.update(next);
+    if (next.status === "failed") {
+      await storage.outbound.update(next);
+      return next;
+    }
+    // A sent or queued first message opens the WhatsApp conversation: outcome, conversation,
+    // message and `conversation.started` commit together.
+    await storage.transaction(async (tx) => {
+      await tx.outbound.update(next);
+      await openConversation(tx, deps, {
+        workspaceId: message.workspaceId,
+        contactId: message.contactId,
+        channel: "whatsapp",
+        startedBy: "lead_intake",
+        firstMessage: { sender: "agent", content: describeOutgoing(outgoing) },
+      });
+    });
     return next;
   }
 

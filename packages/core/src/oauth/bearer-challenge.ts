@@ -1,5 +1,5 @@
+import { bearerToken } from "../auth/principal.js";
 import type { OAuthUrls } from "./oauth-urls.js";
-import { bearerTokenOf } from "./token-authenticator.js";
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
@@ -9,7 +9,7 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
  * only when a token was presented, since a request without one just lacks authentication.
  */
 export function unauthorizedChallenge(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): string {
-  const presented = bearerTokenOf(request) !== null;
+  const presented = bearerToken(request) !== null;
   const parts = [`resource_metadata=${quoted(urls.resourceMetadata)}`];
   if (presented) parts.push(`error="invalid_token"`, `error_description="The access token is invalid, expired, revoked or for another resource"`);
   return `Bearer ${parts.join(", ")}`;

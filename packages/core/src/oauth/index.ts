@@ -11,14 +11,7 @@ export {
   type AuthorizationGrant,
   type OAuthSigningKeyOptions,
 } from "./oauth-options.js";
-export {
-  createOAuthTokenAuthenticator,
-  firstAuthenticated,
-  bearerTokenOf,
-  type OAuthPrincipal,
-  type BearerAuthenticator,
-  type OAuthTokenAuthenticatorOptions,
-} from "./token-authenticator.js";
+export { createOAuthTokenAuthenticator, type OAuthTokenAuthenticatorOptions } from "./token-authenticator.js";
 export { unauthorizedChallenge, insufficientScopeChallenge, unauthorizedResponse, insufficientScopeResponse } from "./bearer-challenge.js";
 export { resolveOAuthUrls, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 export { createSigningKeys, generateOAuthSigningKey, type SigningKeys, type SigningAlgorithm } from "./signing-keys.js";

@@ -3,13 +3,14 @@ import { authorizeRoutes } from "./authorize-route.js";
 import { clientRegistrationRoutes } from "./client-registration.js";
 import { oauthMetadataRoutes } from "./metadata-routes.js";
 import { createOAuthContext, type OAuthContext, type OAuthDependencies } from "./oauth-context.js";
-import { oauthTokenAuthenticator, type BearerAuthenticator } from "./token-authenticator.js";
+import type { Authenticator } from "../auth/principal.js";
+import { oauthTokenAuthenticator } from "./token-authenticator.js";
 import { tokenRoutes } from "./token-routes.js";
 
 export interface OAuthServer {
   routes: Route[];
   /** Resolves OAuth access tokens to principals; plug it into the MCP authenticator seam. */
-  authenticate: BearerAuthenticator;
+  authenticate: Authenticator;
   context: OAuthContext;
 }
 

@@ -18,6 +18,16 @@ import type {
   OAuthTokenFamilyRecord,
 } from "./oauth-records.js";
 import type { CapabilityRepositories } from "./capability-storage.js";
+import type { OrderRepository, PaymentRepository, QuoteRepository } from "./commerce-storage.js";
+import type {
+  ApiKeyRepository,
+  WebhookAttemptRepository,
+  WebhookDeliveryRepository,
+  WebhookSubscriptionRepository,
+} from "./webhook-storage.js";
+
+export type * from "./commerce-storage.js";
+export type * from "./webhook-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -97,6 +107,7 @@ export interface MessageRepository {
 
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
+  get(id: string): Promise<EventRecord | null>;
   /** Oldest first. */
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
 }
@@ -137,6 +148,13 @@ export interface StorageRepositories extends CapabilityRepositories {
   conversations: ConversationRepository;
   messages: MessageRepository;
   events: EventRepository;
+  quotes: QuoteRepository;
+  orders: OrderRepository;
+  payments: PaymentRepository;
+  apiKeys: ApiKeyRepository;
+  webhookSubscriptions: WebhookSubscriptionRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
+  webhookAttempts: WebhookAttemptRepository;
   oauthClients: OAuthClientRepository;
   oauthCodes: OAuthCodeRepository;
   oauthTokens: OAuthTokenRepository;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
 import { runOAuthStorageContract } from "./contract-oauth.js";
 import { capabilityStorageContract } from "./contract-capabilities.js";
+import { webhookContract } from "./contract-webhooks.js";
 import { fixtures } from "./fixtures.js";
 
 export interface StorageContractOptions {
@@ -236,5 +237,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
 
     runOAuthStorageContract(() => storage);
     capabilityStorageContract(() => storage, f, seedWorkspace);
+    webhookContract(() => storage);
   });
 }

@@ -1,6 +1,6 @@
 import { OAuthClientInformationFullSchema, OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
+import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
 
 describe("OAuth metadata, registration, client authentication, revocation, CORS", () => {
   let h: OAuthHarness;
@@ -122,6 +122,19 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
     expect((await h.callMcp(byAccess.access_token)).status).toBe(401);
     expect((await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: byAccess.refresh_token })).json.error).toBe("invalid_grant");
     expect((await revoke("no-such-token")).status).toBe(200);
+  });
+
+  it("shares the MCP seam with API keys, and keeps OAuth tokens off the webhook API", async () => {
+    const { secret } = await h.vitrina.apiKeys.issue({ userId: OWNER }, h.workspace.id, { name: "CI", scopes: ["catalog:read", "webhooks:read"] });
+    expect((await h.callMcp(secret)).status).toBe(200);
+    expect(h.mcp.lastPrincipal).toMatchObject({ kind: "api_key", workspaceId: h.workspace.id });
+    const clientId = (await h.register()).json.client_id;
+    const tokens = await h.obtainTokens(clientId);
+    expect((await h.callMcp(tokens.access_token)).status).toBe(200);
+    expect(h.mcp.lastPrincipal).toMatchObject({ kind: "oauth", workspaceId: h.workspace.id, subject: OWNER, clientId });
+    const webhooks = (token: string) => fetch(`${h.base}/v1/webhooks`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await webhooks(secret)).status).toBe(200);
+    expect((await webhooks(tokens.access_token)).status).toBe(401);
   });
 
   it("rejects an access token after it expires (manual clock)", async () => {

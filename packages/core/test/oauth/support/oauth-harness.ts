@@ -12,7 +12,7 @@ import {
   unauthorizedResponse,
   type AuthorizeHook,
   type OAuthOptions,
-  type OAuthPrincipal,
+  type Principal,
   type Storage,
 } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
@@ -25,8 +25,8 @@ const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
  * `resource_metadata`, 403 `insufficient_scope`), then a real SDK server with one tool.
  * `lastPrincipal` records who the authenticator resolved.
  */
-function standInMcp(authenticate: (request: Request) => Promise<OAuthPrincipal | null>, options: Pick<OAuthOptions, "publicUrl" | "issuer">) {
-  const state = { lastPrincipal: null as OAuthPrincipal | null };
+function standInMcp(authenticate: (request: Request) => Promise<Principal | null>, options: Pick<OAuthOptions, "publicUrl" | "issuer">) {
+  const state = { lastPrincipal: null as Principal | null };
   const handler = async (request: Request) => {
     const urls = resolveOAuthUrls(request, options);
     const principal = await authenticate(request);
@@ -52,7 +52,7 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
   const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, clock, oauth });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
-  const mcp = standInMcp(vitrina.oauth!.authenticate, oauth);
+  const mcp = standInMcp(vitrina.authenticateMcp, oauth);
   const server = await serve(
     (request) => (new URL(request.url).pathname === "/mcp" ? mcp.handler(request) : vitrina.handler(request)),
     { port: 0, handleSignals: false },

@@ -4,7 +4,7 @@
  * Client and workspace ids are not foreign keys: a client outlives nothing it points to, and the
  * authenticator reads one family by primary key per MCP call, which needs no join.
  */
-export const migration003 = (s: string): string[] => [
+export const migration004 = (s: string): string[] => [
   `CREATE TABLE ${s}.oauth_clients (
     id text PRIMARY KEY,
     secret_hash text,

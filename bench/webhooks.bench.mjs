@@ -1,0 +1,127 @@
+// Webhook deliveries/s from one outbox worker to a local 2xx receiver, and commit-to-delivery
+// latency, on the BUILT packages (`pnpm build` first), with the memory adapter and, when a server
+// answers at DATABASE_URL, PostgreSQL. The receiver is a node:http server in the same process (it
+// shares the CPU with the worker: a conservative figure).
+import { createServer } from "node:http";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { percentile } from "./lib.mjs";
+
+export const name = "webhooks: one outbox worker → local 2xx receiver (same process)";
+
+const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A fresh schema per storage on the local PostgreSQL, dropped on close; null when none answers. */
+async function postgresFactory() {
+  const { default: pg } = await import("pg");
+  const probe = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 1000 });
+  try {
+    await probe.connect();
+  } catch {
+    return null;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+  const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
+  return async () => {
+    const schema = `bench_wh_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 16 });
+    await migrate(pool, { schema });
+    const storage = postgresStorage(pool, { schema, closeDriver: false });
+    return {
+      ...storage,
+      async close() {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      },
+    };
+  };
+}
+
+async function startReceiver(onDelivery) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      onDelivery(req.headers["vitrina-event-id"], performance.now());
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/hooks`, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function setup(makeStorage, batchSize, onDelivery) {
+  const receiver = await startReceiver(onDelivery);
+  const vitrina = createVitrina({
+    storage: await makeStorage(),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 3).toString("base64"),
+    webhooks: { allowInsecureLoopback: true, batchSize },
+  });
+  const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
+  const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56900000001" });
+  await vitrina.webhooks.create(workspace.id, { url: receiver.url, events: ["quote.created"], secret: "bench_secret_0123456789abcdef" });
+  const emit = () =>
+    vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "SKU-1", quantity: 2, unitPrice: 1990 }] });
+  const close = async () => {
+    await receiver.close();
+    await vitrina.close();
+  };
+  return { vitrina, close, emit };
+}
+
+/** Emits `total` events with no worker running, then times one worker draining them. */
+async function throughput(makeStorage, total, batchSize) {
+  let delivered = 0;
+  let done;
+  const finished = new Promise((resolve) => (done = resolve));
+  const { vitrina, close, emit } = await setup(makeStorage, batchSize, () => ++delivered === total && done());
+  for (let i = 0; i < total; i++) await emit();
+  const started = performance.now();
+  const worker = vitrina.outbox.startWorker();
+  await finished;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.stop();
+  await close();
+  return total / seconds;
+}
+
+/** One event at a time with a worker idling: time from the commit returning to the receiver's handler. */
+async function latency(makeStorage, total) {
+  let arrived = () => {};
+  const { vitrina, close, emit } = await setup(makeStorage, 32, (_id, at) => arrived(at));
+  const worker = vitrina.outbox.startWorker();
+  const samples = [];
+  for (let i = 0; i < total; i++) {
+    // One event in flight at a time, so the next arrival is this event's.
+    const got = new Promise((resolve) => (arrived = resolve));
+    await emit();
+    const committed = performance.now();
+    samples.push((await got) - committed);
+  }
+  await worker.stop();
+  await close();
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+async function measure(label, makeStorage, events) {
+  await throughput(makeStorage, 300, 32); // warm-up
+  const batch32 = await throughput(makeStorage, events, 32);
+  const batch128 = await throughput(makeStorage, events, 128);
+  const lat = await latency(makeStorage, 300);
+  return [
+    { case: `${label}: deliveries/s, batch 32 (default)`, value: batch32, unit: "deliveries/s", note: `${events} events queued, then drained` },
+    { case: `${label}: deliveries/s, batch 128`, value: batch128, unit: "deliveries/s" },
+    { case: `${label}: commit → delivery p50 / p99`, value: `${lat.p50.toFixed(2)} / ${lat.p99.toFixed(2)}`, unit: "ms", note: "300 events, one at a time, worker idle" },
+  ];
+}
+
+export async function run() {
+  const rows = await measure("memory", async () => memoryStorage(), 5000);
+  const postgres = await postgresFactory();
+  if (postgres === null) return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
+  return [...rows, ...(await measure("PostgreSQL", postgres, 2000))];
+}

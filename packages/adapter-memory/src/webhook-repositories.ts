@@ -1,0 +1,121 @@
+import { VitrinaError, type StorageRepositories, type WebhookDeliveryRecord } from "@vitrina/core";
+import type { MemoryState } from "./state.js";
+import type { UndoLog } from "./table.js";
+
+type WebhookRepositories = Pick<
+  StorageRepositories,
+  "apiKeys" | "webhookSubscriptions" | "webhookDeliveries" | "webhookAttempts"
+>;
+
+const oldestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);
+const leaseFree = (d: WebhookDeliveryRecord, now: string) => d.leaseUntil === null || d.leaseUntil <= now;
+
+/**
+ * API keys, subscriptions and the delivery outbox over one memory state. Claims are atomic
+ * because every memory transaction runs alone under the storage mutex.
+ */
+export function createWebhookRepositories(state: MemoryState, undo: UndoLog): WebhookRepositories {
+  const inWorkspace = <T extends { workspaceId: string }>(row: T | null, workspaceId: string) =>
+    row?.workspaceId === workspaceId ? row : null;
+  return {
+    apiKeys: {
+      async insert(key) {
+        state.apiKeys.insert(key, undo);
+      },
+      async findByHash(hash) {
+        return state.apiKeys.lookup("hash", hash);
+      },
+      async get(workspaceId, id) {
+        return inWorkspace(state.apiKeys.get(id), workspaceId);
+      },
+      async listByWorkspace(workspaceId) {
+        return state.apiKeys.filter((k) => k.workspaceId === workspaceId).sort(oldestFirst);
+      },
+      async revoke(workspaceId, id, revokedAt) {
+        const key = inWorkspace(state.apiKeys.get(id), workspaceId);
+        if (key === null || key.revokedAt !== null) return key;
+        const revoked = { ...key, revokedAt };
+        state.apiKeys.replace(revoked, undo);
+        return revoked;
+      },
+    },
+    webhookSubscriptions: {
+      async insert(subscription) {
+        state.webhookSubscriptions.insert(subscription, undo);
+      },
+      async get(workspaceId, id) {
+        return inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
+      },
+      async listByWorkspace(workspaceId) {
+        return state.webhookSubscriptions.filter((s) => s.workspaceId === workspaceId).sort(oldestFirst);
+      },
+      async listEnabledForEvent(workspaceId, eventType) {
+        return state.webhookSubscriptions
+          .filter((s) => s.workspaceId === workspaceId && s.enabled && s.events.includes(eventType))
+          .sort(oldestFirst);
+      },
+      async update(subscription) {
+        return state.webhookSubscriptions.replace(subscription, undo);
+      },
+      async delete(workspaceId, id) {
+        if (inWorkspace(state.webhookSubscriptions.get(id), workspaceId) === null) return false;
+        return state.webhookSubscriptions.delete(id, undo);
+      },
+    },
+    webhookDeliveries: {
+      async insert(delivery) {
+        if (state.webhookDeliveries.conflictOf(delivery) !== null) {
+          throw new VitrinaError("conflict", `event ${delivery.eventId} already has a delivery to ${delivery.subscriptionId}`);
+        }
+        state.webhookDeliveries.insert(delivery, undo);
+      },
+      async get(workspaceId, id) {
+        return inWorkspace(state.webhookDeliveries.get(id), workspaceId);
+      },
+      async claimDueDeliveries(now, limit, leaseUntil, workerId) {
+        const due = state.webhookDeliveries.select(
+          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now),
+          (a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1),
+          limit,
+        );
+        return due.map((d) => {
+          const claimed = { ...d, leaseUntil, leasedBy: workerId };
+          state.webhookDeliveries.replace(claimed, undo);
+          return claimed;
+        });
+      },
+      async completeClaim(id, workerId, outcome) {
+        const current = state.webhookDeliveries.get(id);
+        if (current === null || current.leasedBy !== workerId) return false;
+        return state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
+      },
+      async reschedule(workspaceId, id, now, retryUntil) {
+        const current = inWorkspace(state.webhookDeliveries.get(id), workspaceId);
+        if (current === null || !leaseFree(current, now)) return null;
+        const next = { ...current, status: "pending" as const, nextAttemptAt: now, retryUntil, leaseUntil: null, leasedBy: null };
+        state.webhookDeliveries.replace(next, undo);
+        return next;
+      },
+      async listBySubscription(subscriptionId, options) {
+        const rows = state.webhookDeliveries.filter((d) => d.subscriptionId === subscriptionId).sort(newestFirst);
+        const start = options.startingAfter === undefined ? 0 : rows.findIndex((d) => d.id === options.startingAfter) + 1;
+        // An unknown cursor yields an empty page rather than restarting from the top.
+        if (options.startingAfter !== undefined && start === 0) return [];
+        return rows.slice(start, start + Math.max(0, options.limit));
+      },
+    },
+    webhookAttempts: {
+      async insert(attempt) {
+        state.webhookAttempts.insert(attempt, undo);
+      },
+      async listByDeliveries(deliveryIds) {
+        const wanted = new Set(deliveryIds);
+        return state.webhookAttempts
+          .filter((a) => wanted.has(a.deliveryId))
+          .sort((a, b) => a.deliveryId.localeCompare(b.deliveryId) || a.number - b.number);
+      },
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { StorageRepositories, WebhookAttemptRecord, WebhookDeliveryRecord } from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, json, many, num, one, placeholders } from "../rows.js";
+
+const toDelivery = (r: any): WebhookDeliveryRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  subscriptionId: r.subscription_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status,
+  attemptCount: num(r.attempt_count),
+  nextAttemptAt: iso(r.next_attempt_at),
+  retryUntil: iso(r.retry_until),
+  leaseUntil: isoOrNull(r.lease_until),
+  leasedBy: r.leased_by,
+  lastError: r.last_error,
+  createdAt: iso(r.created_at),
+  deliveredAt: isoOrNull(r.delivered_at),
+});
+
+const toAttempt = (r: any): WebhookAttemptRecord => ({
+  id: r.id,
+  deliveryId: r.delivery_id,
+  number: num(r.number),
+  attemptedAt: iso(r.attempted_at),
+  statusCode: r.status_code === null ? null : num(r.status_code),
+  durationMs: num(r.duration_ms),
+  error: r.error,
+});
+
+const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
+  a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
+
+/** The delivery outbox: leased claims with `FOR UPDATE SKIP LOCKED`, attempts, history pages. */
+export function deliveryRepositories(q: Queryable, s: string): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
+  const d = `${s}.webhook_deliveries`;
+  return {
+    webhookDeliveries: {
+      async insert(x) {
+        await q.query(
+          `INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, retry_until,
+           lease_until, leased_by, last_error, created_at, delivered_at) VALUES (${placeholders(14)})`,
+          [x.id, x.workspaceId, x.subscriptionId, x.eventId, x.eventType, x.status, x.attemptCount, x.nextAttemptAt, x.retryUntil,
+            x.leaseUntil, x.leasedBy, x.lastError, x.createdAt, x.deliveredAt],
+        );
+      },
+      get: (workspaceId, id) => one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
+      async claimDueDeliveries(now, limit, leaseUntil, workerId) {
+        // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
+        // double-claiming; the lease makes a crashed worker's rows due again once it expires.
+        const rows = await many(
+          q,
+          `UPDATE ${d} AS d SET lease_until = $3, leased_by = $4
+           FROM (SELECT id FROM ${d}
+                 WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
+                 ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) AS due
+           WHERE d.id = due.id RETURNING d.*`,
+          [now, Math.max(0, limit), leaseUntil, workerId],
+          toDelivery,
+        );
+        return rows.sort(dueOrder);
+      },
+      async completeClaim(id, workerId, o) {
+        const result = await q.query(
+          `UPDATE ${d} SET status = $3, attempt_count = $4, next_attempt_at = $5, last_error = $6, delivered_at = $7,
+           lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2`,
+          [id, workerId, o.status, o.attemptCount, o.nextAttemptAt, o.lastError, o.deliveredAt],
+        );
+        return affected(result) > 0;
+      },
+      reschedule: (workspaceId, id, now, retryUntil) =>
+        one(
+          q,
+          `UPDATE ${d} SET status = 'pending', next_attempt_at = $3, retry_until = $4, lease_until = NULL, leased_by = NULL
+           WHERE workspace_id = $1 AND id = $2 AND (lease_until IS NULL OR lease_until <= $3::timestamptz) RETURNING *`,
+          [workspaceId, id, now, retryUntil],
+          toDelivery,
+        ),
+      listBySubscription: (subscriptionId, options) =>
+        // An unknown cursor makes the row comparison NULL: an empty page, like the memory adapter.
+        many(
+          q,
+          `SELECT * FROM ${d} WHERE subscription_id = $1
+             AND ($3::text IS NULL OR (created_at, id) < (SELECT created_at, id FROM ${d} WHERE id = $3 AND subscription_id = $1))
+           ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [subscriptionId, Math.max(0, options.limit), options.startingAfter ?? null],
+          toDelivery,
+        ),
+    },
+    webhookAttempts: {
+      async insert(a) {
+        await q.query(
+          `INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error) VALUES (${placeholders(7)})`,
+          [a.id, a.deliveryId, a.number, a.attemptedAt, a.statusCode, a.durationMs, a.error],
+        );
+      },
+      listByDeliveries: (deliveryIds) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.webhook_attempts WHERE delivery_id IN (SELECT jsonb_array_elements_text($1::jsonb))
+           ORDER BY delivery_id, number`,
+          [json(deliveryIds)],
+          toAttempt,
+        ),
+    },
+  };
+}

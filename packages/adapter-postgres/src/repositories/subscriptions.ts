@@ -1,0 +1,89 @@
+import type { ApiKeyRecord, StorageRepositories, WebhookSubscriptionRecord } from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
+
+const toApiKey = (r: any): ApiKeyRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  name: r.name,
+  visiblePrefix: r.visible_prefix,
+  hash: r.hash,
+  scopes: r.scopes,
+  createdBy: r.created_by,
+  createdAt: iso(r.created_at),
+  revokedAt: isoOrNull(r.revoked_at),
+});
+
+const toSubscription = (r: any): WebhookSubscriptionRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  url: r.url,
+  events: r.events,
+  sealedSecret: r.sealed_secret,
+  enabled: r.enabled,
+  disabledReason: r.disabled_reason,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+const subscriptionValues = (x: WebhookSubscriptionRecord) => [
+  x.id, x.workspaceId, x.url, json(x.events), x.sealedSecret, x.enabled, x.disabledReason, x.createdAt, x.updatedAt,
+];
+
+/** API keys (unique hash) and webhook subscriptions. */
+export function subscriptionRepositories(q: Queryable, s: string): Pick<StorageRepositories, "apiKeys" | "webhookSubscriptions"> {
+  return {
+    apiKeys: {
+      async insert(k) {
+        await q.query(
+          `INSERT INTO ${s}.api_keys (id, workspace_id, name, visible_prefix, hash, scopes, created_by, created_at, revoked_at) VALUES (${placeholders(9)})`,
+          [k.id, k.workspaceId, k.name, k.visiblePrefix, k.hash, json(k.scopes), k.createdBy, k.createdAt, k.revokedAt],
+        );
+      },
+      findByHash: (hash) => one(q, `SELECT * FROM ${s}.api_keys WHERE hash = $1`, [hash], toApiKey),
+      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.api_keys WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toApiKey),
+      listByWorkspace: (workspaceId) =>
+        many(q, `SELECT * FROM ${s}.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toApiKey),
+      async revoke(workspaceId, id, revokedAt) {
+        // COALESCE keeps the first revocation time; RETURNING reads the row back either way.
+        return one(
+          q,
+          `UPDATE ${s}.api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          [workspaceId, id, revokedAt],
+          toApiKey,
+        );
+      },
+    },
+    webhookSubscriptions: {
+      async insert(sub) {
+        await q.query(
+          `INSERT INTO ${s}.webhook_subscriptions (id, workspace_id, url, events, sealed_secret, enabled, disabled_reason, created_at, updated_at)
+           VALUES (${placeholders(9)})`,
+          subscriptionValues(sub),
+        );
+      },
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toSubscription),
+      listByWorkspace: (workspaceId) =>
+        many(q, `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toSubscription),
+      listEnabledForEvent: (workspaceId, eventType) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND enabled AND events ? $2 ORDER BY created_at, id`,
+          [workspaceId, eventType],
+          toSubscription,
+        ),
+      async update(sub) {
+        const result = await q.query(
+          `UPDATE ${s}.webhook_subscriptions SET workspace_id = $2, url = $3, events = $4, sealed_secret = $5, enabled = $6,
+           disabled_reason = $7, created_at = $8, updated_at = $9 WHERE id = $1`,
+          subscriptionValues(sub),
+        );
+        return affected(result) > 0;
+      },
+      async delete(workspaceId, id) {
+        return affected(await q.query(`DELETE FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) > 0;
+      },
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { ForbiddenError, VitrinaError } from "../errors.js";
+
+/** A caller authenticated by an API key: a workspace and what it may do there. */
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  workspaceId: string;
+  /** The API key's id. */
+  keyId: string;
+  scopes: string[];
+}
+
+/** A caller authenticated by an OAuth 2.1 access token, acting for a signed-in user through a client. */
+export interface OAuthPrincipal {
+  kind: "oauth";
+  workspaceId: string;
+  /** The grant (token family) id: revoking it stops the token. */
+  keyId: string;
+  scopes: string[];
+  /** The user the token acts for. */
+  subject: string;
+  clientId?: string;
+}
+
+/** Who is calling, once authenticated; `kind` tells which credential was used. */
+export type Principal = ApiKeyPrincipal | OAuthPrincipal;
+
+/**
+ * The seam every authenticated route goes through: a request in, a principal or null out.
+ * API keys are the first implementation; an OAuth 2.1 token verifier slots in as another
+ * `Authenticator` (try each in turn with `firstOf`).
+ */
+export type Authenticator = (request: Request) => Promise<Principal | null>;
+
+/** Tries authenticators in order; the first principal wins. */
+export function firstOf(...authenticators: Authenticator[]): Authenticator {
+  return async (request) => {
+    for (const authenticate of authenticators) {
+      const principal = await authenticate(request);
+      if (principal !== null) return principal;
+    }
+    return null;
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+  return match?.[1] ?? null;
+}
+
+/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */
+export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
+  const principal = await authenticate(request);
+  if (principal !== null) return principal;
+  const message = bearerToken(request) === null
+    ? "send an API key as `Authorization: Bearer <API_KEY>`"
+    : "the API key is unknown or revoked";
+  throw new VitrinaError("unauthorized", message);
+}
+
+/** Refuses with `insufficient_scope` (403) unless the principal holds `scope`. */
+export function requireScope(principal: Principal, scope: string): void {
+  if (!principal.scopes.includes(scope)) {
+    const credential = principal.kind === "oauth" ? "access token" : "API key";
+    throw new ForbiddenError("insufficient_scope", `this ${credential} lacks the scope ${scope}`, {
+      reasons: [{ field: "scope", reason: `requires ${scope}` }],
+    });
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Scopes an API key (and later an OAuth token) can carry. The first five are the capability
+ * scopes of the spec; `webhooks:*` guard the subscription API.
+ */
+export const SCOPES = [
+  "catalog:read",
+  "customers:read",
+  "customers:write",
+  "conversations:read",
+  "inventory:read",
+  "webhooks:read",
+  "webhooks:write",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { NotFoundError, VitrinaError } from "../errors.js";
+import { emitEvent } from "../events/emit-event.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { ConversationRecord } from "../ports/records.js";
+import type { Storage } from "../ports/storage.js";
+import { parseOrThrow } from "../validation.js";
+import { openConversation } from "./open-conversation.js";
+
+const startInput = z.strictObject({
+  workspaceId: z.string().min(1),
+  contactId: z.string().min(1),
+  channel: z.string().min(1).max(40),
+  startedBy: z.enum(["contact", "agent", "human", "lead_intake"]),
+  firstMessage: z.strictObject({ sender: z.string().min(1), content: z.string().min(1) }).optional(),
+});
+
+const escalateInput = z.strictObject({
+  workspaceId: z.string().min(1),
+  conversationId: z.string().min(1),
+  reason: z.string().min(1).max(500),
+  escalatedBy: z.string().min(1),
+  assignedTo: z.string().min(1).nullable().default(null),
+});
+
+/** Conversations on any channel: open one (`conversation.started`), hand it to a person (`conversation.escalated`). */
+export function createConversationService(deps: { storage: Storage; clock: Clock; ids: IdGenerator }) {
+  const { storage, clock } = deps;
+  return {
+    async start(input: z.input<typeof startInput>): Promise<ConversationRecord> {
+      const parsed = parseOrThrow(startInput, input, "conversation");
+      return storage.transaction(async (tx) => {
+        if ((await tx.contacts.get(parsed.workspaceId, parsed.contactId)) === null) {
+          throw new NotFoundError(`contact ${parsed.contactId} does not exist`);
+        }
+        return (await openConversation(tx, deps, parsed)).conversation;
+      });
+    },
+
+    /** Marks the conversation `pending` for a person; escalating twice is refused (`conflict`). */
+    async escalate(input: z.input<typeof escalateInput>): Promise<ConversationRecord> {
+      const parsed = parseOrThrow(escalateInput, input, "escalation");
+      return storage.transaction(async (tx) => {
+        const current = await tx.conversations.get(parsed.workspaceId, parsed.conversationId);
+        if (current === null) throw new NotFoundError(`conversation ${parsed.conversationId} does not exist`);
+        if (current.escalatedAt !== null) throw new VitrinaError("conflict", `conversation was already escalated at ${current.escalatedAt}`);
+        const now = clock.now().toISOString();
+        const next: ConversationRecord = { ...current, status: "pending", escalatedAt: now, updatedAt: now };
+        await tx.conversations.update(next);
+        await emitEvent(tx, deps, {
+          workspaceId: parsed.workspaceId,
+          type: "conversation.escalated",
+          data: {
+            conversation_id: current.id,
+            contact_id: current.contactId,
+            channel: current.channel,
+            reason: parsed.reason,
+            escalated_by: parsed.escalatedBy,
+            assigned_to: parsed.assignedTo,
+          },
+        });
+        return next;
+      });
+    },
+  };
+}
+export type ConversationService = ReturnType<typeof createConversationService>;

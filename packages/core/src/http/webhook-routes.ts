@@ -1,0 +1,72 @@
+import { requirePrincipal, requireScope, type Authenticator } from "../auth/principal.js";
+import { ValidationError } from "../errors.js";
+import type { SubscriptionService } from "../webhooks/subscription-service.js";
+import { MAX_PAGE_SIZE } from "../webhooks/subscription-service.js";
+import { jsonResponse } from "./json.js";
+import { readJsonBody } from "./read-json.js";
+import type { Route, RouteHandler } from "./router.js";
+
+/** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
+  const rawLimit = url.searchParams.get("limit");
+  const startingAfter = url.searchParams.get("starting_after") ?? undefined;
+  if (rawLimit === null) return { startingAfter };
+  const limit = Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new ValidationError("query is invalid", [{ field: "limit", reason: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
+  }
+  return { limit, startingAfter };
+}
+
+/**
+ * `/v1/webhooks…`: subscriptions, delivery history and resend, behind `Authorization: Bearer
+ * <API_KEY>` with `webhooks:read` (GET) or `webhooks:write` (everything else).
+ */
+export function webhookRoutes(options: { service: SubscriptionService; authenticate: Authenticator }): Route[] {
+  const { service } = options;
+  const guarded = (scope: string, handler: (workspaceId: string, request: Request, params: Record<string, string>) => Promise<Response>): RouteHandler =>
+    async (request, params) => {
+      const principal = await requirePrincipal(options.authenticate, request);
+      requireScope(principal, scope);
+      return handler(principal.workspaceId, request, params);
+    };
+  const read = "webhooks:read";
+  const write = "webhooks:write";
+  return [
+    {
+      method: "POST",
+      path: "/v1/webhooks",
+      handler: guarded(write, async (ws, request) => jsonResponse(await service.create(ws, await readJsonBody(request, MAX_BODY_BYTES)), 201)),
+    },
+    { method: "GET", path: "/v1/webhooks", handler: guarded(read, async (ws) => jsonResponse(await service.list(ws))) },
+    { method: "GET", path: "/v1/webhooks/:id", handler: guarded(read, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))) },
+    {
+      method: "PATCH",
+      path: "/v1/webhooks/:id",
+      handler: guarded(write, async (ws, request, p) => jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, MAX_BODY_BYTES)))),
+    },
+    {
+      method: "DELETE",
+      path: "/v1/webhooks/:id",
+      handler: guarded(write, async (ws, _r, p) => {
+        await service.delete(ws, p.id!);
+        return new Response(null, { status: 204 });
+      }),
+    },
+    {
+      method: "GET",
+      path: "/v1/webhooks/:id/deliveries",
+      handler: guarded(read, async (ws, request, p) => jsonResponse(await service.deliveries(ws, p.id!, pageOptions(new URL(request.url))))),
+    },
+    {
+      method: "POST",
+      path: "/v1/webhooks/:id/deliveries/:deliveryId/resend",
+      handler: guarded(write, async (ws, request, p) => {
+        await request.body?.cancel().catch(() => {});
+        return jsonResponse(await service.resend(ws, p.id!, p.deliveryId!), 202);
+      }),
+    },
+  ];
+}

@@ -1,0 +1,65 @@
+/** Records for API keys, webhook subscriptions and the delivery outbox. Timestamps ISO 8601 UTC. */
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  /** The first characters of the key (e.g. `vtr_live_AbCd`), safe to show in the console. */
+  visiblePrefix: string;
+  /** SHA-256 hex of the whole key; the key itself is never stored. */
+  hash: string;
+  scopes: string[];
+  createdBy: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface WebhookSubscriptionRecord {
+  id: string;
+  workspaceId: string;
+  url: string;
+  events: string[];
+  /** The signing secret sealed by the SecretBox. */
+  sealedSecret: string;
+  enabled: boolean;
+  /** Why it was disabled (`receiver answered 410 Gone`, `disabled by API`), else null. */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed";
+
+/** One event to one subscription. Attempts are separate rows. */
+export interface WebhookDeliveryRecord {
+  id: string;
+  workspaceId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  /** When it is due next; meaningful while `pending`. */
+  nextAttemptAt: string;
+  /** Retries stop after this (the event's time + 24 h; a resend moves it). */
+  retryUntil: string;
+  /** A worker's claim: no other worker takes it before `leaseUntil`. */
+  leaseUntil: string | null;
+  leasedBy: string | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhookAttemptRecord {
+  id: string;
+  deliveryId: string;
+  /** 1-based, in order. */
+  number: number;
+  attemptedAt: string;
+  /** HTTP status, or null when no response came (timeout, refused, SSRF guard). */
+  statusCode: number | null;
+  durationMs: number;
+  /** null on success. */
+  error: string | null;
+}

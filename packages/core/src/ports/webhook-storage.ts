@@ -1,0 +1,67 @@
+import type {
+  ApiKeyRecord,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookSubscriptionRecord,
+} from "./webhook-records.js";
+
+export interface ApiKeyRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  /** The key whose SHA-256 is `hash`, revoked or not. */
+  findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  get(workspaceId: string, id: string): Promise<ApiKeyRecord | null>;
+  /** Oldest first. */
+  listByWorkspace(workspaceId: string): Promise<ApiKeyRecord[]>;
+  /** Sets `revokedAt` unless already revoked; returns the stored record, null when unknown. */
+  revoke(workspaceId: string, id: string, revokedAt: string): Promise<ApiKeyRecord | null>;
+}
+
+export interface WebhookSubscriptionRepository {
+  insert(subscription: WebhookSubscriptionRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<WebhookSubscriptionRecord | null>;
+  /** Oldest first. */
+  listByWorkspace(workspaceId: string): Promise<WebhookSubscriptionRecord[]>;
+  /** Enabled subscriptions of the workspace that chose `eventType`. */
+  listEnabledForEvent(workspaceId: string, eventType: string): Promise<WebhookSubscriptionRecord[]>;
+  update(subscription: WebhookSubscriptionRecord): Promise<boolean>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
+/** What a worker writes back after an attempt. */
+export interface DeliveryOutcome {
+  status: WebhookDeliveryRecord["status"];
+  attemptCount: number;
+  nextAttemptAt: string;
+  lastError: string | null;
+  deliveredAt: string | null;
+}
+
+export interface WebhookDeliveryRepository {
+  /** Fails with `conflict` when (eventId, subscriptionId) already has a delivery. */
+  insert(delivery: WebhookDeliveryRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Atomically claims up to `limit` pending deliveries due at `now` whose lease is free or
+   * expired, oldest due first, and leases them to `workerId` until `leaseUntil`. Two concurrent
+   * claimers never receive the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+   */
+  claimDueDeliveries(now: string, limit: number, leaseUntil: string, workerId: string): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Writes an attempt's outcome and releases the lease, only if `workerId` still holds it;
+   * false means the lease expired and was taken over, so the outcome is dropped.
+   */
+  completeClaim(id: string, workerId: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or leased. */
+  reschedule(workspaceId: string, id: string, now: string, retryUntil: string): Promise<WebhookDeliveryRecord | null>;
+  /** Newest first (createdAt, then id), strictly after the cursor delivery when `startingAfter` is given. */
+  listBySubscription(
+    subscriptionId: string,
+    options: { limit: number; startingAfter?: string },
+  ): Promise<WebhookDeliveryRecord[]>;
+}
+
+export interface WebhookAttemptRepository {
+  insert(attempt: WebhookAttemptRecord): Promise<void>;
+  /** Every attempt of these deliveries, oldest first within each. */
+  listByDeliveries(deliveryIds: string[]): Promise<WebhookAttemptRecord[]>;
+}

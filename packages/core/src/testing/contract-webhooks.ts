@@ -1,0 +1,165 @@
+import { expect, it } from "vitest";
+import type { Storage } from "../ports/storage.js";
+import { fixtures } from "./fixtures.js";
+import { webhookFixtures } from "./webhook-fixtures.js";
+
+/** Contract tests for quotes, orders, payments, API keys, subscriptions and the delivery outbox. */
+export function webhookContract(getStorage: () => Storage): void {
+  const f = fixtures();
+  const w = webhookFixtures();
+  const seed = async () => {
+    const workspace = f.workspace();
+    const storage = getStorage();
+    await storage.workspaces.insert(workspace);
+    const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+    return { storage, workspaceId: workspace.id, contactId: contact.id };
+  };
+
+  it("stores quotes, orders (one per quote) and payments (unique provider reference)", async () => {
+    const { storage, workspaceId, contactId } = await seed();
+    const quote = w.quote(workspaceId, contactId);
+    await storage.quotes.insert(quote);
+    expect(await storage.quotes.get(workspaceId, quote.id)).toEqual(quote);
+    expect(await storage.quotes.get(f.id(), quote.id)).toBeNull();
+    const accepted = { ...quote, status: "accepted" as const, acceptedAt: f.at(10) };
+    expect(await storage.quotes.update(accepted)).toBe(true);
+    expect(await storage.quotes.get(workspaceId, quote.id)).toEqual(accepted);
+
+    const order = w.order(workspaceId, contactId, { quoteId: quote.id, erpReference: "SAP-1" });
+    await storage.orders.insert(order);
+    expect(await storage.orders.get(workspaceId, order.id)).toEqual(order);
+    await expect(storage.orders.insert(w.order(workspaceId, contactId, { quoteId: quote.id }))).rejects.toMatchObject({ code: "conflict" });
+    const noQuote = w.order(workspaceId, contactId, { quoteId: null });
+    await storage.orders.insert(noQuote);
+    await storage.orders.insert(w.order(workspaceId, contactId, { quoteId: null }));
+    expect(await storage.orders.get(workspaceId, noQuote.id)).toEqual(noQuote);
+
+    const later = w.payment(workspaceId, order.id, contactId, { receivedAt: f.at(2000), amount: 1000.5 });
+    const earlier = w.payment(workspaceId, order.id, contactId, { receivedAt: f.at(1000), providerReference: null });
+    await storage.payments.insert(later);
+    await storage.payments.insert(earlier);
+    await expect(
+      storage.payments.insert(w.payment(workspaceId, order.id, contactId, { providerReference: later.providerReference })),
+    ).rejects.toMatchObject({ code: "conflict" });
+    expect(await storage.payments.listByOrder(order.id)).toEqual([earlier, later]);
+  });
+
+  it("stores API keys by hash, lists and revokes them", async () => {
+    const { storage, workspaceId } = await seed();
+    const key = w.apiKey(workspaceId);
+    const second = w.apiKey(workspaceId, { createdAt: f.at(5), scopes: [] });
+    await storage.apiKeys.insert(key);
+    await storage.apiKeys.insert(second);
+    expect(await storage.apiKeys.findByHash(key.hash)).toEqual(key);
+    expect(await storage.apiKeys.findByHash("0".repeat(64))).toBeNull();
+    expect(await storage.apiKeys.get(workspaceId, key.id)).toEqual(key);
+    expect(await storage.apiKeys.get(f.id(), key.id)).toBeNull();
+    expect(await storage.apiKeys.listByWorkspace(workspaceId)).toEqual([key, second]);
+    const revoked = await storage.apiKeys.revoke(workspaceId, key.id, f.at(9));
+    expect(revoked).toEqual({ ...key, revokedAt: f.at(9) });
+    expect(await storage.apiKeys.revoke(workspaceId, key.id, f.at(99))).toEqual(revoked);
+    expect(await storage.apiKeys.findByHash(key.hash)).toEqual(revoked);
+    expect(await storage.apiKeys.revoke(workspaceId, f.id(), f.at())).toBeNull();
+  });
+
+  it("stores subscriptions, finds the enabled ones for an event type, updates and deletes", async () => {
+    const { storage, workspaceId } = await seed();
+    const orders = w.subscription(workspaceId);
+    const quotes = w.subscription(workspaceId, { events: ["quote.created"], createdAt: f.at(1) });
+    const off = w.subscription(workspaceId, { enabled: false, disabledReason: "gone", createdAt: f.at(2) });
+    for (const s of [orders, quotes, off]) await storage.webhookSubscriptions.insert(s);
+    expect(await storage.webhookSubscriptions.get(workspaceId, orders.id)).toEqual(orders);
+    expect(await storage.webhookSubscriptions.get(f.id(), orders.id)).toBeNull();
+    expect(await storage.webhookSubscriptions.listByWorkspace(workspaceId)).toEqual([orders, quotes, off]);
+    expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed")).toEqual([orders]);
+    expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "policy.blocked")).toEqual([]);
+    const changed = { ...quotes, url: "https://x.example/h", events: ["quote.created", "quote.accepted"], updatedAt: f.at(7) };
+    expect(await storage.webhookSubscriptions.update(changed)).toBe(true);
+    expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "quote.accepted")).toEqual([changed]);
+    expect(await storage.webhookSubscriptions.delete(f.id(), quotes.id)).toBe(false);
+    expect(await storage.webhookSubscriptions.delete(workspaceId, quotes.id)).toBe(true);
+    expect(await storage.webhookSubscriptions.get(workspaceId, quotes.id)).toBeNull();
+  });
+
+  it("claims due deliveries with a lease, completes only under the lease, reschedules", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    const due = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(0) });
+    const later = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(60_000) });
+    const done = w.delivery(workspaceId, sub.id, { status: "succeeded", deliveredAt: f.at(1) });
+    for (const d of [due, later, done]) await storage.webhookDeliveries.insert(d);
+    await expect(storage.webhookDeliveries.insert({ ...w.delivery(workspaceId, sub.id), eventId: due.eventId })).rejects.toMatchObject({ code: "conflict" });
+
+    const claimed = await storage.webhookDeliveries.claimDueDeliveries(f.at(10), 10, f.at(30_000), "w1");
+    expect(claimed).toEqual([{ ...due, leaseUntil: f.at(30_000), leasedBy: "w1" }]);
+    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual(claimed[0]);
+    // Leased: nobody else gets it until the lease expires, then another worker does.
+    expect(await storage.webhookDeliveries.claimDueDeliveries(f.at(20), 10, f.at(40_000), "w2")).toEqual([]);
+    const taken = await storage.webhookDeliveries.claimDueDeliveries(f.at(30_000), 1, f.at(90_000), "w2");
+    expect(taken.map((d) => [d.id, d.leasedBy])).toEqual([[due.id, "w2"]]);
+    const outcome = { status: "succeeded" as const, attemptCount: 1, nextAttemptAt: f.at(30_000), lastError: null, deliveredAt: f.at(30_001) };
+    expect(await storage.webhookDeliveries.completeClaim(due.id, "w1", outcome)).toBe(false);
+    expect(await storage.webhookDeliveries.completeClaim(due.id, "w2", outcome)).toBe(true);
+    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual({ ...due, ...outcome, leaseUntil: null, leasedBy: null });
+
+    expect(await storage.webhookDeliveries.reschedule(workspaceId, due.id, f.at(50_000), f.at(99_000))).toMatchObject({
+      status: "pending",
+      nextAttemptAt: f.at(50_000),
+      retryUntil: f.at(99_000),
+    });
+    await storage.webhookDeliveries.claimDueDeliveries(f.at(50_000), 1, f.at(80_000), "w3");
+    expect(await storage.webhookDeliveries.reschedule(workspaceId, due.id, f.at(60_000), f.at(99_000))).toBeNull();
+    expect(await storage.webhookDeliveries.reschedule(f.id(), done.id, f.at(60_000), f.at(99_000))).toBeNull();
+  });
+
+  it("never hands the same delivery to two concurrent claimers", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    const ids = [];
+    for (let i = 0; i < 30; i++) {
+      const d = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(i) });
+      ids.push(d.id);
+      await storage.webhookDeliveries.insert(d);
+    }
+    const batches = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => storage.webhookDeliveries.claimDueDeliveries(f.at(100), 7, f.at(60_000), `w${i}`)),
+    );
+    const claimed = batches.flat().map((d) => d.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual([...ids].sort());
+  });
+
+  it("pages deliveries newest first and lists their attempts in order", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    const rows = [0, 1, 2, 3, 4].map((i) => w.delivery(workspaceId, sub.id, { createdAt: f.at(i * 1000) }));
+    for (const d of rows) await storage.webhookDeliveries.insert(d);
+    const [d0, d1, d2, d3, d4] = rows;
+    const page1 = await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 2 });
+    expect(page1).toEqual([d4, d3]);
+    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 2, startingAfter: d3!.id })).toEqual([d2, d1]);
+    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 9, startingAfter: d1!.id })).toEqual([d0]);
+    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 9, startingAfter: f.id() })).toEqual([]);
+
+    const attempt = (deliveryId: string, number: number) => ({
+      id: f.id(), deliveryId, number, attemptedAt: f.at(number * 10), statusCode: number === 3 ? 200 : null,
+      durationMs: 12.5, error: number === 3 ? null : "connect ECONNREFUSED",
+    });
+    const attempts = [attempt(d0!.id, 2), attempt(d0!.id, 1), attempt(d0!.id, 3), attempt(d1!.id, 1)];
+    for (const a of attempts) await storage.webhookAttempts.insert(a);
+    const listed = await storage.webhookAttempts.listByDeliveries([d0!.id]);
+    expect(listed).toEqual([attempts[1], attempts[0], attempts[2]]);
+    expect(await storage.webhookAttempts.listByDeliveries([])).toEqual([]);
+  });
+
+  it("reads an appended event back by id", async () => {
+    const { storage, workspaceId } = await seed();
+    const event = { id: `evt_${f.id()}`, workspaceId, type: "order.confirmed", created: f.at(3), data: { order_id: "o1", total: 4736.5 } };
+    await storage.events.append(event);
+    expect(await storage.events.get(event.id)).toEqual(event);
+    expect(await storage.events.get("evt_missing")).toBeNull();
+  });
+}

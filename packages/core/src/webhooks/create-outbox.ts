@@ -1,0 +1,73 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { Logger } from "../ports/logger.js";
+import type { SecretBox } from "../ports/secret-box.js";
+import type { Storage } from "../ports/storage.js";
+import { createCommitSignal, notifyOnDeliveryCommit } from "./commit-signal.js";
+import { createOutboxDispatcher } from "./outbox-dispatcher.js";
+import { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox-worker.js";
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from "./post-webhook.js";
+import { defaultRetryPolicy, type RetryPolicy } from "./retry-policy.js";
+import type { DestinationPolicy, HostResolver } from "./ssrf-guard.js";
+import { createSubscriptionService } from "./subscription-service.js";
+
+export interface WebhookOptions {
+  /** Accept `http://` and deliver to loopback receivers (127.0.0.1, ::1, localhost). Demos and tests only. */
+  allowInsecureLoopback?: boolean;
+  /** Deliver to private and link-local networks too (an ERP on your LAN). Default false. */
+  allowPrivateNetworks?: boolean;
+  /** DNS for the SSRF guard: `nodeHostResolver` from `@vitrina/http-node`. Without it only IP literals are checked. */
+  resolveHost?: HostResolver;
+  /** Receiver deadline for headers and body. Default 5000 (spec). */
+  timeoutMs?: number;
+  /** How long a worker's claim is exclusive. Default 60000. */
+  leaseMs?: number;
+  /** Deliveries claimed and attempted concurrently per sweep. Default 32. */
+  batchSize?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Default: the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** Wires the webhook side: subscription API, dispatcher, worker factory and the commit wake-up. */
+export function createOutbox(deps: {
+  storage: Storage;
+  secretBox: SecretBox;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  headerPrefix: string;
+  options: WebhookOptions;
+}) {
+  const { options } = deps;
+  const signal = createCommitSignal();
+  const storage = notifyOnDeliveryCommit(deps.storage, signal);
+  const destinations: DestinationPolicy = {
+    allowInsecureLoopback: options.allowInsecureLoopback ?? false,
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    resolveHost: options.resolveHost,
+  };
+  const dispatcher = createOutboxDispatcher({
+    storage,
+    secretBox: deps.secretBox,
+    clock: deps.clock,
+    ids: deps.ids,
+    logger: deps.logger,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    destinations,
+    retry: { ...defaultRetryPolicy, ...options.retry },
+    headerPrefix: deps.headerPrefix,
+    timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+    leaseMs: options.leaseMs ?? 60_000,
+    batchSize: options.batchSize ?? 32,
+  });
+  return {
+    storage,
+    dispatcher,
+    subscriptions: createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations }),
+    /** Starts a delivery loop in this process; stop it with `await worker.stop()`. */
+    startWorker(workerOptions: OutboxWorkerOptions = {}): OutboxWorker {
+      return startOutboxWorker(dispatcher, signal, deps.logger, workerOptions);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { hmacSha256Hex, importHmacKey, signedPayload } from "../crypto/hmac.js";
+
+export const USER_AGENT = "Vitrina-Webhooks/1.0";
+/** The receiver has this long to answer 2xx, headers and body (spec: under 5 seconds). */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, Stripe's scheme, no spaces. */
+export async function signatureHeader(secret: string | CryptoKey, unixSeconds: number, body: string): Promise<string> {
+  const t = String(unixSeconds);
+  const key = typeof secret === "string" ? await importHmacKey(secret) : secret;
+  return `t=${t},v1=${await hmacSha256Hex(key, signedPayload(t, body))}`;
+}
+
+function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `timed out after ${timeoutMs} ms`;
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * POSTs one signed event envelope. Success is a 2xx whose headers and body arrive within
+ * `timeoutMs`; redirects are not followed (a 3xx is a failure: following one could lead past the
+ * SSRF guard), and everything else — non-2xx, timeout, connection error — is a failure.
+ */
+export async function postWebhook(request: {
+  fetch: typeof fetch;
+  url: string;
+  body: string;
+  signature: string;
+  eventId: string;
+  headerPrefix: string;
+  timeoutMs: number;
+}): Promise<AttemptResult> {
+  const started = performance.now();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, request.timeoutMs);
+  const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
+  try {
+    const response = await request.fetch(request.url, {
+      method: "POST",
+      redirect: "manual",
+      signal: controller.signal,
+      headers: {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        [`${request.headerPrefix}-Signature`]: request.signature,
+        [`${request.headerPrefix}-Event-Id`]: request.eventId,
+      },
+      body: request.body,
+    });
+    // The body must arrive within the same deadline; its content is ignored.
+    await response.arrayBuffer();
+    const ok = response.status >= 200 && response.status < 300;
+    const error = ok ? null : response.status >= 300 && response.status < 400 ? `redirect ${response.status} not followed` : `HTTP ${response.status}`;
+    return { ok, statusCode: response.status, durationMs: elapsed(), error };
+  } catch (error) {
+    return { ok: false, statusCode: null, durationMs: elapsed(), error: describe(error, timedOut, request.timeoutMs) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,68 @@
+import { classifyIp, type AddressClass } from "./ip-ranges.js";
+
+/** Resolves a DNS name to every address it has (A and AAAA). `@vitrina/http-node` provides one. */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+export interface DestinationPolicy {
+  /** Allow `http://` and loopback receivers (127.0.0.0/8, ::1, localhost): demos and tests only. */
+  allowInsecureLoopback: boolean;
+  /** Allow private, link-local and reserved addresses (an on-premise ERP inside your network). */
+  allowPrivateNetworks: boolean;
+  /**
+   * Without a resolver only IP literals and well-known names are checked; a DNS name that points
+   * at a private address gets through. Pass `nodeHostResolver` from `@vitrina/http-node`.
+   */
+  resolveHost?: HostResolver;
+}
+
+const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadata.goog", "instance-data"]);
+
+function classifyName(hostname: string): AddressClass | null {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return "loopback";
+  if (METADATA_NAMES.has(name)) return "private";
+  return null;
+}
+
+function refusal(address: string, kind: AddressClass, policy: DestinationPolicy): string | null {
+  if (kind === "public") return null;
+  if (kind === "loopback" && policy.allowInsecureLoopback) return null;
+  if (policy.allowPrivateNetworks) return null;
+  return `${address} is a ${kind} address; webhooks may only reach public addresses`;
+}
+
+/** The URL's shape: https, or http to a loopback host when allowed; no credentials in it. */
+export function checkUrlShape(url: URL, policy: DestinationPolicy): string | null {
+  if (url.username !== "" || url.password !== "") return "must not contain credentials";
+  if (url.protocol === "https:") return null;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const loopback = (classifyIp(host) ?? classifyName(host)) === "loopback";
+  if (url.protocol === "http:" && loopback && policy.allowInsecureLoopback) return null;
+  return url.protocol === "http:" ? "must use https" : `must use https, not ${url.protocol.replace(":", "")}`;
+}
+
+/**
+ * Refuses destinations inside the server's network, judged on every address the name resolves
+ * to (one private address is enough to refuse: DNS could hand that one to the connection).
+ * Returns the reason for refusing, or null when the destination is allowed.
+ */
+export async function checkDestination(url: URL, policy: DestinationPolicy): Promise<string | null> {
+  const shape = checkUrlShape(url, policy);
+  if (shape !== null) return `url ${shape}`;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = classifyIp(host) ?? classifyName(host);
+  if (literal !== null) return refusal(host, literal, policy);
+  if (policy.resolveHost === undefined) return null;
+  let addresses: string[];
+  try {
+    addresses = await policy.resolveHost(host);
+  } catch (error) {
+    return `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (addresses.length === 0) return `${host} has no addresses`;
+  for (const address of addresses) {
+    const reason = refusal(`${host} (${address})`, classifyIp(address) ?? "private", policy);
+    if (reason !== null) return reason;
+  }
+  return null;
+}

@@ -1,0 +1,121 @@
+import { NotFoundError, VitrinaError } from "../errors.js";
+import { RETRY_WINDOW_MS } from "../events/emit-event.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { SecretBox } from "../ports/secret-box.js";
+import type { Storage } from "../ports/storage.js";
+import type { WebhookSubscriptionRecord } from "../ports/webhook-records.js";
+import type { DestinationPolicy } from "./ssrf-guard.js";
+import { parseSubscriptionCreate, parseSubscriptionUpdate } from "./subscription-input.js";
+import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionView } from "./subscription-views.js";
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export interface Page<T> {
+  object: "list";
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * Webhook subscriptions of one workspace, their delivery history and resend. Callers are already
+ * authenticated and scoped (see `http/webhook-routes.ts`); every method is confined to `workspaceId`.
+ */
+export function createSubscriptionService(deps: {
+  storage: Storage;
+  secretBox: SecretBox;
+  clock: Clock;
+  ids: IdGenerator;
+  destinations: DestinationPolicy;
+}) {
+  const { storage, secretBox, clock, ids } = deps;
+
+  async function load(workspaceId: string, id: string): Promise<WebhookSubscriptionRecord> {
+    const found = await storage.webhookSubscriptions.get(workspaceId, id);
+    if (found === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+    return found;
+  }
+
+  return {
+    async create(workspaceId: string, body: unknown): Promise<SubscriptionView> {
+      const input = await parseSubscriptionCreate(body, deps.destinations);
+      const now = clock.now().toISOString();
+      const record: WebhookSubscriptionRecord = {
+        id: `whs_${ids().replace(/-/g, "")}`,
+        workspaceId,
+        url: input.url,
+        events: input.events,
+        sealedSecret: await secretBox.seal(input.secret),
+        enabled: true,
+        disabledReason: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await storage.webhookSubscriptions.insert(record);
+      return subscriptionView(record);
+    },
+
+    async list(workspaceId: string): Promise<Page<SubscriptionView>> {
+      const rows = await storage.webhookSubscriptions.listByWorkspace(workspaceId);
+      return { object: "list", data: rows.map(subscriptionView), has_more: false };
+    },
+
+    async get(workspaceId: string, id: string): Promise<SubscriptionView> {
+      return subscriptionView(await load(workspaceId, id));
+    },
+
+    /** Re-enabling clears `disabled_reason`; a new secret signs every delivery from now on. */
+    async update(workspaceId: string, id: string, body: unknown): Promise<SubscriptionView> {
+      const patch = await parseSubscriptionUpdate(body, deps.destinations);
+      const current = await load(workspaceId, id);
+      const enabled = patch.enabled ?? current.enabled;
+      const next: WebhookSubscriptionRecord = {
+        ...current,
+        url: patch.url ?? current.url,
+        events: patch.events ?? current.events,
+        sealedSecret: patch.secret === undefined ? current.sealedSecret : await secretBox.seal(patch.secret),
+        enabled,
+        disabledReason: enabled ? null : patch.enabled === false ? "disabled by API" : current.disabledReason,
+        updatedAt: clock.now().toISOString(),
+      };
+      if (!(await storage.webhookSubscriptions.update(next))) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+      return subscriptionView(next);
+    },
+
+    /** Pending deliveries of a deleted subscription end as failed when a worker picks them up. */
+    async delete(workspaceId: string, id: string): Promise<void> {
+      if (!(await storage.webhookSubscriptions.delete(workspaceId, id))) {
+        throw new NotFoundError(`webhook subscription ${id} does not exist`);
+      }
+    },
+
+    async deliveries(workspaceId: string, id: string, options: { limit?: number; startingAfter?: string }): Promise<Page<DeliveryView>> {
+      await load(workspaceId, id);
+      const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+      const rows = await storage.webhookDeliveries.listBySubscription(id, { limit: limit + 1, startingAfter: options.startingAfter });
+      const page = rows.slice(0, limit);
+      const attempts = await storage.webhookAttempts.listByDeliveries(page.map((d) => d.id));
+      return {
+        object: "list",
+        data: page.map((d) => deliveryView(d, attempts.filter((a) => a.deliveryId === d.id))),
+        has_more: rows.length > limit,
+      };
+    },
+
+    /** Delivers again: same event id, signed fresh, with a new 24-hour retry window. */
+    async resend(workspaceId: string, id: string, deliveryId: string): Promise<DeliveryView> {
+      const subscription = await load(workspaceId, id);
+      const delivery = await storage.webhookDeliveries.get(workspaceId, deliveryId);
+      if (delivery === null || delivery.subscriptionId !== id) throw new NotFoundError(`delivery ${deliveryId} does not exist`);
+      if (!subscription.enabled) throw new VitrinaError("conflict", "the subscription is disabled; enable it before resending");
+      const now = clock.now();
+      const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
+      const next = await storage.webhookDeliveries.reschedule(workspaceId, deliveryId, now.toISOString(), retryUntil);
+      if (next === null) throw new VitrinaError("conflict", "the delivery is being attempted right now; try again in a few seconds");
+      const attempts = await storage.webhookAttempts.listByDeliveries([deliveryId]);
+      return deliveryView(next, attempts);
+    },
+  };
+}
+export type SubscriptionService = ReturnType<typeof createSubscriptionService>;

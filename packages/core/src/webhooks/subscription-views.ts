@@ -1,0 +1,42 @@
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
+
+/** The wire shape of a subscription: snake_case, never the secret. */
+export function subscriptionView(s: WebhookSubscriptionRecord) {
+  return {
+    id: s.id,
+    object: "webhook_subscription" as const,
+    url: s.url,
+    events: s.events,
+    enabled: s.enabled,
+    disabled_reason: s.disabledReason,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  };
+}
+export type SubscriptionView = ReturnType<typeof subscriptionView>;
+
+/** The wire shape of a delivery with every attempt, oldest attempt first. */
+export function deliveryView(d: WebhookDeliveryRecord, attempts: WebhookAttemptRecord[]) {
+  return {
+    id: d.id,
+    object: "webhook_delivery" as const,
+    subscription_id: d.subscriptionId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: d.status,
+    attempt_count: d.attemptCount,
+    next_attempt_at: d.status === "pending" ? d.nextAttemptAt : null,
+    retry_until: d.retryUntil,
+    last_error: d.lastError,
+    created_at: d.createdAt,
+    delivered_at: d.deliveredAt,
+    attempts: attempts.map((a) => ({
+      number: a.number,
+      attempted_at: a.attemptedAt,
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+    })),
+  };
+}
+export type DeliveryView = ReturnType<typeof deliveryView>;

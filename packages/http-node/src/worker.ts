@@ -1,0 +1,45 @@
+import type { OutboxWorker, OutboxWorkerOptions, Vitrina } from "@vitrina/core";
+
+export interface StartWorkerOptions extends OutboxWorkerOptions {
+  /** Stop gracefully on SIGTERM and SIGINT (finish in-flight deliveries). Default true. */
+  handleSignals?: boolean;
+  /** Runs after the worker stopped (e.g. close the storage). */
+  onShutdown?: () => Promise<void> | void;
+}
+
+export interface RunningWorker extends OutboxWorker {
+  /** Resolves once the worker has stopped and `onShutdown` ran. */
+  readonly stopped: Promise<void>;
+}
+
+/**
+ * Runs the outbox worker in this process: the body of `vitrina worker`, or alongside `serve`
+ * (`serveVitrina` does that by default). Stopping lets in-flight deliveries finish and record
+ * their outcome, so nothing is delivered twice because of a restart.
+ *
+ * ```ts
+ * const worker = startWorker(vitrina, { onShutdown: () => vitrina.close() });
+ * ```
+ */
+export function startWorker(vitrina: Pick<Vitrina, "outbox">, options: StartWorkerOptions = {}): RunningWorker {
+  const worker = vitrina.outbox.startWorker(options);
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      await worker.stop();
+      await options.onShutdown?.();
+      resolveStopped();
+    })();
+    return stopping;
+  };
+  const onSignal = () => void stop();
+  if (options.handleSignals ?? true) {
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  }
+  return { workerId: worker.workerId, wake: worker.wake, stop, stopped };
+}

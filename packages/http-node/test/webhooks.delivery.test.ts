@@ -1,0 +1,182 @@
+import { createServer } from "node:net";
+import { verifyWebhook } from "@vitrina/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { RECEIVER_SECRET, startReceiver, startWebhookHarness, verifyWithNodeCrypto } from "./support/webhook-harness.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+async function deliveriesOf(h: Awaited<ReturnType<typeof startWebhookHarness>>, subscriptionId: string) {
+  return (await h.api("GET", `/v1/webhooks/${subscriptionId}/deliveries`)).json.data as any[];
+}
+
+
+/** Subscribes the receiver, emits one quote.created and runs one worker batch. */
+async function subscribeQuoteAndRun(receiver: { url: string; close(): Promise<void> }, over: Parameters<typeof startWebhookHarness>[0] = {}) {
+  closers.push(receiver.close);
+  const h = await startWebhookHarness(over);
+  const sub = await h.subscribe(receiver.url);
+  const quote = await h.quote();
+  await h.vitrina.outbox.dispatcher.runOnce("w");
+  return { h, sub, quote };
+}
+
+describe("webhook delivery", () => {
+  it("POSTs the signed envelope once, with the documented headers, and records the success", async () => {
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    const h = await startWebhookHarness();
+    const sub = await h.subscribe(receiver.url);
+    const quote = await h.quote();
+    expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(1);
+
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    const envelope = JSON.parse(got!.body);
+    expect(envelope).toMatchObject({ type: "quote.created", data: { quote_id: quote.id, subtotal: 3980, vat: 756, total: 4736 } });
+    expect(got!.headers["content-type"]).toBe("application/json");
+    expect(got!.headers["user-agent"]).toBe("Vitrina-Webhooks/1.0");
+    expect(got!.headers["vitrina-event-id"]).toBe(envelope.id);
+    expect(got!.headers["vitrina-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    // Independent check with node:crypto, then with @vitrina/client.
+    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body, RECEIVER_SECRET)).toBe(true);
+    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body.replace("4736", "1"), RECEIVER_SECRET)).toBe(false);
+    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body, `${RECEIVER_SECRET}x`)).toBe(false);
+    const verified = verifyWebhook({ payload: got!.body, header: got!.headers["vitrina-signature"] as string, secret: RECEIVER_SECRET, now: h.clock.now().getTime() });
+    expect(verified.id).toBe(envelope.id);
+
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 1, event_id: envelope.id, next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null })]);
+    expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
+  });
+
+  it("follows headerPrefix in header names", async () => {
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    const h = await startWebhookHarness({ headerPrefix: "Acme" });
+    await h.subscribe(receiver.url);
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(receiver.received[0]!.headers["acme-signature"]).toMatch(/^t=\d+,v1=/);
+    expect(receiver.received[0]!.headers["acme-event-id"]).toMatch(/^evt_/);
+  });
+
+  it("retries after a 500 with the same event id and a fresh signature, then succeeds", async () => {
+    const receiver = await startReceiver((_d, res, n) => {
+      res.statusCode = n === 1 ? 500 : 204;
+      res.end();
+    });
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
+    let [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "HTTP 500" });
+    // Not due yet: the first retry waits 10 s (no jitter at random() = 0.5).
+    expect(Date.parse(delivery.next_attempt_at) - h.clock.now().getTime()).toBe(10_000);
+    expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
+    h.clock.advance(10_000);
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 2 });
+    expect(delivery.attempts.map((a: any) => a.status_code)).toEqual([500, 204]);
+    const [first, second] = receiver.received;
+    expect(first!.headers["vitrina-event-id"]).toBe(second!.headers["vitrina-event-id"]);
+    expect(first!.headers["vitrina-signature"]).not.toBe(second!.headers["vitrina-signature"]);
+  });
+
+  it("counts an answer after 6 seconds as a failure under the default 5-second deadline", async () => {
+    const receiver = await startReceiver((_d, res) => setTimeout(() => res.end("late"), 6_000));
+    const started = Date.now();
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
+    // Setup takes a few milliseconds; the bound below leaves room for it.
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(4_900);
+    expect(elapsed).toBeLessThan(5_900);
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "timed out after 5000 ms" });
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: "timed out after 5000 ms" });
+  });
+
+  it("fails a 2xx whose body is slower than the deadline", async () => {
+    const receiver = await startReceiver((_d, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("start");
+      setTimeout(() => res.end("end"), 800);
+    });
+    const { h, sub } = await subscribeQuoteAndRun(receiver, { webhooks: { timeoutMs: 300 } });
+    expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "pending", last_error: "timed out after 300 ms" });
+  });
+
+  it("records a refused connection as a failed attempt and retries", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const h = await startWebhookHarness();
+    const sub = await h.subscribe(`http://127.0.0.1:${port}/gone`);
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(delivery.last_error).toMatch(/ECONNREFUSED/);
+  });
+
+  it("never follows a redirect: a 3xx is a failure", async () => {
+    const target = await startReceiver();
+    closers.push(target.close);
+    const receiver = await startReceiver((_d, res) => {
+      res.writeHead(302, { location: target.url });
+      res.end();
+    });
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
+    expect(target.received).toHaveLength(0);
+    expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "pending", last_error: "redirect 302 not followed" });
+  });
+
+  it("disables the subscription on 410 Gone and stops delivering to it", async () => {
+    const receiver = await startReceiver((_d, res) => {
+      res.statusCode = 410;
+      res.end();
+    });
+    const { h, sub } = await subscribeQuoteAndRun(receiver);
+    expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "failed", attempt_count: 1 });
+    expect((await h.api("GET", `/v1/webhooks/${sub}`)).json).toMatchObject({ enabled: false, disabled_reason: "receiver answered 410 Gone" });
+    await h.quote();
+    expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("wakes a running worker right after the commit: delivered in milliseconds, not at the 30 s sweep", async () => {
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    const h = await startWebhookHarness();
+    await h.subscribe(receiver.url);
+    const worker = h.vitrina.outbox.startWorker();
+    closers.push(() => worker.stop());
+    await new Promise((r) => setTimeout(r, 20));
+    const started = Date.now();
+    await h.quote();
+    while (receiver.received.length === 0 && Date.now() - started < 2_000) await new Promise((r) => setTimeout(r, 2));
+    expect(receiver.received).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("re-checks DNS at delivery time and refuses a name that now points inside the network", async () => {
+    let address = "93.184.216.34";
+    let fetched = 0;
+    const h = await startWebhookHarness({
+      webhooks: { resolveHost: async () => [address], fetch: async () => (fetched++, new Response("ok")) },
+    });
+    const sub = await h.subscribe("https://erp.example.cl/hooks");
+    address = "10.0.0.7";
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(fetched).toBe(0);
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address") });
+  });
+});
