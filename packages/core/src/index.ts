@@ -27,3 +27,5 @@ export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
 export { parseOrThrow, reasonsFromZod } from "./validation.js";
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
+export * from "./mcp/index.js";
+export { sendHumanMessage, type SendHumanMessageInput, type SentHumanMessage } from "./conversations/send-human-message.js";

@@ -6,6 +6,8 @@ import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-mes
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
+import { mcpRoutes } from "./mcp/mcp-route.js";
+import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
@@ -34,6 +36,8 @@ export interface VitrinaOptions {
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
   };
+  /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
+  mcp?: McpOptions;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -84,6 +88,7 @@ export function createVitrina(options: VitrinaOptions) {
 
   const routes: Route[] = [
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
+    ...mcpRoutes({ storage, messaging: options.messaging, clock, ids, logger, options: options.mcp }),
   ];
   const handler: Handler = createRouter(routes, logger);
 

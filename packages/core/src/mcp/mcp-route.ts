@@ -1,0 +1,85 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { VitrinaError } from "../errors.js";
+import type { Route } from "../http/router.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { Logger } from "../ports/logger.js";
+import type { MessagingTransport } from "../ports/messaging.js";
+import type { Storage } from "../ports/storage.js";
+import { rejectEveryone, type Principal } from "./authenticator.js";
+import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
+import { conversationTools } from "./conversation-tools.js";
+import { DEFAULT_MCP_BODY_LIMIT, type CapabilityInvoker, type McpOptions } from "./mcp-options.js";
+import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
+import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
+import { createQuoteTool } from "./quote-tool.js";
+
+export interface McpRouteDependencies {
+  storage: Storage;
+  messaging: MessagingTransport;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  options?: McpOptions;
+}
+
+/** Until the capability registry is wired, capability-backed tools answer a tool error. */
+const noCapabilityRuntime: CapabilityInvoker = {
+  async invoke(name) {
+    throw new VitrinaError("internal", `capability ${name} is not available: no capability runtime is configured (mcp.capabilities)`);
+  },
+};
+
+/** The 8 tools of the spec, plus the canonical capability names when asked for. */
+export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
+  const options = deps.options ?? {};
+  const capabilities = options.capabilities ?? noCapabilityRuntime;
+  const canonical = options.canonicalToolNames ?? "none";
+  return createToolCatalog([
+    ...legacyCapabilityTools(capabilities),
+    ...conversationTools(deps),
+    createQuoteTool({ enabled: options.enableFinancialTools === true, quotes: options.quotes }),
+    ...(canonical === "none" ? [] : canonicalCapabilityTools(capabilities, canonical)),
+  ]);
+}
+
+/**
+ * `POST /mcp`: MCP Streamable HTTP, stateless, JSON responses only (no SSE in this version).
+ * GET and DELETE get 405 with `Allow: POST` from the router, since only POST is routed: with no
+ * sessions there is no stream to open and nothing to delete.
+ */
+export function mcpRoutes(deps: McpRouteDependencies): Route[] {
+  const options = deps.options ?? {};
+  const catalog = mcpTools(deps);
+  const authenticate = options.authenticate ?? rejectEveryone;
+  const shape: RequestShapeOptions = {
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    publicBaseUrl: options.publicBaseUrl,
+    catalog,
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
+
+  async function serveAuthenticated(request: Request, principal: Principal, body: unknown): Promise<Response> {
+    // A stateless transport answers exactly one request, so server and transport are per request.
+    const server = createMcpServer(catalog, principal, deps.logger);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      void server.close().catch(() => {});
+    }
+  }
+
+  return [
+    {
+      method: "POST",
+      path: "/mcp",
+      async handler(request) {
+        const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
+        if (checked instanceof Response) return checked;
+        return serveAuthenticated(request, checked.principal, checked.body);
+      },
+    },
+  ];
+}
