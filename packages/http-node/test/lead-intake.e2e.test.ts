@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LeadIntakeError, sendLead } from "@vitrina/client";
 import { MessagingError } from "@vitrina/core";
 import { sampleLead, startLeadHarness, type LeadHarness } from "./support/lead-harness.js";
 
@@ -62,17 +63,25 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     expect(second.json.contact_id).toBe(first.json.contact_id);
   });
 
+  it("works with the client's sendLead: typed response, then a typed error", async () => {
+    const response = await sendLead(h.url, { connectorId: h.connector.id, secret: h.secret, lead: sampleLead() as never });
+    expect(response).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
+    const error = await sendLead(h.url, { connectorId: h.connector.id, secret: "vtr_cs_wrong", lead: sampleLead() as never }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LeadIntakeError);
+    expect(error).toMatchObject({ status: 401, code: "invalid_signature" });
+  });
+
   describe("signature, timestamp and connector", () => {
     it.each([
-      ["a bad signature", (body: string) => ({ ...h.signedHeaders(body), "x-vitrina-signature": "ab".repeat(32) }), "invalid_signature"],
-      ["a non-hex signature", (body: string) => ({ ...h.signedHeaders(body), "x-vitrina-signature": "zz" }), "invalid_signature"],
+      ["a bad signature", (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "ab".repeat(32) }), "invalid_signature"],
+      ["a non-hex signature", (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "zz" }), "invalid_signature"],
       ["the wrong secret", (body: string) => h.signedHeaders(body, { secret: "vtr_cs_wrong" }), "invalid_signature"],
       ["an expired timestamp", (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() - 5 * 60_000 - 1) }), "timestamp_expired"],
       ["a future timestamp", (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() + 5 * 60_000 + 1) }), "timestamp_in_future"],
       ["a timestamp in seconds-with-fraction", (body: string) => h.signedHeaders(body, { timestamp: "1700000000.5" }), "invalid_timestamp"],
       ["an unknown connector", (body: string) => h.signedHeaders(body, { connectorId: crypto.randomUUID() }), "unknown_connector"],
       ["a connector id that is not a UUID", (body: string) => h.signedHeaders(body, { connectorId: "hubspot" }), "unknown_connector"],
-      ["missing headers", () => ({ "content-type": "application/json" }), "missing_signature_headers"],
+      ["missing headers", () => ({ "Content-Type": "application/json" }), "missing_signature_headers"],
     ])("rejects %s with 401", async (_name, headersFor, code) => {
       const body = JSON.stringify(sampleLead());
       const { status, json } = await h.post(body, headersFor(body));
@@ -119,7 +128,7 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
 
     it("rejects a wrong content type with 415", async () => {
       const body = JSON.stringify(sampleLead());
-      const { status, json } = await h.post(body, { ...h.signedHeaders(body), "content-type": "text/plain" });
+      const { status, json } = await h.post(body, { ...h.signedHeaders(body), "Content-Type": "text/plain" });
       expect(status).toBe(415);
       expect(json.error.code).toBe("unsupported_media_type");
     });

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { signLead } from "@vitrina/client";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import {
   createManualClock,
@@ -11,11 +11,6 @@ import {
 import { serve } from "@vitrina/http-node";
 
 export const TEST_SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
-
-/** Signs like a CRM would: HMAC-SHA256 over `<timestamp>.<raw body>`, hex. */
-export function signWithNodeCrypto(secret: string, timestamp: string, body: string | Buffer): string {
-  return createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex");
-}
 
 /**
  * A real server on 127.0.0.1:0 with one workspace and connector, over the given storage
@@ -40,14 +35,14 @@ export async function startLeadHarness(options: { messaging?: MessagingTransport
     return { status: response.status, json: (await response.json()) as any, headers: response.headers };
   }
 
+  /** Signs like a CRM vendor would, with @vitrina/client. */
   function signedHeaders(body: string, over: { timestamp?: string; secret?: string; connectorId?: string } = {}) {
-    const timestamp = over.timestamp ?? String(clock.now().getTime());
-    return {
-      "content-type": "application/json",
-      "x-vitrina-connector-id": over.connectorId ?? connector.id,
-      "x-vitrina-timestamp": timestamp,
-      "x-vitrina-signature": signWithNodeCrypto(over.secret ?? secret, timestamp, body),
-    };
+    return signLead({
+      connectorId: over.connectorId ?? connector.id,
+      secret: over.secret ?? secret,
+      body,
+      timestamp: over.timestamp ?? clock.now().getTime(),
+    }).headers;
   }
 
   return {
