@@ -23,6 +23,8 @@ console.log(`Vitrina demo server listening on ${server.url}
   lead intake URL:  ${credentials.leadIntakeUrl}
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (shown once; keep it secret)
+  MCP URL:          ${credentials.mcpUrl}
+  MCP API key:      ${credentials.apiKey}   (Authorization: Bearer <key>)
   opted-out phones: ${demo.optOuts.join(", ")}
 ${process.env.VITRINA_DEMO_CREDENTIALS ? `  credentials file: ${process.env.VITRINA_DEMO_CREDENTIALS}\n` : ""}Send a signed lead:  node examples/crm-sender/src/send-lead.mjs   (with VITRINA_DEMO_CREDENTIALS set)
 Stop with Ctrl-C.`);
