@@ -9,6 +9,8 @@ import type { Storage } from "../ports/storage.js";
 import { rejectEveryone, type Principal } from "./authenticator.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";
+import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
+import { preflightResponse, withCors } from "./mcp-cors.js";
 import { DEFAULT_MCP_BODY_LIMIT, type CapabilityInvoker, type McpOptions } from "./mcp-options.js";
 import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
 import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
@@ -21,6 +23,10 @@ export interface McpRouteDependencies {
   ids: IdGenerator;
   logger: Logger;
   options?: McpOptions;
+}
+
+function postOnly(method: string): Response {
+  return jsonRpcErrorResponse(405, JSONRPC_SERVER_ERROR, "method_not_allowed", `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`, { allow: "POST" });
 }
 
 /** Until the capability registry is wired, capability-backed tools answer a tool error. */
@@ -45,8 +51,7 @@ export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
 
 /**
  * `POST /mcp`: MCP Streamable HTTP, stateless, JSON responses only (no SSE in this version).
- * GET and DELETE get 405 with `Allow: POST` from the router, since only POST is routed: with no
- * sessions there is no stream to open and nothing to delete.
+ * GET and DELETE get 405 with `Allow: POST`; OPTIONS answers the CORS preflight of allowed origins.
  */
 export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   const options = deps.options ?? {};
@@ -77,9 +82,13 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
       path: "/mcp",
       async handler(request) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
-        if (checked instanceof Response) return checked;
-        return serveAuthenticated(request, checked.principal, checked.body);
+        const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body);
+        return withCors(request, response, shape.allowedOrigins);
       },
     },
+    { method: "OPTIONS", path: "/mcp", handler: async (request) => preflightResponse(request, shape.allowedOrigins) },
+    // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
+    // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
+    ...["GET", "DELETE"].map((method) => ({ method, path: "/mcp", handler: async () => postOnly(method) })),
   ];
 }

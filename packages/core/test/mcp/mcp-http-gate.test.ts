@@ -53,7 +53,7 @@ describe("the /mcp HTTP gate", () => {
       const res = await fetch(h.mcpUrl, { method, headers: { accept: "text/event-stream", authorization: `Bearer ${TOKENS.full}` } });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
-      await res.body?.cancel();
+      expect(((await res.json()) as any).error.data.code).toBe("method_not_allowed");
     }
   });
 
@@ -63,6 +63,19 @@ describe("the /mcp HTTP gate", () => {
     expect(bad.json.error.data.code).toBe("forbidden");
     expect((await h.post(toolsCall("query_catalog"), { origin: "https://console.example.com" })).status).toBe(200);
     expect((await h.post(toolsCall("query_catalog"))).status).toBe(200);
+  });
+
+  it("answers the CORS preflight of an allowed origin only, and lets it read WWW-Authenticate", async () => {
+    const preflight = (origin: string) =>
+      fetch(h.mcpUrl, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" } });
+    const ok = await preflight("https://console.example.com");
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://console.example.com");
+    expect(ok.headers.get("access-control-allow-headers")).toMatch(/authorization/);
+    expect((await preflight("http://evil.example")).status).toBe(403);
+    const unauthorized = await h.post(toolsCall("query_catalog"), { origin: "https://console.example.com", authorization: "" });
+    expect(unauthorized.headers.get("access-control-expose-headers")).toMatch(/www-authenticate/);
+    expect((await h.post(toolsCall("query_catalog"), { origin: "http://evil.example" })).headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("refuses JSON-RPC batches with 400 (removed in 2025-06-18)", async () => {
