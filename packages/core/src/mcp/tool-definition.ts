@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { VitrinaError } from "../errors.js";
+import { statusForCode } from "../http/json.js";
 import type { Logger } from "../ports/logger.js";
 import { reasonsFromZod } from "../validation.js";
 import type { Principal, ScopeRequirement } from "./authenticator.js";
@@ -71,6 +72,8 @@ export async function runTool(tool: ToolDefinition, args: unknown, context: Tool
     };
   } catch (error) {
     if (error instanceof VitrinaError) {
+      // Same rule as the HTTP error bodies: our own errors keep their message, outages are logged too.
+      if (statusForCode(error.code) >= 500) logger.error("mcp tool failed", { tool: tool.name, code: error.code, message: error.message });
       const reasons = error.reasons.map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
       return toolError(reasons.length > 0 ? `${error.message}: ${reasons.join("; ")}` : error.message, error.code);
     }
