@@ -6,7 +6,7 @@ import { Agent } from "undici";
 import { load } from "./lib.mjs";
 import { startServerProcess } from "./lead-load.mjs";
 
-export const name = "MCP tools/call: vitrina query_catalog vs bare SDK server with one trivial tool (16 connections)";
+export const name = "MCP tools/call: vitrina query_catalog vs bare SDK server with one trivial tool (16 connections, best of 3 alternating rounds)";
 
 async function drive(info, { total, concurrency = 16 }) {
   const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
@@ -44,9 +44,20 @@ async function measure(kind) {
   }
 }
 
+// The machine may be shared: alternate the two servers and keep each one's best round.
+async function bestOf(rounds) {
+  const best = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of ["bare", "vitrina"]) {
+      const result = await measure(kind);
+      if (!best[kind] || result.perSecond > best[kind].perSecond) best[kind] = result;
+    }
+  }
+  return best;
+}
+
 export async function run() {
-  const bare = await measure("bare");
-  const vitrina = await measure("vitrina");
+  const { bare, vitrina } = await bestOf(3);
   const row = (label, r) => [
     { case: `${label} calls/s`, value: r.perSecond, unit: "req/s" },
     { case: `${label} p50 / p99`, value: `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)}`, unit: "ms" },
