@@ -1,43 +1,13 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { ScopeRequirement } from "./authenticator.js";
-import { capabilityInputs, capabilityOutputs, type CapabilityName } from "./capability-schemas.js";
-import type { CapabilityInvoker } from "./mcp-options.js";
-import type { ToolDefinition } from "./tool-definition.js";
+import { VitrinaError } from "../errors.js";
+import type { CapabilitySource, McpCapabilityDescriptor } from "./mcp-options.js";
+import type { JsonObjectSchema, ToolDefinition } from "./tool-definition.js";
 
-interface CapabilityFacts {
-  summary: string;
-  scope: ScopeRequirement;
-  annotations: ToolAnnotations;
-}
-
-// Reads of our own storage: no side effects, same answer twice, closed world.
-const ownRead: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-
-/**
- * What the registry's descriptors say about each capability (spec: capability table). Interim:
- * read from `vitrina.capabilities` descriptors once merged.
- */
-const CAPABILITIES: Record<CapabilityName, CapabilityFacts> = {
-  "catalog.search": { summary: "Looks up products by name or SKU, with variants and images.", scope: { scopes: ["catalog:read"], match: "anyOf" }, annotations: ownRead },
-  "contacts.get": { summary: "Returns the full record of one contact.", scope: { scopes: ["customers:read"], match: "anyOf" }, annotations: ownRead },
-  "contacts.search": { summary: "Looks up workspace contacts by name, phone or email.", scope: { scopes: ["customers:read"], match: "anyOf" }, annotations: ownRead },
-  "contacts.update": {
-    summary: "Changes basic contact data (name, phone, email, tags).",
-    scope: { scopes: ["customers:write"], match: "allOf" },
-    // Overwrites fields (destructive); the same update twice leaves the same record (idempotent).
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  },
-  "conversations.history": { summary: "Lists the messages of a conversation, most recent first.", scope: { scopes: ["conversations:read"], match: "anyOf" }, annotations: ownRead },
-  "inventory.check": {
-    summary: "Checks stock of a product by SKU; can report ambiguity across providers.",
-    scope: { scopes: ["inventory:read"], match: "anyOf" },
-    // Stock may come from external inventory providers: an open world, answers change over time.
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  },
-};
+/** The six capabilities of the spec, which MCP can also expose under their canonical names. */
+export const SPEC_CAPABILITIES = ["catalog.search", "contacts.get", "contacts.search", "contacts.update", "conversations.history", "inventory.check"];
 
 /** The legacy MCP names of the spec, each backed by one capability. */
-const LEGACY_NAMES: Array<[tool: string, title: string, capability: CapabilityName]> = [
+const LEGACY_TOOLS: Array<[tool: string, title: string, capability: string]> = [
   ["search_contacts", "Search contacts", "contacts.search"],
   ["get_contact", "Get contact", "contacts.get"],
   ["get_conversation_history", "Get conversation history", "conversations.history"],
@@ -45,30 +15,63 @@ const LEGACY_NAMES: Array<[tool: string, title: string, capability: CapabilityNa
   ["check_stock", "Check stock", "inventory.check"],
 ];
 
-const WRAPPED_IN_ITEMS = new Set<CapabilityName>(["catalog.search", "contacts.search", "conversations.history"]);
+// What a descriptor cannot say: inventory.check may ask external inventory providers (ERP,
+// e-commerce), an open world whose answers change; the other five read our own storage.
+const OPEN_WORLD = new Set(["inventory.check"]);
 
-function capabilityTool(name: string, title: string, capability: CapabilityName, invoker: CapabilityInvoker): ToolDefinition {
-  const facts = CAPABILITIES[capability];
+/** Honest hints from the descriptor: reads are read-only and repeatable; writes may overwrite. */
+function annotationsOf(d: McpCapabilityDescriptor): ToolAnnotations {
+  const read = d.riskClass === "read";
+  return {
+    readOnlyHint: read,
+    destructiveHint: !read,
+    // A query, or a command under a logical attempt (same key, same effect), is idempotent.
+    idempotentHint: read || d.idempotency.required,
+    openWorldHint: OPEN_WORLD.has(d.name),
+  };
+}
+
+/** `structuredContent` is an object, so an array output is published and returned as `{ items }`. */
+function outputSchemaOf(d: McpCapabilityDescriptor): { schema: JsonObjectSchema; wrap: boolean } {
+  if (d.outputSchema.type !== "array") return { schema: d.outputSchema as JsonObjectSchema, wrap: false };
+  return {
+    schema: { type: "object", properties: { items: d.outputSchema }, required: ["items"], additionalProperties: false },
+    wrap: true,
+  };
+}
+
+function capabilityTool(name: string, title: string, d: McpCapabilityDescriptor, source: CapabilitySource): ToolDefinition {
+  const output = outputSchemaOf(d);
   return {
     name,
     title,
-    description: `${facts.summary} (capability ${capability})`,
-    input: capabilityInputs[capability],
-    output: capabilityOutputs[capability],
-    annotations: facts.annotations,
-    scope: facts.scope,
-    async run(input, { principal, meta }) {
+    description: `${d.summary} (capability ${d.name} ${d.version})`,
+    inputSchema: d.inputSchema as JsonObjectSchema,
+    outputSchema: output.schema,
+    annotations: annotationsOf(d),
+    scope: { scopes: d.requiredScopes, match: d.scopeMatch },
+    async run(args, { principal, meta }) {
+      // The runtime validates the arguments against the same schema tools/list published.
       const idempotencyKey = typeof meta?.idempotencyKey === "string" ? meta.idempotencyKey : undefined;
-      const { output, provenance } = await invoker.invoke(capability, input, { principal, ...(idempotencyKey && { idempotencyKey }) });
-      const structured = WRAPPED_IN_ITEMS.has(capability) ? { items: output } : (output as Record<string, unknown>);
-      return { structured, meta: { "vitrina/capability": capability, "vitrina/provenance": provenance } };
+      const { output: result, provenance } = await source.invoke(d.name, args, {
+        principal: { ...principal, actorId: principal.keyId },
+        ...(idempotencyKey !== undefined && { idempotencyKey }),
+      });
+      const structured = output.wrap ? { items: result } : (result as Record<string, unknown>);
+      return { structured, meta: { "vitrina/capability": d.name, "vitrina/provenance": provenance } };
     },
   };
 }
 
+function describe(source: CapabilitySource, capability: string): McpCapabilityDescriptor {
+  const descriptor = source.descriptor(capability);
+  if (descriptor === undefined) throw new VitrinaError("internal", `the MCP tools need capability ${capability}, which is not registered`);
+  return descriptor;
+}
+
 /** search_contacts, get_contact, get_conversation_history, query_catalog, check_stock. */
-export function legacyCapabilityTools(invoker: CapabilityInvoker): ToolDefinition[] {
-  return LEGACY_NAMES.map(([name, title, capability]) => capabilityTool(name, title, capability, invoker));
+export function legacyCapabilityTools(source: CapabilitySource): ToolDefinition[] {
+  return LEGACY_TOOLS.map(([name, title, capability]) => capabilityTool(name, title, describe(source, capability), source));
 }
 
 /**
@@ -76,8 +79,8 @@ export function legacyCapabilityTools(invoker: CapabilityInvoker): ToolDefinitio
  * `inventory.check`. Dots are legal MCP tool names, but some popular clients reject a whole tool
  * list containing one, so `underscore` is the safe choice and `dotted` an opt-in.
  */
-export function canonicalCapabilityTools(invoker: CapabilityInvoker, style: "underscore" | "dotted"): ToolDefinition[] {
-  return (Object.keys(CAPABILITIES) as CapabilityName[]).map((capability) =>
-    capabilityTool(style === "dotted" ? capability : capability.replace(".", "_"), capability, capability, invoker),
+export function canonicalCapabilityTools(source: CapabilitySource, style: "underscore" | "dotted"): ToolDefinition[] {
+  return SPEC_CAPABILITIES.map((capability) =>
+    capabilityTool(style === "dotted" ? capability : capability.replace(".", "_"), capability, describe(source, capability), source),
   );
 }

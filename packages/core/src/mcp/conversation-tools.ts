@@ -5,7 +5,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { MessagingTransport } from "../ports/messaging.js";
 import type { ConversationRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
-import type { ToolDefinition } from "./tool-definition.js";
+import { zodTool, type ToolDefinition } from "./tool-definition.js";
 
 /** list_conversations answers at most this many, most recently updated first (the spec gives no paging). */
 export const LIST_CONVERSATIONS_LIMIT = 100;
@@ -25,7 +25,7 @@ function toView(c: ConversationRecord): z.infer<typeof conversationView> {
 }
 
 export function conversationTools(deps: { storage: Storage; messaging: MessagingTransport; clock: Clock; ids: IdGenerator }): ToolDefinition[] {
-  const listConversations: ToolDefinition = {
+  const listConversations = zodTool({
     name: "list_conversations",
     title: "List conversations",
     description: `Lists the workspace's conversations, most recently active first (at most ${LIST_CONVERSATIONS_LIMIT}), optionally only those with one status.`,
@@ -33,14 +33,13 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
     output: z.strictObject({ items: z.array(conversationView) }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     scope: { scopes: ["conversations:read"], match: "anyOf" },
-    async run(input, { principal }) {
-      const status = input.status as ConversationRecord["status"] | undefined;
+    async run({ status }, { principal }) {
       const rows = await deps.storage.conversations.listByWorkspace(principal.workspaceId, { ...(status && { status }), limit: LIST_CONVERSATIONS_LIMIT });
       return { structured: { items: rows.map(toView) } };
     },
-  };
+  });
 
-  const sendMessage: ToolDefinition = {
+  const sendMessage = zodTool({
     name: "send_message",
     title: "Send message",
     description: "Sends a text message into a conversation as a human (not as the agent), through the conversation's channel, and records it in the history.",
@@ -63,20 +62,20 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
     async run(input, { principal }) {
       const { message, delivery } = await sendHumanMessage(deps, {
         workspaceId: principal.workspaceId,
-        conversationId: input.conversation_id as string,
-        text: input.text as string,
+        conversationId: input.conversation_id,
+        text: input.text,
       });
       return {
         structured: {
           message_id: message.id,
           conversation_id: message.conversationId,
-          sender: "human",
+          sender: "human" as const,
           status: delivery.status,
           provider_message_id: delivery.providerMessageId,
           created_at: message.createdAt,
         },
       };
     },
-  };
+  });
   return [listConversations, sendMessage];
 }

@@ -25,23 +25,41 @@ export interface McpOptions {
   /** Largest JSON-RPC body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /**
-   * The capability runtime the tools call. Wired by `createVitrina` to `vitrina.capabilities`
-   * once the registry lands; until then an embedder (or a test) passes one.
+   * The capability runtime the tools call and whose descriptors they publish. Wired by
+   * `createVitrina` to `vitrina.capabilities` once the registry lands; until then an embedder (or
+   * a test) passes one.
    */
-  capabilities?: CapabilityInvoker;
+  capabilities?: CapabilitySource;
   /** Creates priced quotes (`create_quote`); wired to the quote operation of core once it lands. */
   quotes?: QuoteOperations;
 }
 
 export const DEFAULT_MCP_BODY_LIMIT = 1024 * 1024;
 
-/** The agent runtime's entry point, as the MCP tools use it: same validation, scopes, provenance. */
-export interface CapabilityInvoker {
+/** The parts of a capability descriptor (spec: Capability descriptor) the MCP tools are built from. */
+export interface McpCapabilityDescriptor {
+  name: string;
+  version: string;
+  summary: string;
+  riskClass: "read" | "write";
+  requiredScopes: string[];
+  scopeMatch: "anyOf" | "allOf";
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  idempotency: { required: boolean };
+}
+
+/**
+ * The agent runtime as the MCP tools use it: same validation, scopes and provenance as any agent,
+ * and the registry's descriptors so every schema is written once. `vitrina.capabilities` fits.
+ */
+export interface CapabilitySource {
   invoke(
     name: string,
     input: unknown,
-    context: { principal: Principal; idempotencyKey?: string },
+    context: { principal: Principal & { actorId?: string }; idempotencyKey?: string },
   ): Promise<{ output: unknown; provenance: unknown }>;
+  descriptor(name: string): McpCapabilityDescriptor | undefined;
 }
 
 export interface QuoteLineView {

@@ -9,9 +9,10 @@ import type { Storage } from "../ports/storage.js";
 import { rejectEveryone, type Principal } from "./authenticator.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";
+import { interimCapabilityDescriptor } from "./interim-capability-descriptors.js";
 import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
 import { preflightResponse, withCors } from "./mcp-cors.js";
-import { DEFAULT_MCP_BODY_LIMIT, type CapabilityInvoker, type McpOptions } from "./mcp-options.js";
+import { DEFAULT_MCP_BODY_LIMIT, type CapabilitySource, type McpOptions } from "./mcp-options.js";
 import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
 import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
 import { createQuoteTool } from "./quote-tool.js";
@@ -29,8 +30,9 @@ function postOnly(method: string): Response {
   return jsonRpcErrorResponse(405, JSONRPC_SERVER_ERROR, "method_not_allowed", `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`, { allow: "POST" });
 }
 
-/** Until the capability registry is wired, capability-backed tools answer a tool error. */
-const noCapabilityRuntime: CapabilityInvoker = {
+/** INTERIM until the capability registry is wired: the tools are listed, and answer a tool error. */
+const noCapabilityRuntime: CapabilitySource = {
+  descriptor: interimCapabilityDescriptor,
   async invoke(name) {
     throw new VitrinaError("internal", `capability ${name} is not available: no capability runtime is configured (mcp.capabilities)`);
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { VitrinaError } from "../errors.js";
 import type { QuoteOperations } from "./mcp-options.js";
-import type { ToolDefinition } from "./tool-definition.js";
+import { zodTool, type ToolDefinition } from "./tool-definition.js";
 
 export const FINANCIAL_TOOLS_DISABLED_MESSAGE =
   "create_quote is disabled: financial tools are off in this version of Vitrina. " +
@@ -21,7 +21,7 @@ const quoteLine = z.strictObject({
  * computes VAT and total, stores the quote and emits `quote.created`.
  */
 export function createQuoteTool(options: { enabled: boolean; quotes: QuoteOperations | undefined }): ToolDefinition {
-  return {
+  return zodTool({
     name: "create_quote",
     title: "Create quote",
     description:
@@ -55,9 +55,9 @@ export function createQuoteTool(options: { enabled: boolean; quotes: QuoteOperat
       const quote = await options.quotes.create({
         workspaceId: principal.workspaceId,
         createdBy: principal.keyId,
-        items: input.items as Array<{ sku: string; quantity: number }>,
+        items: input.items,
       });
-      return { structured: { ...quote } };
+      return { structured: quote };
     },
-  };
+  });
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { VitrinaError } from "../errors.js";
 import { statusForCode } from "../http/json.js";
 import type { Logger } from "../ports/logger.js";
-import { reasonsFromZod } from "../validation.js";
+import { parseOrThrow } from "../validation.js";
 import type { Principal, ScopeRequirement } from "./authenticator.js";
 
 export interface ToolContext {
@@ -18,33 +18,44 @@ export interface ToolOutcome {
   meta?: Record<string, unknown>;
 }
 
-/** One MCP tool: its listing (schemas, annotations), the scopes it needs, and what it does. */
+export type JsonObjectSchema = Tool["inputSchema"];
+
+/** One MCP tool: its listing (JSON Schemas, annotations), the scopes it needs, and what it does. */
 export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
-  input: z.ZodObject;
+  inputSchema: JsonObjectSchema;
   /** Must describe an object: MCP's `structuredContent` is one, so arrays come wrapped as `{ items }`. */
-  output: z.ZodObject;
+  outputSchema: JsonObjectSchema;
   annotations: ToolAnnotations;
   scope: ScopeRequirement;
-  run(input: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+  /** Validates `args` itself (or leaves it to the capability runtime) and runs. */
+  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
 
-/** The tools/list entry, with JSON Schema generated once from the zod schemas (draft-07, what SDK clients validate with). */
-export function listedTool(tool: ToolDefinition): Tool {
-  const schema = (s: z.ZodObject, io: "input" | "output") => {
-    const { $schema: _ignored, ...json } = z.toJSONSchema(s, { target: "draft-7", io }) as Record<string, unknown>;
-    return json as Tool["inputSchema"];
-  };
+/** JSON Schema of a zod schema, without `$schema`, as tools/list carries it. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObjectSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  return json as JsonObjectSchema;
+}
+
+/** A tool whose input and output are zod objects: arguments are validated before `run` sees them. */
+export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
+  name: string; title: string; description: string; input: I; output: O; annotations: ToolAnnotations; scope: ScopeRequirement;
+  run(input: z.output<I>, context: ToolContext): Promise<{ structured: z.input<O>; meta?: Record<string, unknown> }>;
+}): ToolDefinition {
   return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: schema(tool.input, "input"),
-    outputSchema: schema(tool.output, "output"),
-    annotations: { title: tool.title, ...tool.annotations },
+    name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations, scope: tool.scope,
+    inputSchema: jsonSchemaOf(tool.input, "input"),
+    outputSchema: jsonSchemaOf(tool.output, "output"),
+    run: async (args, context) => tool.run(parseOrThrow(tool.input, args, `${tool.name} input`), context),
   };
+}
+
+export function listedTool(tool: ToolDefinition): Tool {
+  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+  return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations } };
 }
 
 function toolError(message: string, code: string): CallToolResult {
@@ -53,18 +64,13 @@ function toolError(message: string, code: string): CallToolResult {
 
 /**
  * Runs a tool and shapes the MCP result. Failures a model can act on (invalid arguments, not
- * found, disabled, messaging refused) come back as tool errors (`isError: true`) so it can
- * correct itself, as the 2025-06-18 spec recommends; anything unexpected is logged and reported
- * without internals.
+ * found, disabled, messaging refused) come back as tool errors (`isError: true`) naming each field
+ * at fault, so it can correct itself, as the 2025-06-18 spec recommends; anything unexpected is
+ * logged and reported without internals.
  */
-export async function runTool(tool: ToolDefinition, args: unknown, context: ToolContext, logger: Logger): Promise<CallToolResult> {
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    const reasons = reasonsFromZod(parsed.error).map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
-    return toolError(`Invalid arguments for ${tool.name}: ${reasons.join("; ")}`, "invalid_payload");
-  }
+export async function runTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: ToolContext, logger: Logger): Promise<CallToolResult> {
   try {
-    const outcome = await tool.run(parsed.data as Record<string, unknown>, context);
+    const outcome = await tool.run(args ?? {}, context);
     return {
       content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
       structuredContent: outcome.structured,

@@ -111,14 +111,22 @@ describe("MCP over the official SDK client", () => {
     await expect(call("delete_everything", {})).rejects.toThrow(/Unknown tool: delete_everything/);
   });
 
-  it("invalid arguments are a tool error naming each field, and the runtime is not called", async () => {
-    const calls = h.capabilities.calls.length;
+  it("invalid arguments are a tool error naming each field (validated by the runtime for capability tools)", async () => {
     const result = await call("query_catalog", { limit: 500, colour: "red" });
     expect(result.isError).toBe(true);
+    expect(result._meta["vitrina/error"].code).toBe("invalid_payload");
     expect(result.content[0].text).toMatch(/limit: .*100/);
     expect(result.content[0].text).toMatch(/colour: is not a recognised field/);
     expect((await call("get_contact", {})).content[0].text).toMatch(/contact_id/);
-    expect(h.capabilities.calls.length).toBe(calls);
+  });
+
+  it("invalid arguments of a domain tool are refused before anything is sent", async () => {
+    const before = h.messaging.sent.length;
+    const result = await call("send_message", { conversation_id: h.conversation.id, text: "" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/send_message input is invalid: text: /);
+    expect((await call("list_conversations", { status: "archived" })).content[0].text).toMatch(/status: /);
+    expect(h.messaging.sent.length).toBe(before);
   });
 
   it("a contact that does not exist is a tool error", async () => {

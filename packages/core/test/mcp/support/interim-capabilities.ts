@@ -3,10 +3,10 @@ import {
   NotFoundError,
   hasRequiredScopes,
   parseOrThrow,
-  type CapabilityInvoker,
+  type CapabilitySource,
   type Storage,
 } from "@vitrina/core";
-import { z } from "zod";
+import { capabilityInputs, interimCapabilityDescriptor, type CapabilityName } from "../../../src/mcp/interim-capability-descriptors.js";
 
 /**
  * A stand-in for the agent runtime until the capability registry lands on main: the same contract
@@ -20,15 +20,7 @@ export const DEMO_CATALOG = [
   { sku: "EST-01", name: "Estacionamiento", price: 9_500_000, currency: "CLP", stock: 12, source: "native" },
 ];
 
-const scopes: Record<string, string> = {
-  "catalog.search": "catalog:read",
-  "contacts.get": "customers:read",
-  "contacts.search": "customers:read",
-  "conversations.history": "conversations:read",
-  "inventory.check": "inventory:read",
-};
-
-export function interimCapabilities(storage: Storage, observedAt = () => new Date().toISOString()): CapabilityInvoker & { calls: string[] } {
+export function interimCapabilities(storage: Storage, observedAt = () => new Date().toISOString()): CapabilitySource & { calls: string[] } {
   const calls: string[] = [];
   const provenance = () => ({ source: "service_native", observedAt: observedAt(), freshness: "live", authoritative: false, fallbackUsed: false });
   const run: Record<string, (workspaceId: string, input: any) => Promise<unknown>> = {
@@ -59,11 +51,13 @@ export function interimCapabilities(storage: Storage, observedAt = () => new Dat
   };
   return {
     calls,
+    descriptor: interimCapabilityDescriptor,
     async invoke(name, input, { principal }) {
       calls.push(name);
-      const scope = scopes[name]!;
-      if (!hasRequiredScopes(principal, { scopes: [scope], match: "anyOf" })) throw new ForbiddenError("insufficient_scope", `${name} needs ${scope}`);
-      const parsed = parseOrThrow(z.record(z.string(), z.unknown()), input, `${name} input`);
+      const d = interimCapabilityDescriptor(name);
+      if (d === undefined || run[name] === undefined) throw new NotFoundError(`capability ${name} does not exist`);
+      if (!hasRequiredScopes(principal, { scopes: d.requiredScopes, match: d.scopeMatch })) throw new ForbiddenError("insufficient_scope", `${name} needs ${d.requiredScopes.join(", ")}`);
+      const parsed = parseOrThrow(capabilityInputs[name as CapabilityName], input, `${name} input`);
       return { output: await run[name]!(principal.workspaceId, parsed), provenance: provenance() };
     },
   };

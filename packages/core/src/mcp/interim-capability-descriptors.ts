@@ -1,9 +1,11 @@
 import { z } from "zod";
+import type { McpCapabilityDescriptor } from "./mcp-options.js";
+import { jsonSchemaOf } from "./tool-definition.js";
 
 /**
- * The input and output shapes of the six capabilities, as the spec's capability table gives them.
- * Interim copy: once the capability registry is merged, the tools take these from its descriptors
- * so a capability's schema is written once (ARCHITECTURE: schemas written once in zod).
+ * INTERIM, deleted when the capability registry is merged: the six capabilities' descriptors as
+ * the spec's capability table gives them, so the 8 tools can be listed before `vitrina.capabilities`
+ * exists. Afterwards the tools are built from the registry's own descriptors (schemas written once).
  */
 const text = z.string().nullable().optional();
 const num = z.number().nullable().optional();
@@ -58,14 +60,34 @@ export const capabilityInputs = {
   "inventory.check": z.strictObject({ sku: z.string().min(1).describe("SKU of the product") }),
 } as const;
 
-/** Capability outputs as MCP `structuredContent` (always an object: arrays wrapped in `items`). */
 export const capabilityOutputs = {
-  "catalog.search": z.strictObject({ items: z.array(catalogItemSchema) }),
+  "catalog.search": z.array(catalogItemSchema),
   "contacts.get": contactSchema,
-  "contacts.search": z.strictObject({ items: z.array(contactSummarySchema) }),
+  "contacts.search": z.array(contactSummarySchema),
   "contacts.update": z.strictObject({ ok: z.boolean(), error: z.string().optional() }),
-  "conversations.history": z.strictObject({ items: z.array(historyMessageSchema) }),
+  "conversations.history": z.array(historyMessageSchema),
   "inventory.check": stockResultSchema,
 } as const;
 
 export type CapabilityName = keyof typeof capabilityInputs;
+
+const FACTS: Record<CapabilityName, Pick<McpCapabilityDescriptor, "version" | "summary" | "riskClass" | "requiredScopes" | "scopeMatch">> = {
+  "catalog.search": { version: "1.0.0", summary: "Looks up products by name or SKU, with variants and images.", riskClass: "read", requiredScopes: ["catalog:read"], scopeMatch: "anyOf" },
+  "contacts.get": { version: "1.0.0", summary: "Returns the full record of one contact.", riskClass: "read", requiredScopes: ["customers:read"], scopeMatch: "anyOf" },
+  "contacts.search": { version: "1.0.0", summary: "Looks up workspace contacts by name, phone or email.", riskClass: "read", requiredScopes: ["customers:read"], scopeMatch: "anyOf" },
+  "contacts.update": { version: "1.0.0", summary: "Changes basic contact data.", riskClass: "write", requiredScopes: ["customers:write"], scopeMatch: "allOf" },
+  "conversations.history": { version: "1.0.0", summary: "Lists the messages of a conversation, most recent first.", riskClass: "read", requiredScopes: ["conversations:read"], scopeMatch: "anyOf" },
+  "inventory.check": { version: "1.1.0", summary: "Checks stock of a product by SKU; can report ambiguity across providers.", riskClass: "read", requiredScopes: ["inventory:read"], scopeMatch: "anyOf" },
+};
+
+export function interimCapabilityDescriptor(name: string): McpCapabilityDescriptor | undefined {
+  if (!(name in FACTS)) return undefined;
+  const key = name as CapabilityName;
+  return {
+    name,
+    ...FACTS[key],
+    inputSchema: jsonSchemaOf(capabilityInputs[key], "input"),
+    outputSchema: jsonSchemaOf(capabilityOutputs[key], "output"),
+    idempotency: { required: key === "contacts.update" },
+  };
+}
