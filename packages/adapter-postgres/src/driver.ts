@@ -1,0 +1,95 @@
+import { StorageError, VitrinaError } from "@vitrina/core";
+
+/** The least a PostgreSQL driver must do: run one parameterised statement. */
+export interface Queryable {
+  query(text: string, params?: unknown[]): Promise<{ rows: any[]; rowCount?: number | null; affectedRows?: number }>;
+}
+
+/** A `pg.Pool`: hands out dedicated clients for transactions. */
+export interface PoolLike extends Queryable {
+  connect(): Promise<Queryable & { release(error?: Error | boolean): void }>;
+  end?(): Promise<void>;
+}
+
+/**
+ * A PGlite instance: one connection, so transactions go through its own `transaction()`, which
+ * queues other queries meanwhile. Running `BEGIN` by hand on PGlite while other requests are in
+ * flight would interleave their statements into our transaction.
+ */
+export interface PGliteLike extends Queryable {
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close?(): Promise<void>;
+}
+
+/** Anything with `query(text, params) → { rows, rowCount }`: a pg Pool, a pg Client, PGlite. */
+export type PostgresDriver = PoolLike | PGliteLike | Queryable;
+
+function isPool(db: PostgresDriver): db is PoolLike {
+  return typeof (db as PoolLike).connect === "function" && typeof (db as PGliteLike).transaction !== "function";
+}
+
+function isPGlite(db: PostgresDriver): db is PGliteLike {
+  return typeof (db as PGliteLike).transaction === "function";
+}
+
+export function affected(result: { rowCount?: number | null; affectedRows?: number }): number {
+  return result.rowCount ?? result.affectedRows ?? 0;
+}
+
+/** SQLSTATEs and socket errors mapped to what a caller can act on. */
+export function toStorageError(error: unknown): unknown {
+  if (error instanceof VitrinaError) return error;
+  const e = error as { code?: string; message?: string };
+  const code = e?.code ?? "";
+  if (code === "23505") return new VitrinaError("conflict", `a unique rule was violated: ${e.message ?? ""}`, { cause: error });
+  if (code === "57014") return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", { cause: error });
+  if (/^(08|53|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) {
+    return new StorageError("storage_unavailable", `the database is unavailable: ${e.message ?? code}`, { cause: error });
+  }
+  if (/timeout/i.test(e?.message ?? "")) {
+    return new StorageError("storage_timeout", `the database did not answer in time: ${e.message}`, { cause: error });
+  }
+  return error;
+}
+
+/** Runs `work` in one transaction on a dedicated connection, with SET LOCAL statement_timeout. */
+export async function runTransaction<T>(db: PostgresDriver, statementTimeoutMs: number | undefined, work: (q: Queryable) => Promise<T>): Promise<T> {
+  const prelude = async (q: Queryable) => {
+    if (statementTimeoutMs !== undefined) await q.query(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+  };
+  try {
+    if (isPGlite(db)) {
+      return await db.transaction(async (tx) => {
+        await prelude(tx);
+        return work(tx);
+      });
+    }
+    if (isPool(db)) {
+      const client = await db.connect();
+      try {
+        await client.query("BEGIN");
+        await prelude(client);
+        const result = await work(client);
+        await client.query("COMMIT");
+        client.release();
+        return result;
+      } catch (error) {
+        // A failed ROLLBACK means the connection is broken: destroy it rather than reuse it.
+        await client.query("ROLLBACK").then(
+          () => client.release(),
+          (rollbackError: Error) => client.release(rollbackError),
+        );
+        throw error;
+      }
+    }
+    throw new VitrinaError("invalid_argument", "transactions need a pg Pool (connect()) or a PGlite instance (transaction())");
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
+/** Releases the driver: `pool.end()` or `pglite.close()`. */
+export async function closeDriver(db: PostgresDriver): Promise<void> {
+  if (isPGlite(db)) await db.close?.();
+  else if (isPool(db)) await db.end?.();
+}

@@ -1,0 +1,57 @@
+import type { Storage, StorageRepositories } from "@vitrina/core";
+import { closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
+import { quoteIdent } from "./migrations/index.js";
+import { contactRepositories } from "./repositories/contacts.js";
+import { conversationRepositories } from "./repositories/conversations.js";
+import { leadRepositories } from "./repositories/leads.js";
+import { workspaceRepositories } from "./repositories/workspaces.js";
+
+export { migrate, migrations, type Migration } from "./migrations/index.js";
+export type { PostgresDriver, Queryable, PoolLike, PGliteLike } from "./driver.js";
+
+export interface PostgresStorageOptions {
+  /** Schema holding Vitrina's tables; default `vitrina`. Run `migrate(db, { schema })` first. */
+  schema?: string;
+  /**
+   * `SET LOCAL statement_timeout` for every transaction, in ms. For calls outside a transaction
+   * set `statement_timeout` on the pg Pool's config instead (PGlite has no other sessions to guard).
+   */
+  statementTimeoutMs?: number;
+  /** `close()` ends the pool / closes PGlite. Default true; false when you share the driver. */
+  closeDriver?: boolean;
+}
+
+/** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
+function repositories(q: Queryable, s: string): StorageRepositories {
+  // Driver errors become StorageErrors (unavailable / timeout) or `conflict`, with the cause kept.
+  const mapped: Queryable = {
+    query: (text, params) => q.query(text, params).catch((error: unknown) => Promise.reject(toStorageError(error))),
+  };
+  return {
+    ...workspaceRepositories(mapped, s),
+    ...contactRepositories(mapped, s),
+    ...leadRepositories(mapped, s),
+    ...conversationRepositories(mapped, s),
+  };
+}
+
+/**
+ * Vitrina's Storage on PostgreSQL. `db` is anything with `query(text, params)`: a `pg.Pool` for a
+ * server (transactions check out a client), or a PGlite instance for an embedded database.
+ *
+ * ```ts
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * await migrate(pool);
+ * const storage = postgresStorage(pool);
+ * ```
+ */
+export function postgresStorage(db: PostgresDriver, options: PostgresStorageOptions = {}): Storage {
+  const s = quoteIdent(options.schema ?? "vitrina");
+  return {
+    ...repositories(db, s),
+    transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(repositories(q, s))),
+    async close() {
+      if (options.closeDriver ?? true) await closeDriver(db);
+    },
+  };
+}

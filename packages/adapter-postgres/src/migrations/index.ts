@@ -1,0 +1,42 @@
+import { runTransaction, type PostgresDriver } from "../driver.js";
+import { migration001 } from "./001-leads.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** Single statements (PGlite's `query` runs one statement at a time), for the quoted schema. */
+  statements: (quotedSchema: string) => string[];
+}
+
+/** Every migration, in order. Add new ones at the end with the next version; never edit an applied one. */
+export const migrations: Migration[] = [{ version: 1, name: "leads", statements: migration001 }];
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Applies pending migrations in one transaction under a transaction-scoped advisory lock, so
+ * instances starting together queue up instead of racing, and a failing migration leaves the
+ * schema exactly as it was. Returns the versions it applied (empty when up to date).
+ */
+export async function migrate(db: PostgresDriver, options: { schema?: string } = {}): Promise<number[]> {
+  const schema = options.schema ?? "vitrina";
+  const s = quoteIdent(schema);
+  return runTransaction(db, undefined, async (q) => {
+    await q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`vitrina:migrate:${schema}`]);
+    await q.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await q.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.vitrina_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const applied = new Set((await q.query(`SELECT version FROM ${s}.vitrina_migrations`)).rows.map((r) => Number(r.version)));
+    const done: number[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      for (const statement of migration.statements(s)) await q.query(statement);
+      await q.query(`INSERT INTO ${s}.vitrina_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      done.push(migration.version);
+    }
+    return done;
+  });
+}

@@ -1,0 +1,54 @@
+import type { ContactRecord, StorageRepositories } from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, json, numOrNull, one, placeholders } from "../rows.js";
+
+const toContact = (r: any): ContactRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  name: r.name,
+  phoneE164: r.phone_e164,
+  email: r.email,
+  tags: r.tags,
+  score: numOrNull(r.score),
+  ltv: numOrNull(r.ltv),
+  whatsappConsent: r.whatsapp_consent,
+  whatsappOptedOutAt: isoOrNull(r.whatsapp_opted_out_at),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+const values = (c: ContactRecord) => [
+  c.id, c.workspaceId, c.name, c.phoneE164, c.email, json(c.tags), c.score, c.ltv,
+  c.whatsappConsent === null ? null : json(c.whatsappConsent), c.whatsappOptedOutAt, c.createdAt, c.updatedAt,
+];
+
+export function contactRepositories(q: Queryable, s: string): Pick<StorageRepositories, "contacts"> {
+  return {
+    contacts: {
+      async insertOrGetByPhone(contact) {
+        // ON CONFLICT waits for a concurrent insert of the same phone to commit, then yields to it.
+        const inserted = await q.query(
+          `INSERT INTO ${s}.contacts (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent, whatsapp_opted_out_at, created_at, updated_at)
+           VALUES (${placeholders(12)}) ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING *`,
+          values(contact),
+        );
+        if (inserted.rows.length > 0) return { contact: toContact(inserted.rows[0]), created: true };
+        const existing = await one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`, [contact.workspaceId, contact.phoneE164], toContact);
+        return { contact: existing!, created: false };
+      },
+      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toContact),
+      findByPhone: (workspaceId, phone) =>
+        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`, [workspaceId, phone], toContact),
+      findByEmail: (workspaceId, email) =>
+        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND lower(email) = lower($2) ORDER BY created_at, id LIMIT 1`, [workspaceId, email], toContact),
+      async update(c) {
+        const result = await q.query(
+          `UPDATE ${s}.contacts SET workspace_id = $2, name = $3, phone_e164 = $4, email = $5, tags = $6, score = $7, ltv = $8,
+             whatsapp_consent = $9, whatsapp_opted_out_at = $10, created_at = $11, updated_at = $12 WHERE id = $1`,
+          values(c),
+        );
+        return affected(result) > 0;
+      },
+    },
+  };
+}

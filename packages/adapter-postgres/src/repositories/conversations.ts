@@ -1,0 +1,81 @@
+import type { ConversationRecord, EventRecord, MessageRecord, StorageRepositories } from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
+
+const toConversation = (r: any): ConversationRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  contactId: r.contact_id,
+  channel: r.channel,
+  status: r.status,
+  escalatedAt: isoOrNull(r.escalated_at),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+const toMessage = (r: any): MessageRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  conversationId: r.conversation_id,
+  sender: r.sender,
+  content: r.content,
+  createdAt: iso(r.created_at),
+});
+
+const toEvent = (r: any): EventRecord => ({ id: r.id, workspaceId: r.workspace_id, type: r.type, created: iso(r.created), data: r.data });
+
+const conversationValues = (c: ConversationRecord) => [c.id, c.workspaceId, c.contactId, c.channel, c.status, c.escalatedAt, c.createdAt, c.updatedAt];
+
+/** `LIMIT NULL` means no limit in PostgreSQL. */
+const limitOf = (options?: { limit?: number }) => options?.limit ?? null;
+
+export function conversationRepositories(q: Queryable, s: string): Pick<StorageRepositories, "conversations" | "messages" | "events"> {
+  return {
+    conversations: {
+      async insert(c) {
+        await q.query(
+          `INSERT INTO ${s}.conversations (id, workspace_id, contact_id, channel, status, escalated_at, created_at, updated_at) VALUES (${placeholders(8)})`,
+          conversationValues(c),
+        );
+      },
+      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.conversations WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toConversation),
+      listByWorkspace: (workspaceId, options = {}) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.conversations WHERE workspace_id = $1 AND ($2::text IS NULL OR status = $2)
+           ORDER BY updated_at DESC, id DESC LIMIT $3`,
+          [workspaceId, options.status ?? null, limitOf(options)],
+          toConversation,
+        ),
+      async update(c) {
+        const result = await q.query(
+          `UPDATE ${s}.conversations SET workspace_id = $2, contact_id = $3, channel = $4, status = $5, escalated_at = $6, created_at = $7, updated_at = $8 WHERE id = $1`,
+          conversationValues(c),
+        );
+        return affected(result) > 0;
+      },
+    },
+    messages: {
+      async insert(m) {
+        await q.query(
+          `INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at) VALUES (${placeholders(6)})`,
+          [m.id, m.workspaceId, m.conversationId, m.sender, m.content, m.createdAt],
+        );
+      },
+      listByConversation: (conversationId, options = {}) =>
+        many(q, `SELECT * FROM ${s}.messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [conversationId, limitOf(options)], toMessage),
+    },
+    events: {
+      async append(e) {
+        await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [e.id, e.workspaceId, e.type, e.created, json(e.data)]);
+      },
+      listByWorkspace: (workspaceId, options = {}) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.events WHERE workspace_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created, id`,
+          [workspaceId, options.type ?? null],
+          toEvent,
+        ),
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Queryable } from "./driver.js";
+
+/** timestamptz comes back as a Date (pg, PGlite); records carry ISO 8601 UTC strings. */
+export function iso(value: unknown): string {
+  return (value instanceof Date ? value : new Date(String(value))).toISOString();
+}
+
+export function isoOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : iso(value);
+}
+
+/** int8 and numeric come back as strings from pg and as numbers from PGlite. */
+export function num(value: unknown): number {
+  return Number(value);
+}
+
+export function numOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** jsonb parameters are sent as JSON text; both drivers parse jsonb results already. */
+export function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** Runs a query and returns its first row mapped, or null. */
+export async function one<T>(q: Queryable, text: string, params: unknown[], map: (row: any) => T): Promise<T | null> {
+  const { rows } = await q.query(text, params);
+  return rows.length === 0 ? null : map(rows[0]);
+}
+
+export async function many<T>(q: Queryable, text: string, params: unknown[], map: (row: any) => T): Promise<T[]> {
+  const { rows } = await q.query(text, params);
+  return rows.map(map);
+}
+
+/** `$1, $2, …, $n` for an INSERT of n columns. */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, (_, i) => `$${i + 1}`).join(", ");
+}

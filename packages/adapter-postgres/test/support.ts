@@ -1,0 +1,42 @@
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { migrate, postgresStorage, type PostgresStorageOptions } from "@vitrina/adapter-postgres";
+
+export const DATABASE_URL = process.env.DATABASE_URL;
+
+/** The backends every suite runs on: PGlite always, real PostgreSQL when DATABASE_URL is set. */
+export const backends = [
+  { name: "PGlite", available: true },
+  { name: "PostgreSQL", available: Boolean(DATABASE_URL) },
+].filter((b) => b.available).map((b) => b.name as "PGlite" | "PostgreSQL");
+
+export function uniqueSchema(): string {
+  return `t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+}
+
+/**
+ * A migrated storage in its own fresh schema, so parallel and repeated runs never collide.
+ * On PostgreSQL the schema is dropped when the storage closes.
+ */
+export async function openTestStorage(backend: "PGlite" | "PostgreSQL", options: PostgresStorageOptions = {}) {
+  const schema = uniqueSchema();
+  if (backend === "PGlite") {
+    const db = new PGlite();
+    await migrate(db, { schema });
+    return { storage: postgresStorage(db, { ...options, schema }), db, schema };
+  }
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
+  await migrate(pool, { schema });
+  const storage = postgresStorage(pool, { ...options, schema, closeDriver: false });
+  return {
+    db: pool,
+    schema,
+    storage: {
+      ...storage,
+      async close() {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      },
+    },
+  };
+}
