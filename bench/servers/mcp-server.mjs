@@ -38,8 +38,15 @@ async function startVitrina() {
     secretBox: Buffer.alloc(32, 9).toString("base64"),
     mcp: {
       authenticate: staticTokenAuthenticator({ [token]: { workspaceId: "ws-bench", keyId: "key-bench", scopes: ["catalog:read"] } }),
-      // Interim runtime until the capability registry lands: same contract, fixed catalog.
+      // Interim runtime until the capability registry lands: same contract, fixed catalog, and one
+      // catalog.search-shaped descriptor for every capability (only query_catalog is called).
       capabilities: {
+        descriptor: (name) => ({
+          name, version: "1.0.0", summary: name, riskClass: "read", requiredScopes: ["catalog:read"], scopeMatch: "anyOf",
+          inputSchema: { type: "object", properties: { search: { type: "string" }, limit: { type: "integer", minimum: 0, maximum: 100 } }, additionalProperties: false },
+          outputSchema: { type: "array", items: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] } },
+          idempotency: { required: false },
+        }),
         async invoke(_name, input) {
           const term = (input.search ?? "").toLowerCase();
           const items = catalog.filter((p) => p.sku.toLowerCase().includes(term) || p.name.toLowerCase().includes(term));
