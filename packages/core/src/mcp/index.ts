@@ -1,5 +1,5 @@
 export { mcpRoutes, mcpTools, type McpRouteDependencies } from "./mcp-route.js";
-export type { McpOptions, CapabilitySource, McpCapabilityDescriptor, QuoteOperations, QuoteView, QuoteLineView } from "./mcp-options.js";
+export type { McpOptions, CapabilitySource, McpCapabilityDescriptor, QuoteOperations, IssuedQuote, PriceLookup } from "./mcp-options.js";
 export { staticTokenAuthenticator, bearerToken, hasRequiredScopes, rejectEveryone, type Authenticator, type Principal, type ScopeRequirement } from "./authenticator.js";
 export { MCP_PROTOCOL_VERSION, MCP_SERVER_INFO, ACCEPTED_PROTOCOL_VERSIONS } from "./protocol.js";
 export { FINANCIAL_TOOLS_DISABLED_MESSAGE } from "./quote-tool.js";

@@ -30,8 +30,10 @@ export interface McpOptions {
    * a test) passes one.
    */
   capabilities?: CapabilitySource;
-  /** Creates priced quotes (`create_quote`); wired to the quote operation of core once it lands. */
+  /** Issues quotes for `create_quote`; wired to `vitrina.quotes` once the quote operation lands. */
   quotes?: QuoteOperations;
+  /** Prices `create_quote` lines; wired to the catalog (`storage.catalogItems`) once it lands. */
+  prices?: PriceLookup;
 }
 
 export const DEFAULT_MCP_BODY_LIMIT = 1024 * 1024;
@@ -62,30 +64,32 @@ export interface CapabilitySource {
   descriptor(name: string): McpCapabilityDescriptor | undefined;
 }
 
-export interface QuoteLineView {
-  sku: string;
-  name: string | null;
-  quantity: number;
-  unit_price: number;
-  line_total: number;
-}
-
-/** A stored quote as `create_quote` returns it; VAT and totals are computed by the quote operation. */
-export interface QuoteView {
-  quote_id: string;
+/** A stored quote, as core's quote operation returns it (server-computed line totals, VAT and total). */
+export interface IssuedQuote {
+  id: string;
+  contactId: string;
+  conversationId: string | null;
   currency: string;
-  items: QuoteLineView[];
+  items: Array<{ sku: string; quantity: number; unitPrice: number; lineTotal: number }>;
   subtotal: number;
-  vat_rate: number;
+  vatRate: number;
   vat: number;
   total: number;
-  created_at: string;
+  createdAt: string;
 }
 
+/**
+ * Issues a quote from priced lines: computes line totals, VAT and total, stores it and emits
+ * `quote.created` in one transaction. `vitrina.quotes` (core's quote operation) fits.
+ */
 export interface QuoteOperations {
-  /**
-   * Prices each line from the workspace catalog, computes VAT and total, stores the quote and
-   * emits `quote.created`, in one transaction. Throws `not_found` for an unknown sku.
-   */
-  create(input: { workspaceId: string; createdBy: string; items: Array<{ sku: string; quantity: number }> }): Promise<QuoteView>;
+  create(input: {
+    workspaceId: string;
+    contactId: string;
+    conversationId: string | null;
+    items: Array<{ sku: string; quantity: number; unitPrice: number }>;
+  }): Promise<IssuedQuote>;
 }
+
+/** The catalog price of one SKU (an item or a variant) in the workspace, or null when unknown or unpriced. */
+export type PriceLookup = (workspaceId: string, sku: string) => Promise<{ unitPrice: number; name: string | null } | null>;

@@ -46,7 +46,7 @@ export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
   return createToolCatalog([
     ...legacyCapabilityTools(capabilities),
     ...conversationTools(deps),
-    createQuoteTool({ enabled: options.enableFinancialTools === true, quotes: options.quotes }),
+    createQuoteTool({ enabled: options.enableFinancialTools === true, storage: deps.storage, quotes: options.quotes, prices: options.prices }),
     ...(canonical === "none" ? [] : canonicalCapabilityTools(capabilities, canonical)),
   ]);
 }

@@ -1,33 +1,49 @@
 import { describe, expect, it } from "vitest";
-import type { QuoteOperations } from "@vitrina/core";
+import type { PriceLookup, QuoteOperations } from "@vitrina/core";
+import { DEMO_CATALOG } from "./support/interim-capabilities.js";
 import { startMcpHarness } from "./support/mcp-harness.js";
 
-// Stands in for the quote operation of the webhooks branch (prices from the catalog, 19% VAT,
-// stores the quote, emits quote.created) until it is merged; here only the tool's wiring is tested.
+// Stands in for core's quote operation (webhooks branch: computes line totals, 19% VAT for CLP,
+// stores, emits quote.created) until it is merged; here only the tool's wiring is tested.
 const fakeQuotes = (): QuoteOperations & { received: unknown[] } => {
   const received: unknown[] = [];
   return {
     received,
     async create(input) {
       received.push(input);
-      const items = input.items.map((i) => ({ sku: i.sku, name: null, quantity: i.quantity, unit_price: 1000, line_total: 1000 * i.quantity }));
-      const subtotal = items.reduce((sum, i) => sum + i.line_total, 0);
-      return { quote_id: "q_1", currency: "CLP", items, subtotal, vat_rate: 0.19, vat: subtotal * 0.19, total: subtotal * 1.19, created_at: "2026-01-01T00:00:00.000Z" };
+      const items = input.items.map((i) => ({ ...i, lineTotal: i.unitPrice * i.quantity }));
+      const subtotal = items.reduce((sum, i) => sum + i.lineTotal, 0);
+      return { id: "q_1", contactId: input.contactId, conversationId: input.conversationId, currency: "CLP", items, subtotal, vatRate: 0.19, vat: Math.round(subtotal * 0.19), total: subtotal + Math.round(subtotal * 0.19), createdAt: "2026-01-01T00:00:00.000Z" };
     },
   };
 };
+const prices: PriceLookup = async (_workspaceId, sku) => {
+  const item = DEMO_CATALOG.find((p) => p.sku === sku);
+  return item === undefined ? null : { unitPrice: item.price, name: item.name };
+};
 
 describe("MCP options", () => {
-  it("enableFinancialTools lets create_quote call the quote operation with the caller's workspace", async () => {
+  it("enableFinancialTools: create_quote prices from the catalog, for the conversation's contact, through the quote operation", async () => {
     const quotes = fakeQuotes();
-    const h = await startMcpHarness({ enableFinancialTools: true, quotes });
+    const h = await startMcpHarness({ enableFinancialTools: true, quotes, prices });
     const client = await h.connect();
-    const result = (await client.callTool({ name: "create_quote", arguments: { items: [{ sku: "DEP-101", quantity: 2 }] } })) as any;
+    const quote = (args: Record<string, unknown>) => client.callTool({ name: "create_quote", arguments: args }) as Promise<any>;
+    const result = await quote({ items: [{ sku: "DEP-101", quantity: 1 }, { sku: "EST-01", quantity: 2 }], conversation_id: h.conversation.id });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ quote_id: "q_1", subtotal: 2000, vat: 380, total: 2380 });
-    expect(quotes.received).toEqual([{ workspaceId: h.workspace.id, createdBy: "key-full", items: [{ sku: "DEP-101", quantity: 2 }] }]);
-    const zero = (await client.callTool({ name: "create_quote", arguments: { items: [{ sku: "DEP-101", quantity: 0 }] } })) as any;
-    expect(zero.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      quote_id: "q_1", contact_id: h.contact.id, conversation_id: h.conversation.id, currency: "CLP",
+      subtotal: 117_000_000, vat_rate: 0.19, vat: 22_230_000, total: 139_230_000,
+    });
+    expect(result.structuredContent.items[1]).toEqual({ sku: "EST-01", name: "Estacionamiento", quantity: 2, unit_price: 9_500_000, line_total: 19_000_000 });
+    expect(quotes.received).toEqual([{
+      workspaceId: h.workspace.id, contactId: h.contact.id, conversationId: h.conversation.id,
+      items: [{ sku: "DEP-101", quantity: 1, unitPrice: 98_000_000 }, { sku: "EST-01", quantity: 2, unitPrice: 9_500_000 }],
+    }]);
+
+    expect((await quote({ items: [{ sku: "NOPE", quantity: 1 }], contact_id: h.contact.id })).content[0].text).toMatch(/sku NOPE is not in the catalog/);
+    expect((await quote({ items: [{ sku: "DEP-101", quantity: 1 }] })).content[0].text).toMatch(/needs contact_id or conversation_id/);
+    expect((await quote({ items: [{ sku: "DEP-101", quantity: 0 }], contact_id: h.contact.id })).isError).toBe(true);
+    expect(quotes.received).toHaveLength(1);
     await client.close();
     await h.close();
   });

@@ -38,7 +38,7 @@ describe("MCP over the official SDK client", () => {
     expect(inputs("send_message")).toEqual({ props: ["conversation_id", "text"], required: ["conversation_id", "text"] });
     expect(inputs("query_catalog")).toEqual({ props: ["limit", "search"], required: [] });
     expect(inputs("check_stock")).toEqual({ props: ["sku"], required: ["sku"] });
-    expect(inputs("create_quote")).toEqual({ props: ["items"], required: ["items"] });
+    expect(inputs("create_quote")).toEqual({ props: ["contact_id", "conversation_id", "items"], required: ["items"] });
     expect((byName.list_conversations!.inputSchema.properties as any).status.enum).toEqual(["open", "pending", "closed"]);
     expect((byName.query_catalog!.inputSchema.properties as any).limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
     for (const tool of tools) {
