@@ -1,6 +1,6 @@
 // A lead-intake server in its own process, so the load generator doesn't share its event loop.
 // argv[2]: "bare" (node:http that only reads the body, verifies the HMAC and answers 200: the
-// ceiling) or "vitrina-memory". Prints one JSON line { url, connectorId, secret } when ready.
+// ceiling), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL). Prints one JSON line { url, connectorId, secret } when ready.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 
@@ -39,5 +39,18 @@ async function startVitrina(storage) {
 let info;
 if (kind === "bare") info = await startBare();
 else if (kind === "vitrina-memory") info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
+else if (kind === "vitrina-postgres") {
+  // A fresh schema per run on the local server; dropped on SIGTERM.
+  const { default: pg } = await import("pg");
+  const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
+  const schema = `bench_${Date.now()}`;
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 16 });
+  await migrate(pool, { schema });
+  info = await startVitrina(postgresStorage(pool, { schema, closeDriver: false }));
+  process.once("SIGTERM", async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    process.exit(0);
+  });
+}
 else throw new Error(`unknown server kind ${kind}`);
 process.stdout.write(`${JSON.stringify(info)}\n`);

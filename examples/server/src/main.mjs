@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// The demo server the README's first command runs. Configuration by environment:
-//   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; random per run if unset),
+// The demo server the README's first command runs. Storage: DATABASE_URL → PostgreSQL; else
+// embedded PGlite in VITRINA_DATA_DIR (default .vitrina/); `--memory` or VITRINA_STORAGE=memory.
+// Configuration by environment:
+//   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir),
 //   VITRINA_DEMO_CREDENTIALS (write the demo credentials there as JSON),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
 //   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API).
 import { serve } from "@vitrina/http-node";
 import { createDemo, demoCredentials, writeDemoCredentials } from "./demo.mjs";
 
-const demo = await createDemo();
+const demo = await createDemo({ memory: process.argv.includes("--memory") });
 const server = await serve(demo.vitrina.handler, {
   port: Number(process.env.PORT ?? 8787),
   host: process.env.HOST ?? "127.0.0.1",
@@ -22,7 +24,7 @@ console.log(`Vitrina demo server listening on ${server.url}
   workspace:        ${credentials.workspaceId}
   lead intake URL:  ${credentials.leadIntakeUrl}
   connector id:     ${credentials.connectorId}
-  connector secret: ${credentials.connectorSecret}   (shown once; keep it secret)
+  connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})
   MCP URL:          ${credentials.mcpUrl}
   MCP API key:      ${credentials.apiKey}   (Authorization: Bearer <key>)
   opted-out phones: ${demo.optOuts.join(", ")}

@@ -2,3 +2,4 @@ export { serve, type RunningServer, type ServeOptions } from "./serve.js";
 export { toNodeListener, DEFAULT_MAX_BODY_SIZE, type FetchHandler, type NodeListenerOptions } from "./listener.js";
 export { toWebRequest, BodyTooLargeError } from "./node-request.js";
 export { writeWebResponse } from "./node-response.js";
+export { storageFromEnv, secretKeyFromEnv, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";

@@ -10,6 +10,8 @@ export interface Actor {
 }
 
 export interface CreateWorkspaceInput {
+  /** Defaults to a generated id; give one to make setup scripts idempotent. */
+  id?: string;
   name: string;
   ownerUserId: string;
   vertical?: Vertical;
@@ -23,7 +25,7 @@ export function createWorkspaceService(deps: { storage: Storage; clock: Clock; i
     async create(input: CreateWorkspaceInput): Promise<WorkspaceRecord> {
       if (input.name.trim() === "") throw new VitrinaError("invalid_argument", "workspace name must not be empty");
       const workspace: WorkspaceRecord = {
-        id: ids(),
+        id: input.id ?? ids(),
         name: input.name.trim(),
         vertical: input.vertical ?? "real_estate",
         currency: input.currency ?? "CLP",

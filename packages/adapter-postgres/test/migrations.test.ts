@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { fixtures } from "@vitrina/core/testing";
+import { migrate, migrations, postgresStorage, type Queryable } from "@vitrina/adapter-postgres";
+import { DATABASE_URL, backends, uniqueSchema } from "./support.js";
+
+const latest = migrations.at(-1)!.version;
+
+async function tables(db: Queryable, schema: string): Promise<string[]> {
+  const { rows } = await db.query(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+    [schema],
+  );
+  return rows.map((r) => r.table_name);
+}
+
+function openDriver(backend: "PGlite" | "PostgreSQL") {
+  return backend === "PGlite" ? new PGlite() : new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+}
+
+async function closeDriver(db: PGlite | pg.Pool, schema: string) {
+  if (db instanceof PGlite) return db.close();
+  await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await db.end();
+}
+
+describe.each(backends)("migrations on %s", (backend) => {
+  it("applies every migration to a fresh database, then re-runs as a no-op", async () => {
+    const db = openDriver(backend);
+    const schema = uniqueSchema();
+    try {
+      expect(await migrate(db, { schema })).toEqual(migrations.map((m) => m.version));
+      const before = await tables(db, schema);
+      expect(before).toContain("lead_events");
+      expect(await migrate(db, { schema })).toEqual([]);
+      expect(await tables(db, schema)).toEqual(before);
+      const { rows } = await (db as Queryable).query(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
+      expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
+    } finally {
+      await closeDriver(db, schema);
+    }
+  });
+
+  it("lets two concurrent migrate() calls both succeed, applying each migration once", async () => {
+    const db = openDriver(backend);
+    const schema = uniqueSchema();
+    try {
+      const [a, b] = await Promise.all([migrate(db, { schema }), migrate(db, { schema })]);
+      expect([...a, ...b].sort()).toEqual(migrations.map((m) => m.version));
+      expect(await migrate(db, { schema })).toEqual([]);
+    } finally {
+      await closeDriver(db, schema);
+    }
+  });
+
+  it("leaves the schema as it was when a migration fails", async () => {
+    const db = openDriver(backend);
+    const schema = uniqueSchema();
+    const broken = { version: latest + 1, name: "broken", statements: (s: string) => [`CREATE TABLE ${s}.half_done (id int)`, "SELECT * FROM no_such_table"] };
+    migrations.push(broken);
+    try {
+      await expect(migrate(db, { schema })).rejects.toThrow(/no_such_table/);
+      expect(await tables(db, schema)).toEqual([]);
+    } finally {
+      migrations.pop();
+      await closeDriver(db, schema);
+    }
+  });
+});
+
+describe("restart on the same database", () => {
+  it.each(backends)("%s: a new storage reads back what the old one wrote and still sees duplicates", async (backend) => {
+    const f = fixtures();
+    const schema = uniqueSchema();
+    const dataDir = backend === "PGlite" ? await mkdtemp(join(tmpdir(), "vitrina-pglite-")) : null;
+    const open = () => (dataDir ? new PGlite(dataDir) : new pg.Pool({ connectionString: DATABASE_URL, max: 2 }));
+    const workspace = f.workspace();
+    const connector = f.connector(workspace.id);
+    const lead = f.lead(workspace.id, connector.id);
+    try {
+      const first = open();
+      await migrate(first, { schema });
+      const before = postgresStorage(first, { schema });
+      await before.workspaces.insert(workspace);
+      await before.connectors.insert(connector);
+      expect(await before.leads.insertIfNew(lead)).toBe(true);
+      await before.close();
+
+      const second = open();
+      expect(await migrate(second, { schema })).toEqual([]);
+      const after = postgresStorage(second, { schema, closeDriver: false });
+      expect(await after.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
+      expect(await after.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId })).toBe(false);
+      await closeDriver(second, schema);
+    } finally {
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
