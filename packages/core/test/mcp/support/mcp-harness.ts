@@ -9,6 +9,7 @@ import {
   staticTokenAuthenticator,
   type McpOptions,
   type Principal,
+  type Storage,
 } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
 import { interimCapabilities } from "./interim-capabilities.js";
@@ -20,8 +21,8 @@ export const TOKENS = { full: "vk_test_full", readOnly: "vk_test_read_only", cat
  * A real Vitrina on 127.0.0.1:0 with one workspace holding a contact, a WhatsApp conversation with
  * two messages and a closed web conversation, three API tokens, and an SDK client factory.
  */
-export async function startMcpHarness(mcp: Partial<McpOptions> = {}) {
-  const storage = memoryStorage();
+export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { storage?: Storage } = {}) {
+  const storage = options.storage ?? memoryStorage();
   const messaging = logMessagingTransport(silentLogger);
   const f = fixtures();
   const workspace = f.workspace();
