@@ -9,7 +9,7 @@ import { load } from "./lib.mjs";
 
 /** Starts `bench/servers/<script>` with `args`; resolves with the JSON line it prints and a stop(). */
 export async function startServerProcess(script, args = [], env = {}) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(`./servers/${script}`, import.meta.url)), ...args], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), fileURLToPath(new URL(`./servers/${script}`, import.meta.url)), ...args], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });

@@ -67,9 +67,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return state.contacts.lookup("phone", `${workspaceId}/${phoneE164}`);
       },
       async findByEmail(workspaceId, email) {
-        const wanted = email.toLowerCase();
-        const found = state.contacts.filter((c) => c.workspaceId === workspaceId && c.email?.toLowerCase() === wanted);
-        return found.sort(byCreated)[0] ?? null;
+        return state.contacts.lookupAll("email", `${workspaceId}/${email.toLowerCase()}`).sort(byCreated)[0] ?? null;
       },
       async update(contact) {
         if (state.contacts.conflictOf(contact) === "phone") {

@@ -20,9 +20,11 @@ export function createMemoryState() {
     connectors: new MemoryTable<ConnectorRecord>((c) => c.id, {
       systemId: (c) => `${c.workspaceId}/${c.systemId}`,
     }),
-    contacts: new MemoryTable<ContactRecord>((c) => c.id, {
-      phone: (c) => (c.phoneE164 === null ? null : `${c.workspaceId}/${c.phoneE164}`),
-    }),
+    contacts: new MemoryTable<ContactRecord>(
+      (c) => c.id,
+      { phone: (c) => (c.phoneE164 === null ? null : `${c.workspaceId}/${c.phoneE164}`) },
+      { email: (c) => (c.email === null ? null : `${c.workspaceId}/${c.email.toLowerCase()}`) },
+    ),
     leads: new MemoryTable<LeadEventRecord>((l) => l.id, {
       source: (l) => `${l.connectorId}/${l.sourceLeadId}`,
     }),

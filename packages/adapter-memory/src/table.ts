@@ -8,12 +8,25 @@ export type UndoLog = Array<() => void>;
 export class MemoryTable<Row> {
   private readonly rows = new Map<string, Row>();
   private readonly unique = new Map<string, Map<string, string>>();
+  private readonly multi = new Map<string, Map<string, Set<string>>>();
 
+  /**
+   * `uniqueIndexes` behave like unique constraints; `indexes` are plain lookup indexes (many rows
+   * per value), so lookups stay O(1) as tables grow instead of scanning.
+   */
   constructor(
     private readonly keyOf: (row: Row) => string,
     private readonly uniqueIndexes: Record<string, (row: Row) => string | null> = {},
+    private readonly indexes: Record<string, (row: Row) => string | null> = {},
   ) {
     for (const name of Object.keys(uniqueIndexes)) this.unique.set(name, new Map());
+    for (const name of Object.keys(indexes)) this.multi.set(name, new Map());
+  }
+
+  /** Every row whose plain index `index` has `value`. */
+  lookupAll(index: string, value: string): Row[] {
+    const keys = this.multi.get(index)?.get(value);
+    return keys === undefined ? [] : [...keys].map((key) => this.get(key)!);
   }
 
   get(key: string): Row | null {
@@ -92,16 +105,33 @@ export class MemoryTable<Row> {
   }
 
   private index(row: Row): void {
+    const key = this.keyOf(row);
     for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
       const value = valueOf(row);
-      if (value !== null) this.unique.get(name)?.set(value, this.keyOf(row));
+      if (value !== null) this.unique.get(name)?.set(value, key);
+    }
+    for (const [name, valueOf] of Object.entries(this.indexes)) {
+      const value = valueOf(row);
+      if (value === null) continue;
+      const byValue = this.multi.get(name)!;
+      let keys = byValue.get(value);
+      if (keys === undefined) byValue.set(value, (keys = new Set()));
+      keys.add(key);
     }
   }
 
   private unindex(row: Row): void {
+    const key = this.keyOf(row);
     for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
       const value = valueOf(row);
       if (value !== null) this.unique.get(name)?.delete(value);
+    }
+    for (const [name, valueOf] of Object.entries(this.indexes)) {
+      const value = valueOf(row);
+      if (value === null) continue;
+      const keys = this.multi.get(name)?.get(value);
+      keys?.delete(key);
+      if (keys?.size === 0) this.multi.get(name)!.delete(value);
     }
   }
 }
