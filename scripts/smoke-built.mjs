@@ -34,6 +34,11 @@ try {
   assert.equal(response.status, 200, JSON.stringify(json));
   assert.equal(json.accepted, true);
   assert.equal(json.outbound.status, "blocked");
+  const catalog = await fetch(`${server.url}/v1/capabilities`);
+  assert.equal(catalog.status, 200);
+  assert.equal((await catalog.json()).capabilities.length, 6);
+  const again = await fetch(`${server.url}/v1/capabilities`, { headers: { "if-none-match": catalog.headers.get("etag") } });
+  assert.equal(again.status, 304);
 
   // The MCP server, through the built core and the SDK it depends on.
   const listed = await fetch(`${server.url}/mcp`, {
@@ -47,4 +52,4 @@ try {
 } finally {
   await server.close();
 }
-console.log("smoke: built packages import and serve a signed lead and MCP tools/list from plain Node");
+console.log("smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node");

@@ -2,7 +2,7 @@
 // connector and a messaging transport that logs instead of sending. Used by main.mjs and tests.
 import { randomBytes } from "node:crypto";
 import { writeFile } from "node:fs/promises";
-import { consoleLogger, createVitrina, logMessagingTransport, staticTokenAuthenticator, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, logMessagingTransport, seedDemoData, staticTokenAuthenticator, whatsAppCloudTransport } from "@vitrina/core";
 import { secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -28,6 +28,8 @@ async function ensureDemoConnector(vitrina) {
   let workspace = await vitrina.storage.workspaces.get(DEMO_WORKSPACE_ID);
   if (workspace === null) {
     workspace = await vitrina.workspaces.create({ id: DEMO_WORKSPACE_ID, name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+    // A small real-estate catalog, contacts and conversations, so every capability answers something.
+    await seedDemoData(vitrina, workspace.id);
   }
   const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
   if (existing) {

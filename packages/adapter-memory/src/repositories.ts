@@ -1,4 +1,5 @@
 import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -70,11 +71,22 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return state.contacts.lookupAll("email", `${workspaceId}/${email.toLowerCase()}`).sort(byCreated)[0] ?? null;
       },
       async update(contact) {
-        if (state.contacts.conflictOf(contact) === "phone") {
-          const holder = state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
-          if (holder?.id !== contact.id) throw new VitrinaError("conflict", "another contact already has this phone");
-        }
+        // Not `conflictOf`: it reports the primary key first, which an update always "violates".
+        const holder = contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
+        if (holder !== null && holder.id !== contact.id) throw new VitrinaError("conflict", "another contact already has this phone");
         return state.contacts.replace(contact, undo);
+      },
+      async search(workspaceId, query, { limit }) {
+        const text = query.trim().toLowerCase();
+        const digits = text.replace(/[\s\-()]/g, "");
+        const found = state.contacts.filter(
+          (c) =>
+            c.workspaceId === workspaceId &&
+            (c.name?.toLowerCase().includes(text) ||
+              c.email?.toLowerCase().includes(text) ||
+              (/\d/.test(digits) && c.phoneE164?.includes(digits))) === true,
+        );
+        return found.sort((a, b) => byCreated(a, b) || a.id.localeCompare(b.id)).slice(0, limit);
       },
     },
     leads: {
@@ -154,5 +166,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
           .sort((a, b) => a.created.localeCompare(b.created));
       },
     },
+    ...createCapabilityRepositories(state, undo),
   };
 }

@@ -10,6 +10,7 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "@vitrina/core";
+import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
 
 /** All tables of one memory storage. Unique indexes mirror the PostgreSQL schema's constraints. */
@@ -33,6 +34,7 @@ export function createMemoryState() {
     conversations: new MemoryTable<ConversationRecord>((c) => c.id),
     messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
+    ...createCapabilityTables(),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

@@ -1,6 +1,7 @@
 import type { Storage, StorageRepositories } from "@vitrina/core";
 import { closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
+import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
@@ -32,6 +33,7 @@ function repositories(q: Queryable, s: string): StorageRepositories {
     ...contactRepositories(mapped, s),
     ...leadRepositories(mapped, s),
     ...conversationRepositories(mapped, s),
+    ...capabilityRepositories(mapped, s),
   };
 }
 

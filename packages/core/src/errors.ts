@@ -11,6 +11,7 @@ export type VitrinaErrorCode =
   | "invalid_signature"
   | "unauthorized"
   | "insufficient_scope"
+  | "policy_blocked"
   | "forbidden"
   | "malformed_json"
   | "unsupported_media_type"

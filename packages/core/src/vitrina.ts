@@ -1,3 +1,5 @@
+import { createCapabilityService, type CapabilityOptions } from "./capabilities/capability-service.js";
+import type { CapabilityPolicy } from "./capabilities/policies.js";
 import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./http/lead-intake-route.js";
@@ -11,6 +13,7 @@ import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
+import type { InventoryProvider } from "./ports/inventory.js";
 import type { MessagingTransport } from "./ports/messaging.js";
 import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 import type { Storage } from "./ports/storage.js";
@@ -27,6 +30,12 @@ export interface VitrinaOptions {
   logger?: Logger;
   /** Replaces `Vitrina` in header names: `X-<prefix>-Timestamp`, `<prefix>-Signature`. */
   headerPrefix?: string;
+  /** Capability runtime and catalog: attempt lease, MCP address in the catalog, extra capabilities. */
+  capabilities?: CapabilityOptions;
+  /** External stock sources `inventory.check` asks besides the native catalog (ERP, e-commerce). */
+  inventoryProviders?: InventoryProvider[];
+  /** Evaluated before every command capability; the first to block leaves a task for a person. */
+  policies?: CapabilityPolicy[];
   leadIntake?: {
     /** Largest accepted lead body in bytes. Default 65536 (64 KiB). */
     maxBodyBytes?: number;
@@ -86,9 +95,19 @@ export function createVitrina(options: VitrinaOptions) {
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
   });
 
+  const capabilities = createCapabilityService({
+    storage,
+    clock,
+    ids,
+    inventoryProviders: options.inventoryProviders ?? [],
+    policies: options.policies ?? [],
+    options: options.capabilities ?? {},
+  });
+
   const routes: Route[] = [
+    capabilities.route,
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
-    ...mcpRoutes({ storage, messaging: options.messaging, clock, ids, logger, options: options.mcp }),
+    ...mcpRoutes({ storage, messaging: options.messaging, clock, ids, logger, capabilities, options: options.mcp }),
   ];
   const handler: Handler = createRouter(routes, logger);
 
@@ -98,6 +117,7 @@ export function createVitrina(options: VitrinaOptions) {
     workspaces,
     connectors,
     contacts,
+    capabilities,
     leads,
     headerNames,
     /** Closes the storage. */

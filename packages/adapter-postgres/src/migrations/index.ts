@@ -1,5 +1,6 @@
 import { runTransaction, type PostgresDriver } from "../driver.js";
 import { migration001 } from "./001-leads.js";
+import { migration002 } from "./002-capabilities.js";
 
 export interface Migration {
   version: number;
@@ -9,7 +10,10 @@ export interface Migration {
 }
 
 /** Every migration, in order. Add new ones at the end with the next version; never edit an applied one. */
-export const migrations: Migration[] = [{ version: 1, name: "leads", statements: migration001 }];
+export const migrations: Migration[] = [
+  { version: 1, name: "leads", statements: migration001 },
+  { version: 2, name: "capabilities", statements: migration002 },
+];
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;

@@ -1,6 +1,6 @@
 import type { ContactRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
-import { iso, isoOrNull, json, numOrNull, one, placeholders } from "../rows.js";
+import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
 
 const toContact = (r: any): ContactRecord => ({
   id: r.id,
@@ -48,6 +48,18 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
           values(c),
         );
         return affected(result) > 0;
+      },
+      search(workspaceId, query, { limit }) {
+        const text = query.trim();
+        const digits = text.replace(/[\s\-()]/g, "");
+        // strpos, not LIKE: the query is matched literally, `%` and `_` included.
+        return many(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND (strpos(lower(name), lower($2)) > 0 OR strpos(lower(email), lower($2)) > 0
+             OR ($3 <> '' AND strpos(phone_e164, $3) > 0)) ORDER BY created_at, id LIMIT $4`,
+          [workspaceId, text, /\d/.test(digits) ? digits : "", limit],
+          toContact,
+        );
       },
     },
   };

@@ -11,6 +11,7 @@ const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   invalid_signature: 401,
   unauthorized: 401,
   insufficient_scope: 403,
+  policy_blocked: 403,
   forbidden: 403,
   malformed_json: 400,
   invalid_argument: 400,

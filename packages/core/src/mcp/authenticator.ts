@@ -1,3 +1,5 @@
+import type { CapabilityDescriptor } from "../capabilities/definition.js";
+
 /**
  * Who is calling, once the bearer token is resolved. API keys (webhooks branch, `core/src/auth/`)
  * and, later, OAuth 2.1 access tokens both resolve to this shape, so the MCP server never knows
@@ -27,18 +29,8 @@ export function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-/** `anyOf`: one listed scope suffices; `allOf`: every listed scope is needed. */
-export interface ScopeRequirement {
-  scopes: string[];
-  match: "anyOf" | "allOf";
-}
-
-export function hasRequiredScopes(principal: Principal, requirement: ScopeRequirement): boolean {
-  const held = new Set(principal.scopes);
-  return requirement.match === "anyOf"
-    ? requirement.scopes.length === 0 || requirement.scopes.some((s) => held.has(s))
-    : requirement.scopes.every((s) => held.has(s));
-}
+/** What a tool needs, in the capability descriptor's terms: `anyOf` one listed scope, `allOf` all. */
+export type ScopeRequirement = Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">;
 
 /**
  * A fixed table of tokens, for tests, demos and embedders with their own key store. Tokens are

@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { VitrinaError } from "../errors.js";
-import type { CapabilitySource, McpCapabilityDescriptor } from "./mcp-options.js";
+import type { CapabilityDescriptor } from "../capabilities/definition.js";
+import type { CapabilitySource } from "./mcp-options.js";
 import type { JsonObjectSchema, ToolDefinition } from "./tool-definition.js";
 
 /** The six capabilities of the spec, which MCP can also expose under their canonical names. */
@@ -20,7 +21,7 @@ const LEGACY_TOOLS: Array<[tool: string, title: string, capability: string]> = [
 const OPEN_WORLD = new Set(["inventory.check"]);
 
 /** Honest hints from the descriptor: reads are read-only and repeatable; writes may overwrite. */
-function annotationsOf(d: McpCapabilityDescriptor): ToolAnnotations {
+function annotationsOf(d: CapabilityDescriptor): ToolAnnotations {
   const read = d.riskClass === "read";
   return {
     readOnlyHint: read,
@@ -32,7 +33,7 @@ function annotationsOf(d: McpCapabilityDescriptor): ToolAnnotations {
 }
 
 /** `structuredContent` is an object, so an array output is published and returned as `{ items }`. */
-function outputSchemaOf(d: McpCapabilityDescriptor): { schema: JsonObjectSchema; wrap: boolean } {
+function outputSchemaOf(d: CapabilityDescriptor): { schema: JsonObjectSchema; wrap: boolean } {
   if (d.outputSchema.type !== "array") return { schema: d.outputSchema as JsonObjectSchema, wrap: false };
   return {
     schema: { type: "object", properties: { items: d.outputSchema }, required: ["items"], additionalProperties: false },
@@ -40,7 +41,7 @@ function outputSchemaOf(d: McpCapabilityDescriptor): { schema: JsonObjectSchema;
   };
 }
 
-function capabilityTool(name: string, title: string, d: McpCapabilityDescriptor, source: CapabilitySource): ToolDefinition {
+function capabilityTool(name: string, title: string, d: CapabilityDescriptor, source: CapabilitySource): ToolDefinition {
   const output = outputSchemaOf(d);
   return {
     name,
@@ -49,7 +50,7 @@ function capabilityTool(name: string, title: string, d: McpCapabilityDescriptor,
     inputSchema: d.inputSchema as JsonObjectSchema,
     outputSchema: output.schema,
     annotations: annotationsOf(d),
-    scope: { scopes: d.requiredScopes, match: d.scopeMatch },
+    scope: { requiredScopes: d.requiredScopes, scopeMatch: d.scopeMatch },
     async run(args, { principal, meta }) {
       // The runtime validates the arguments against the same schema tools/list published.
       const idempotencyKey = typeof meta?.idempotencyKey === "string" ? meta.idempotencyKey : undefined;
@@ -63,7 +64,7 @@ function capabilityTool(name: string, title: string, d: McpCapabilityDescriptor,
   };
 }
 
-function describe(source: CapabilitySource, capability: string): McpCapabilityDescriptor {
+function describe(source: CapabilitySource, capability: string): CapabilityDescriptor {
   const descriptor = source.descriptor(capability);
   if (descriptor === undefined) throw new VitrinaError("internal", `the MCP tools need capability ${capability}, which is not registered`);
   return descriptor;

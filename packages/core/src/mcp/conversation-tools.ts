@@ -32,7 +32,7 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
     input: z.strictObject({ status: z.enum(["open", "pending", "closed"]).optional().describe("Only conversations in this status") }),
     output: z.strictObject({ items: z.array(conversationView) }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    scope: { scopes: ["conversations:read"], match: "anyOf" },
+    scope: { requiredScopes: ["conversations:read"], scopeMatch: "anyOf" },
     async run({ status }, { principal }) {
       const rows = await deps.storage.conversations.listByWorkspace(principal.workspaceId, { ...(status && { status }), limit: LIST_CONVERSATIONS_LIMIT });
       return { structured: { items: rows.map(toView) } };
@@ -58,7 +58,7 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
     // Reaches a real person (open world) and sends again when called again (not idempotent). It only
     // adds to the history, so not destructive in MCP's sense (destructive = deletes or overwrites).
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    scope: { scopes: ["conversations:write"], match: "anyOf" },
+    scope: { requiredScopes: ["conversations:write"], scopeMatch: "anyOf" },
     async run(input, { principal }) {
       const { message, delivery } = await sendHumanMessage(deps, {
         workspaceId: principal.workspaceId,

@@ -1,4 +1,5 @@
-import type { Authenticator, Principal } from "./authenticator.js";
+import type { CapabilityService } from "../capabilities/capability-service.js";
+import type { Authenticator } from "./authenticator.js";
 
 /** The options an embedder passes as `createVitrina({ mcp: { … } })`. */
 export interface McpOptions {
@@ -24,45 +25,19 @@ export interface McpOptions {
   publicBaseUrl?: string;
   /** Largest JSON-RPC body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
-  /**
-   * The capability runtime the tools call and whose descriptors they publish. Wired by
-   * `createVitrina` to `vitrina.capabilities` once the registry lands; until then an embedder (or
-   * a test) passes one.
-   */
-  capabilities?: CapabilitySource;
   /** Issues quotes for `create_quote`; wired to `vitrina.quotes` once the quote operation lands. */
   quotes?: QuoteOperations;
-  /** Prices `create_quote` lines; wired to the catalog (`storage.catalogItems`) once it lands. */
+  /** Prices `create_quote` lines. Default: the workspace catalog (`catalogPriceLookup`). */
   prices?: PriceLookup;
 }
 
 export const DEFAULT_MCP_BODY_LIMIT = 1024 * 1024;
 
-/** The parts of a capability descriptor (spec: Capability descriptor) the MCP tools are built from. */
-export interface McpCapabilityDescriptor {
-  name: string;
-  version: string;
-  summary: string;
-  riskClass: "read" | "write";
-  requiredScopes: string[];
-  scopeMatch: "anyOf" | "allOf";
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown>;
-  idempotency: { required: boolean };
-}
-
 /**
- * The agent runtime as the MCP tools use it: same validation, scopes and provenance as any agent,
- * and the registry's descriptors so every schema is written once. `vitrina.capabilities` fits.
+ * The agent runtime and registry as the MCP tools use them: `invoke` (same validation, scopes and
+ * provenance as any agent) and `descriptor` (schemas and scopes written once, in the registry).
  */
-export interface CapabilitySource {
-  invoke(
-    name: string,
-    input: unknown,
-    context: { principal: Principal & { actorId?: string }; idempotencyKey?: string },
-  ): Promise<{ output: unknown; provenance: unknown }>;
-  descriptor(name: string): McpCapabilityDescriptor | undefined;
-}
+export type CapabilitySource = Pick<CapabilityService, "invoke" | "descriptor">;
 
 /** A stored quote, as core's quote operation returns it (server-computed line totals, VAT and total). */
 export interface IssuedQuote {

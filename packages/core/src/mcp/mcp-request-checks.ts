@@ -1,6 +1,7 @@
 import { VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
-import { hasRequiredScopes, type Authenticator, type Principal } from "./authenticator.js";
+import { missingScopes } from "../capabilities/scopes.js";
+import type { Authenticator, Principal } from "./authenticator.js";
 import {
   JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
@@ -73,9 +74,9 @@ export async function checkRequestShape(
   if (body.method === "tools/call" && typeof params?.name === "string") {
     const tool = options.catalog.byName.get(params.name);
     // Unknown tools go on to the SDK, which answers the JSON-RPC "Unknown tool" error.
-    if (tool !== undefined && !hasRequiredScopes(principal, tool.scope)) {
-      const scope = tool.scope.scopes.join(" ");
-      const need = tool.scope.match === "allOf" ? "all of" : "one of";
+    if (tool !== undefined && missingScopes(principal, tool.scope).length > 0) {
+      const scope = tool.scope.requiredScopes.join(" ");
+      const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
       return jsonRpcErrorResponse(403, JSONRPC_SERVER_ERROR, "insufficient_scope", `${tool.name} needs ${need} the scopes: ${scope}`, {
         "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
       }, id);

@@ -1,5 +1,4 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { VitrinaError } from "../errors.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -7,9 +6,9 @@ import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
 import type { Storage } from "../ports/storage.js";
 import { rejectEveryone, type Principal } from "./authenticator.js";
+import { catalogPriceLookup } from "./catalog-prices.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";
-import { interimCapabilityDescriptor } from "./interim-capability-descriptors.js";
 import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
 import { preflightResponse, withCors } from "./mcp-cors.js";
 import { DEFAULT_MCP_BODY_LIMIT, type CapabilitySource, type McpOptions } from "./mcp-options.js";
@@ -23,6 +22,8 @@ export interface McpRouteDependencies {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** The agent runtime and registry (`vitrina.capabilities`). */
+  capabilities: CapabilitySource;
   options?: McpOptions;
 }
 
@@ -30,23 +31,15 @@ function postOnly(method: string): Response {
   return jsonRpcErrorResponse(405, JSONRPC_SERVER_ERROR, "method_not_allowed", `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`, { allow: "POST" });
 }
 
-/** INTERIM until the capability registry is wired: the tools are listed, and answer a tool error. */
-const noCapabilityRuntime: CapabilitySource = {
-  descriptor: interimCapabilityDescriptor,
-  async invoke(name) {
-    throw new VitrinaError("internal", `capability ${name} is not available: no capability runtime is configured (mcp.capabilities)`);
-  },
-};
-
 /** The 8 tools of the spec, plus the canonical capability names when asked for. */
 export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
   const options = deps.options ?? {};
-  const capabilities = options.capabilities ?? noCapabilityRuntime;
+  const { capabilities } = deps;
   const canonical = options.canonicalToolNames ?? "none";
   return createToolCatalog([
     ...legacyCapabilityTools(capabilities),
     ...conversationTools(deps),
-    createQuoteTool({ enabled: options.enableFinancialTools === true, storage: deps.storage, quotes: options.quotes, prices: options.prices }),
+    createQuoteTool({ enabled: options.enableFinancialTools === true, storage: deps.storage, quotes: options.quotes, prices: options.prices ?? catalogPriceLookup(deps.storage) }),
     ...(canonical === "none" ? [] : canonicalCapabilityTools(capabilities, canonical)),
   ]);
 }

@@ -69,7 +69,7 @@ export function createQuoteTool(deps: QuoteToolDeps): ToolDefinition {
     output,
     // Each call issues a new quote (not idempotent); it only adds records (not destructive).
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    scope: { scopes: ["quotes:write"], match: "anyOf" },
+    scope: { requiredScopes: ["quotes:write"], scopeMatch: "anyOf" },
     async run(args, { principal }) {
       if (!deps.enabled) throw new VitrinaError("forbidden", FINANCIAL_TOOLS_DISABLED_MESSAGE);
       if (deps.quotes === undefined || deps.prices === undefined) {

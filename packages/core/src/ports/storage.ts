@@ -11,6 +11,7 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "./records.js";
+import type { CapabilityRepositories } from "./capability-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -46,6 +47,11 @@ export interface ContactRepository {
   findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
   /** Writes the whole record (by id); returns false when it does not exist. */
   update(contact: ContactRecord): Promise<boolean>;
+  /**
+   * Contacts whose name or email contains `query` (case-insensitive), or whose phone contains its
+   * digits (spaces, dashes and parentheses ignored). Oldest first, at most `limit`.
+   */
+  search(workspaceId: string, query: string, options: { limit: number }): Promise<ContactRecord[]>;
 }
 
 export interface LeadRepository {
@@ -89,7 +95,7 @@ export interface EventRepository {
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;
 }
 
-export interface StorageRepositories {
+export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;
   connectors: ConnectorRepository;
   contacts: ContactRepository;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
+import { capabilityStorageContract } from "./contract-capabilities.js";
 import { fixtures } from "./fixtures.js";
 
 export interface StorageContractOptions {
@@ -231,5 +232,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
       expect(await storage.messages.listByConversation(older.id, { limit: 2 })).toEqual([m3, m2]);
       expect(await storage.messages.listByConversation(older.id, { limit: 0 })).toEqual([]);
     });
+
+    capabilityStorageContract(() => storage, f, seedWorkspace);
   });
 }

@@ -60,7 +60,6 @@ describe("MCP over the official SDK client", () => {
 
     const contact = await call("get_contact", { contact_id: h.contact.id });
     expect(contact.structuredContent).toMatchObject({ name: "María Pérez", tags: ["vip"], score: 80 });
-    expect(h.capabilities.calls).toEqual(expect.arrayContaining(["contacts.search", "contacts.get"]));
   });
 
   it("get_conversation_history returns the stored messages, most recent first", async () => {
@@ -80,7 +79,7 @@ describe("MCP over the official SDK client", () => {
     expect(catalog.structuredContent.items.map((i: any) => i.sku)).toEqual(["DEP-101", "DEP-202"]);
     const stock = await call("check_stock", { sku: "DEP-101" });
     expect(stock.structuredContent).toMatchObject({ found: true, sku: "DEP-101", stock: 3, available: true });
-    expect((await call("check_stock", { sku: "NOPE" })).structuredContent).toEqual({ found: false, sku: "NOPE" });
+    expect((await call("check_stock", { sku: "NOPE" })).structuredContent).toMatchObject({ found: false, sku: "NOPE" });
   });
 
   it("send_message sends through the transport as a human and records it in the history", async () => {

@@ -12,14 +12,21 @@ import {
   type Storage,
 } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
-import { interimCapabilities } from "./interim-capabilities.js";
+
+/** The workspace catalog the capability runtime answers from. */
+export const CATALOG = [
+  { sku: "DEP-101", name: "Departamento 101, 2D2B", price: 98_000_000, stock: 3 },
+  { sku: "DEP-202", name: "Departamento 202, 3D2B", price: 125_000_000, stock: 0 },
+  { sku: "EST-01", name: "Estacionamiento", price: 9_500_000, stock: 12 },
+];
 
 export const ALL_SCOPES = ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"];
 export const TOKENS = { full: "vk_test_full", readOnly: "vk_test_read_only", catalogOnly: "vk_test_catalog" } as const;
 
 /**
- * A real Vitrina on 127.0.0.1:0 with one workspace holding a contact, a WhatsApp conversation with
- * two messages and a closed web conversation, three API tokens, and an SDK client factory.
+ * A real Vitrina on 127.0.0.1:0 with one workspace holding a three-product catalog, a contact, a
+ * WhatsApp conversation with two messages and a closed web conversation, three API tokens, and an
+ * SDK client factory. Every tool answers from this storage through the real capability runtime.
  */
 export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { storage?: Storage } = {}) {
   const storage = options.storage ?? memoryStorage();
@@ -36,8 +43,15 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
   await storage.messages.insert({ id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "contact", content: "Hola, ¿sigue disponible el 101?", createdAt: f.at(1000) });
   await storage.messages.insert({ id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "agent", content: "Sí, quedan 3.", createdAt: f.at(2000) });
 
+  for (const item of CATALOG) {
+    await storage.catalogItems.upsert({
+      id: f.id(), workspaceId: workspace.id, source: "service_native", currency: "CLP", availability: item.stock > 0 ? "in_stock" : "out_of_stock",
+      description: null, location: null, delivery: null, address: null, developer: null, amenities: null, typologies: null,
+      variants: [], images: [], createdAt: f.at(), updatedAt: f.at(), ...item,
+    });
+  }
+
   const principal = (keyId: string, scopes: string[]): Principal => ({ workspaceId: workspace.id, keyId, scopes });
-  const capabilities = interimCapabilities(storage);
   const vitrina = createVitrina({
     storage,
     messaging,
@@ -49,7 +63,6 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
         [TOKENS.catalogOnly]: principal("key-catalog", ["catalog:read"]),
       }),
       allowedOrigins: ["https://console.example.com"],
-      capabilities,
       ...mcp,
     },
   });
@@ -75,7 +88,7 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
   }
 
   return {
-    storage, messaging, capabilities, workspace, contact, conversation, closed, server, mcpUrl, connect, post,
+    vitrina, storage, messaging, workspace, contact, conversation, closed, server, mcpUrl, connect, post,
     async close() {
       await server.close();
       await storage.close();

@@ -1,0 +1,75 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { InventoryProvider } from "../ports/inventory.js";
+import type { Storage } from "../ports/storage.js";
+import { startAgentRun } from "./agent-run.js";
+import { BUILTIN_CAPABILITIES } from "./builtin/index.js";
+import { buildCatalogDocument, type CatalogDocument } from "./catalog-document.js";
+import { capabilityCatalogRoute } from "./catalog-route.js";
+import type { CapabilityDefinition, CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
+import { DEFAULT_ATTEMPT_LEASE_MS } from "./logical-attempt.js";
+import type { CapabilityPolicy } from "./policies.js";
+import { createCapabilityRegistry } from "./registry.js";
+import { createCapabilityRuntime } from "./runtime.js";
+
+/** `createVitrina({ capabilities: { … } })`. */
+export interface CapabilityOptions {
+  /** How long an `executing` attempt is presumed alive before a retry may reconcile it. Default 30000. */
+  attemptLeaseMs?: number;
+  /** The MCP server's address in the catalog: a path or an absolute URL. Default `/mcp`. */
+  mcpUrl?: string;
+  /** `max-age` of `GET /v1/capabilities`. Default 300 seconds. */
+  catalogMaxAgeSeconds?: number;
+  /** Extra capabilities, registered after the six built-in ones under the same rules. */
+  extra?: CapabilityDefinition[];
+}
+
+export interface CapabilityServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  inventoryProviders: readonly InventoryProvider[];
+  policies: readonly CapabilityPolicy[];
+  options: CapabilityOptions;
+}
+
+/** The registry, the runtime, agent runs and the catalog, wired together (`vitrina.capabilities`). */
+export function createCapabilityService(deps: CapabilityServiceDeps) {
+  const { storage, clock, ids, options } = deps;
+  const registry = createCapabilityRegistry([...BUILTIN_CAPABILITIES, ...(options.extra ?? [])]);
+  let generatedAt = clock.now().toISOString();
+  const runtime = createCapabilityRuntime({
+    registry,
+    storage,
+    clock,
+    ids,
+    inventoryProviders: deps.inventoryProviders,
+    policies: deps.policies,
+    attemptLeaseMs: options.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS,
+  });
+  const catalog = (): CatalogDocument =>
+    buildCatalogDocument(registry.descriptors(), generatedAt, { mcpUrl: options.mcpUrl ?? "/mcp", mcpServerName: "vitrina" });
+
+  return {
+    invoke: runtime.invoke,
+    /** The public catalog document, as `GET /v1/capabilities` serves it. */
+    catalog,
+    /** Adds an embedder's capability; throws `invalid_argument` naming the rule it breaks. */
+    register(definition: CapabilityDefinition): CapabilityDescriptor {
+      const descriptor = registry.register(definition);
+      generatedAt = clock.now().toISOString();
+      return structuredClone(descriptor);
+    },
+    descriptor: (name: string): CapabilityDescriptor | undefined => {
+      const found = registry.get(name)?.descriptor;
+      return found === undefined ? undefined : structuredClone(found);
+    },
+    startRun: (run: { principal: CapabilityPrincipal; agentId: string }) => startAgentRun({ runtime, storage, clock, ids }, run),
+    route: capabilityCatalogRoute({
+      revision: () => registry.revision,
+      document: catalog,
+      maxAgeSeconds: options.catalogMaxAgeSeconds ?? 300,
+    }),
+  };
+}
+export type CapabilityService = ReturnType<typeof createCapabilityService>;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema the catalog publishes for a zod schema. Inputs render as the caller must send
+ * them (`io: "input"`), outputs as the runtime returns them (`io: "output"`, where zod already
+ * closes every object because parsing strips unknown keys).
+ */
+export function toCatalogJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
+  return json as JsonSchema;
+}
+
+/**
+ * Paths (JSON-pointer style) of every object node that does not say `additionalProperties: false`.
+ * The catalog promises closed objects everywhere; the registry refuses a schema with any open one.
+ */
+export function openObjectPaths(schema: unknown, path = ""): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((child, i) => openObjectPaths(child, `${path}/${i}`));
+  if (schema === null || typeof schema !== "object") return [];
+  const node = schema as JsonSchema;
+  const isObject = node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) || "properties" in node;
+  const open = isObject && node.additionalProperties !== false ? [path === "" ? "/" : path] : [];
+  const nested = Object.entries(node).flatMap(([key, child]) =>
+    key === "properties" && child !== null && typeof child === "object"
+      ? Object.entries(child).flatMap(([name, property]) => openObjectPaths(property, `${path}/properties/${name}`))
+      : typeof child === "object" ? openObjectPaths(child, `${path}/${key}`) : [],
+  );
+  return [...open, ...nested];
+}

@@ -1,0 +1,114 @@
+import type { z } from "zod";
+import { NotFoundError, VitrinaError } from "../errors.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { InventoryProvider } from "../ports/inventory.js";
+import type { Storage } from "../ports/storage.js";
+import { parseOrThrow, reasonsFromZod } from "../validation.js";
+import type { CapabilityContext, CapabilityPrincipal, CapabilityResult, Provenance } from "./definition.js";
+import { runLogicalAttempt } from "./logical-attempt.js";
+import { enforcePolicies, type CapabilityPolicy } from "./policies.js";
+import type { CapabilityRegistry, RegisteredCapability } from "./registry.js";
+import { assertScopes } from "./scopes.js";
+
+export interface CapabilityRuntimeDeps {
+  registry: CapabilityRegistry;
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  inventoryProviders: readonly InventoryProvider[];
+  policies: readonly CapabilityPolicy[];
+  attemptLeaseMs: number;
+}
+
+export interface InvokeOptions {
+  principal: CapabilityPrincipal;
+  /** Required by `logical-attempt` capabilities (contacts.update); ignored by queries. */
+  idempotencyKey?: string;
+  /** Set by agent runs; seen by policies and recorded on their tasks. */
+  agentId?: string;
+}
+
+export interface InvokeResult {
+  output: unknown;
+  provenance: Provenance;
+}
+
+function checkedOutput(capability: RegisteredCapability, output: unknown): unknown {
+  const parsed = capability.definition.output.safeParse(output);
+  if (parsed.success) return parsed.data;
+  throw new VitrinaError("internal", `${capability.descriptor.name} returned an output that breaks its own schema`, {
+    reasons: reasonsFromZod(parsed.error),
+    cause: parsed.error,
+  });
+}
+
+function requireKey(name: string, key: string | undefined): string {
+  if (key !== undefined && key.length > 0 && key.length <= 255) return key;
+  throw new VitrinaError("invalid_argument", `${name} needs an idempotency key (1..255 characters)`, {
+    reasons: [{ field: "idempotencyKey", reason: "is required for a logical-attempt capability" }],
+  });
+}
+
+/**
+ * The agent runtime: one `invoke` for every capability. In order: the capability exists
+ * (`not_found`), the principal holds its scopes (`insufficient_scope`), the input is valid
+ * (`invalid_payload`, every violation with its path), policies allow a command (`policy_blocked`),
+ * then it runs, under a logical attempt when its idempotency says so, and the output is checked
+ * against the published schema before it is returned with its provenance.
+ */
+export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
+  async function invoke(name: string, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
+    const capability = deps.registry.get(name);
+    if (capability === undefined) throw new NotFoundError(`capability ${name} does not exist`);
+    const { definition, descriptor } = capability;
+    assertScopes(options.principal, descriptor);
+    const parsed: unknown = parseOrThrow(definition.input as z.ZodType, input, `${name} input`);
+    const key = definition.idempotency.required ? requireKey(name, options.idempotencyKey) : undefined;
+    if (descriptor.execution === "command" && deps.policies.length > 0) {
+      await enforcePolicies(deps, { capability: descriptor, input: parsed, principal: options.principal, agentId: options.agentId ?? null });
+    }
+    const context: CapabilityContext = {
+      workspaceId: options.principal.workspaceId,
+      principal: options.principal,
+      storage: deps.storage,
+      clock: deps.clock,
+      ids: deps.ids,
+      inventoryProviders: deps.inventoryProviders,
+    };
+    const apply = async (): Promise<CapabilityResult<unknown>> => {
+      const result = await definition.run(context, parsed);
+      return { ...result, output: checkedOutput(capability, result.output) };
+    };
+
+    const idempotency = definition.idempotency;
+    const outcome =
+      key === undefined || idempotency.strategy !== "logical-attempt"
+        ? { result: await apply(), freshness: "live" as const, observedAt: deps.clock.now().toISOString() }
+        : await runLogicalAttempt({ storage: deps.storage, clock: deps.clock, ids: deps.ids, leaseMs: deps.attemptLeaseMs }, {
+            workspaceId: context.workspaceId,
+            capability: name,
+            idempotencyKey: key,
+            input: parsed,
+            apply,
+            async reconcile() {
+              const output = await idempotency.reconcile(context, parsed as never);
+              return output === null ? null : checkedOutput(capability, output);
+            },
+          });
+    return {
+      output: outcome.result.output,
+      provenance: {
+        source: "service_native",
+        authoritative: false,
+        fallbackUsed: false,
+        ...outcome.result.provenance,
+        observedAt: outcome.observedAt,
+        freshness: outcome.freshness,
+      },
+    };
+  }
+
+  return { invoke };
+}
+export type CapabilityRuntime = ReturnType<typeof createCapabilityRuntime>;
