@@ -50,6 +50,19 @@ describe("MCP over the official SDK client", () => {
     expect(byName.create_quote!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
   });
 
+  it("publishes the capability registry's own schemas and scopes for capability-backed tools", async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const [tool, capability] of [["query_catalog", "catalog.search"], ["check_stock", "inventory.check"], ["get_contact", "contacts.get"]] as const) {
+      const descriptor = h.vitrina.capabilities.descriptor(capability)!;
+      expect(byName[tool]!.inputSchema).toEqual(descriptor.inputSchema);
+      expect(byName[tool]!.description).toContain(`capability ${capability} ${descriptor.version}`);
+    }
+    expect(byName.query_catalog!.outputSchema).toEqual({
+      type: "object", properties: { items: h.vitrina.capabilities.descriptor("catalog.search")!.outputSchema }, required: ["items"], additionalProperties: false,
+    });
+  });
+
   it("search_contacts and get_contact read the stored contact through the capability runtime", async () => {
     const found = await call("search_contacts", { query: "+56912345678" });
     expect(found.isError).toBeFalsy();
