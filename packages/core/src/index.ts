@@ -64,3 +64,5 @@ export type { OutboxDispatcher } from "./webhooks/outbox-dispatcher.js";
 export { MIN_SECRET_LENGTH } from "./webhooks/subscription-input.js";
 export type { SubscriptionService, Page } from "./webhooks/subscription-service.js";
 export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-views.js";
+export * from "./mcp/index.js";
+export { sendHumanMessage, type SendHumanMessageInput, type SentHumanMessage } from "./conversations/send-human-message.js";

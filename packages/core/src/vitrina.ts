@@ -8,6 +8,8 @@ import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-mes
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
+import { mcpRoutes } from "./mcp/mcp-route.js";
+import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
@@ -62,6 +64,8 @@ export interface VitrinaOptions {
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
   };
+  /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
+  mcp?: McpOptions;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -131,6 +135,16 @@ export function createVitrina(options: VitrinaOptions) {
     capabilities.route,
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
+    ...mcpRoutes({
+      storage,
+      messaging: options.messaging,
+      clock,
+      ids,
+      logger,
+      capabilities,
+      // API keys (and any extra authenticators) unless the embedder brings their own; quotes from core.
+      options: { ...options.mcp, authenticate: options.mcp?.authenticate ?? authenticate, quotes: options.mcp?.quotes ?? quotes },
+    }),
   ];
   const handler: Handler = createRouter(routes, logger);
 

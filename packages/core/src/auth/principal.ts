@@ -2,7 +2,8 @@ import { ForbiddenError, VitrinaError } from "../errors.js";
 
 /** Who is calling, once authenticated: a workspace and what it may do there. */
 export interface Principal {
-  kind: "api_key";
+  /** How the caller authenticated: a stored API key, an OAuth access token, or a fixed token table. */
+  kind: "api_key" | "oauth" | "static";
   workspaceId: string;
   /** The API key's id (an OAuth verifier would put the token's id here). */
   keyId: string;
