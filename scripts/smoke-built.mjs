@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, logMessagingTransport, silentLogger, staticTokenAuthenticator } from "@vitrina/core";
 import { runStorageContract } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
 
@@ -14,6 +14,7 @@ const vitrina = createVitrina({
   secretBox: Buffer.alloc(32, 1).toString("base64"),
   // OAuth on, so the built package's jose and MCP SDK imports are exercised too.
   oauth: { authorize: async () => new Response("login", { status: 401 }) },
+  mcp: { authenticate: staticTokenAuthenticator({ vk_smoke: { workspaceId: "ws", keyId: "k", scopes: [] } }) },
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
 const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Smoke", systemId: "smoke" });
@@ -42,7 +43,17 @@ try {
   assert.equal((await catalog.json()).capabilities.length, 6);
   const again = await fetch(`${server.url}/v1/capabilities`, { headers: { "if-none-match": catalog.headers.get("etag") } });
   assert.equal(again.status, 304);
+
+  // The MCP server, through the built core and the SDK it depends on.
+  const listed = await fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer vk_smoke" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  const tools = await listed.json();
+  assert.equal(listed.status, 200, JSON.stringify(tools));
+  assert.equal(tools.result.tools.length, 8);
 } finally {
   await server.close();
 }
-console.log("smoke: built packages import, serve a signed lead and the capability catalog from plain Node");
+console.log("smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node");

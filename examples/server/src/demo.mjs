@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, SCOPES, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
 import { nodeHostResolver, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -66,6 +66,10 @@ async function oauthOptions(configured, env) {
   };
 }
 
+/** Every scope the MCP tools use; the demo API key holds them all. */
+/** The demo key may do everything: the five capability scopes, MCP's write tools and the webhooks API. */
+export const DEMO_API_KEY_SCOPES = [...SCOPES];
+
 export async function createDemo({ env = process.env, logger = consoleLogger, memory = false } = {}) {
   const configured = await storageFromEnv({ memory, env });
   const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
@@ -85,7 +89,7 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
   // A fresh key per start: like connector secrets, API keys can't be shown again once stored.
   const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
     name: "Demo API key",
-    scopes: ["webhooks:read", "webhooks:write"],
+    scopes: DEMO_API_KEY_SCOPES,
   });
   const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
@@ -100,6 +104,7 @@ export function demoCredentials(demo, baseUrl) {
     connectorSecret: demo.connectorSecret,
     leadIntakeUrl: `${baseUrl}/functions/v1/lead-intake`,
     apiKey: demo.apiKey,
+    mcpUrl: `${baseUrl}/mcp`,
     webhooksUrl: `${baseUrl}/v1/webhooks`,
   };
 }

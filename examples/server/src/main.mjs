@@ -28,7 +28,8 @@ console.log(`Vitrina demo server listening on ${server.url}
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})
   webhooks API:     ${credentials.webhooksUrl}
-  API key:          ${credentials.apiKey}   (scopes webhooks:read, webhooks:write; shown once)
+  API key:          ${credentials.apiKey}   (demo key: every scope; shown once)
+  MCP URL:          ${credentials.mcpUrl}
   opted-out phones: ${demo.optOuts.join(", ")}
   MCP OAuth:        ${server.url}/.well-known/oauth-authorization-server   (consent page signs in as the demo owner)
 ${process.env.VITRINA_DEMO_CREDENTIALS ? `  credentials file: ${process.env.VITRINA_DEMO_CREDENTIALS}\n` : ""}Send a signed lead:  node examples/crm-sender/src/send-lead.mjs   (with VITRINA_DEMO_CREDENTIALS set)

@@ -20,7 +20,7 @@ describe("OAuth across two server processes over one PostgreSQL (PGlite)", () =>
       const clientId = (await a.register()).json.client_id;
       const tokens = await a.obtainTokens(clientId, { resource: RESOURCE });
       expect((await b.callMcp(tokens.access_token)).status).toBe(200);
-      expect(b.mcp.lastPrincipal?.workspaceId).toBe(a.workspace.id);
+      expect((await b.principalOf(tokens.access_token))?.workspaceId).toBe(a.workspace.id);
 
       const rotated = await b.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
       expect(rotated.status).toBe(200);

@@ -10,6 +10,8 @@ import { defaultVerticals, type VerticalDefinitions } from "./leads/qualificatio
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
+import { mcpRoutes } from "./mcp/mcp-route.js";
+import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
 import { silentLogger, type Logger } from "./ports/logger.js";
@@ -66,6 +68,8 @@ export interface VitrinaOptions {
   };
   /** The OAuth 2.1 authorization server for MCP clients; off unless given (see the README's OAuth 2.1 section). */
   oauth?: OAuthOptions;
+  /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
+  mcp?: McpOptions;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -130,7 +134,8 @@ export function createVitrina(options: VitrinaOptions) {
   const authenticate = firstOf(apiKeys.authenticator, ...(options.authenticators ?? []));
   // OAuth access tokens are audience-bound to the MCP URL (RFC 8707), so they authenticate there
   // only, never on the webhook API that `authenticate` guards.
-  const authenticateMcp = oauth === null ? authenticate : firstOf(authenticate, oauth.authenticate);
+  const mcpCredentials = options.mcp?.authenticate ?? authenticate;
+  const authenticateMcp = oauth === null ? mcpCredentials : firstOf(mcpCredentials, oauth.authenticate);
   const conversations = createConversationService({ storage, clock, ids });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
@@ -140,6 +145,17 @@ export function createVitrina(options: VitrinaOptions) {
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
     ...(oauth?.routes ?? []),
+    ...mcpRoutes({
+      storage,
+      messaging: options.messaging,
+      clock,
+      ids,
+      logger,
+      capabilities,
+      // API keys (and any extra authenticators) unless the embedder brings their own; quotes from core.
+      options: { ...options.mcp, authenticate: authenticateMcp, quotes: options.mcp?.quotes ?? quotes },
+      resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
+    }),
   ];
   const handler: Handler = createRouter(routes, logger);
 
@@ -154,7 +170,7 @@ export function createVitrina(options: VitrinaOptions) {
     apiKeys,
     /** Bearer authentication for routes and other surfaces (MCP): API keys, then `authenticators`. */
     authenticate,
-    /** Bearer authentication for `/mcp`: `authenticate`, then OAuth access tokens when `oauth` is configured. */
+    /** Bearer authentication of `/mcp`: `mcp.authenticate` (default `authenticate`), then OAuth access tokens when `oauth` is configured. */
     authenticateMcp,
     conversations,
     quotes,

@@ -1,28 +1,25 @@
 import { ForbiddenError, VitrinaError } from "../errors.js";
 
-/** A caller authenticated by an API key: a workspace and what it may do there. */
-export interface ApiKeyPrincipal {
-  kind: "api_key";
+/** Who is calling, once authenticated: a workspace and what it may do there. */
+export interface Principal {
+  /** How the caller authenticated: a stored API key, an OAuth access token, or a fixed token table. */
+  kind: "api_key" | "oauth" | "static";
   workspaceId: string;
-  /** The API key's id. */
+  /** The API key's id, or for OAuth the grant (token family) id: revoking either stops the caller. */
   keyId: string;
   scopes: string[];
-}
-
-/** A caller authenticated by an OAuth 2.1 access token, acting for a signed-in user through a client. */
-export interface OAuthPrincipal {
-  kind: "oauth";
-  workspaceId: string;
-  /** The grant (token family) id: revoking it stops the token. */
-  keyId: string;
-  scopes: string[];
-  /** The user the token acts for. */
-  subject: string;
+  /** OAuth: the signed-in user the token acts for. */
+  subject?: string;
+  /** OAuth: the client the token was issued to. */
   clientId?: string;
 }
 
-/** Who is calling, once authenticated; `kind` tells which credential was used. */
-export type Principal = ApiKeyPrincipal | OAuthPrincipal;
+/** A caller authenticated by an OAuth 2.1 access token, acting for a signed-in user through a client. */
+export interface OAuthPrincipal extends Principal {
+  kind: "oauth";
+  subject: string;
+  clientId: string;
+}
 
 /**
  * The seam every authenticated route goes through: a request in, a principal or null out.

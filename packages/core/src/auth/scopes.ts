@@ -1,13 +1,16 @@
 /**
  * Scopes an API key (and later an OAuth token) can carry. The first five are the capability
- * scopes of the spec; `webhooks:*` guard the subscription API.
+ * scopes of the spec; `conversations:write` and `quotes:write` guard the MCP tools `send_message`
+ * and `create_quote`; `webhooks:*` guard the subscription API.
  */
 export const SCOPES = [
   "catalog:read",
   "customers:read",
   "customers:write",
   "conversations:read",
+  "conversations:write",
   "inventory:read",
+  "quotes:write",
   "webhooks:read",
   "webhooks:write",
 ] as const;

@@ -1,4 +1,5 @@
 import type { JWK } from "jose";
+import { SCOPES } from "../auth/scopes.js";
 import type { OAuthClientRecord } from "../ports/oauth-records.js";
 
 /** What the embedder's `authorize` hook decided: who signed in, for which workspace, and what they granted. */
@@ -45,7 +46,7 @@ export interface OAuthOptions {
   issuer?: string;
   /** Other resources (RFC 8707) this server may issue tokens for, besides the MCP URL. */
   additionalResources?: string[];
-  /** Scopes clients may ask for. Default: the spec's five (catalog:read, customers:read, …). */
+  /** Scopes clients may ask for. Default: the MCP tools' scopes (`DEFAULT_OAUTH_SCOPES`). */
   scopesSupported?: string[];
   /**
    * The token signing key. Default: an ES256 key pair generated at startup and held in memory,
@@ -63,7 +64,11 @@ export interface OAuthOptions {
   corsAllowOrigin?: string;
 }
 
-export const DEFAULT_OAUTH_SCOPES = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
+/**
+ * What MCP clients may ask for: every scope of the MCP tools. Not `webhooks:*`: OAuth tokens are
+ * bound to the MCP URL and are never accepted on the webhook API.
+ */
+export const DEFAULT_OAUTH_SCOPES: string[] = SCOPES.filter((scope) => !scope.startsWith("webhooks:"));
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_CODE_TTL_SECONDS = 60;

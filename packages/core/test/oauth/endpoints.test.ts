@@ -16,7 +16,7 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
         resource: h.mcpUrl,
         authorization_servers: [h.base],
         bearer_methods_supported: ["header"],
-        scopes_supported: ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"],
+        scopes_supported: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"],
       });
     }
   });
@@ -127,11 +127,11 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
   it("shares the MCP seam with API keys, and keeps OAuth tokens off the webhook API", async () => {
     const { secret } = await h.vitrina.apiKeys.issue({ userId: OWNER }, h.workspace.id, { name: "CI", scopes: ["catalog:read", "webhooks:read"] });
     expect((await h.callMcp(secret)).status).toBe(200);
-    expect(h.mcp.lastPrincipal).toMatchObject({ kind: "api_key", workspaceId: h.workspace.id });
+    expect(await h.principalOf(secret)).toMatchObject({ kind: "api_key", workspaceId: h.workspace.id });
     const clientId = (await h.register()).json.client_id;
     const tokens = await h.obtainTokens(clientId);
     expect((await h.callMcp(tokens.access_token)).status).toBe(200);
-    expect(h.mcp.lastPrincipal).toMatchObject({ kind: "oauth", workspaceId: h.workspace.id, subject: OWNER, clientId });
+    expect(await h.principalOf(tokens.access_token)).toMatchObject({ kind: "oauth", workspaceId: h.workspace.id, subject: OWNER, clientId });
     const webhooks = (token: string) => fetch(`${h.base}/v1/webhooks`, { headers: { authorization: `Bearer ${token}` } });
     expect((await webhooks(secret)).status).toBe(200);
     expect((await webhooks(tokens.access_token)).status).toBe(401);

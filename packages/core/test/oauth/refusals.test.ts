@@ -112,7 +112,8 @@ describe("OAuth refusals", () => {
 
   it("answers 403 insufficient_scope naming the scope when the token lacks it", async () => {
     const tokens = await h.obtainTokens(clientId, { scope: "customers:read" });
-    const refused = await h.callMcp(tokens.access_token);
+    expect((await h.callMcp(tokens.access_token)).status).toBe(200);
+    const refused = await h.callMcp(tokens.access_token, "tools/call", { name: "query_catalog", arguments: { query: "casa" } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="catalog:read"');
   });

@@ -36,7 +36,7 @@ async function followAuthorization(url: URL) {
   return new URL(response.headers.get("location")!);
 }
 
-describe("OAuth 2.1 with the official MCP SDK client", () => {
+describe("OAuth 2.1 with the official MCP SDK client against the real /mcp", () => {
   let h: OAuthHarness;
   beforeAll(async () => {
     h = await startOAuthHarness();
@@ -66,8 +66,15 @@ describe("OAuth 2.1 with the official MCP SDK client", () => {
     expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["catalog_list"]);
-    expect(h.mcp.lastPrincipal).toMatchObject({ workspaceId: h.workspace.id, subject: OWNER, clientId: provider.information!.client_id });
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["query_catalog", "check_stock", "search_contacts", "get_contact"]));
+    const found = await client.callTool({ name: "search_contacts", arguments: { query: "María" } });
+    expect(found.isError).not.toBe(true);
+    expect(await h.principalOf(provider.saved!.access_token)).toMatchObject({
+      kind: "oauth",
+      workspaceId: h.workspace.id,
+      subject: OWNER,
+      clientId: provider.information!.client_id,
+    });
     await client.close();
 
     // 4. Refresh through the SDK: a new pair, the old refresh token is spent.

@@ -1,18 +1,12 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import {
   createManualClock,
   createVitrina,
-  insufficientScopeResponse,
   logMessagingTransport,
-  resolveOAuthUrls,
   s256Challenge,
   silentLogger,
-  unauthorizedResponse,
   type AuthorizeHook,
   type OAuthOptions,
-  type Principal,
   type Storage,
 } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
@@ -21,28 +15,9 @@ export const OWNER = "owner-1";
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
 
 /**
- * Stand-in for the MCP server of the `mcp` branch: the same bearer seam (401 with
- * `resource_metadata`, 403 `insufficient_scope`), then a real SDK server with one tool.
- * `lastPrincipal` records who the authenticator resolved.
+ * A real server on 127.0.0.1:0 (`vitrina.handler`: OAuth routes and the MCP server at `/mcp`), with
+ * one workspace whose owner the consent hook approves.
  */
-function standInMcp(authenticate: (request: Request) => Promise<Principal | null>, options: Pick<OAuthOptions, "publicUrl" | "issuer">) {
-  const state = { lastPrincipal: null as Principal | null };
-  const handler = async (request: Request) => {
-    const urls = resolveOAuthUrls(request, options);
-    const principal = await authenticate(request);
-    if (principal === null) return unauthorizedResponse(request, urls);
-    if (!principal.scopes.includes("catalog:read")) return insufficientScopeResponse(urls, ["catalog:read"]);
-    state.lastPrincipal = principal;
-    const server = new McpServer({ name: "stand-in", version: "1.0.0" });
-    server.registerTool("catalog_list", { description: "Lists the catalog" }, async () => ({ content: [{ type: "text", text: "[]" }] }));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    return transport.handleRequest(request);
-  };
-  return { state, handler };
-}
-
-/** A real server on 127.0.0.1:0 with OAuth on, one workspace whose owner the consent hook approves. */
 export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage } = {}) {
   const storage = over.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
@@ -52,11 +27,7 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
   const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, clock, oauth });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
-  const mcp = standInMcp(vitrina.authenticateMcp, oauth);
-  const server = await serve(
-    (request) => (new URL(request.url).pathname === "/mcp" ? mcp.handler(request) : vitrina.handler(request)),
-    { port: 0, handleSignals: false },
-  );
+  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
   const base = server.url;
   const mcpUrl = `${base}/mcp`;
 
@@ -117,7 +88,8 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
     return result.json as { access_token: string; refresh_token: string; scope: string; expires_in: number };
   }
 
-  const callMcp = (accessToken: string | null) =>
+  /** A JSON-RPC call to the real `/mcp`; `tools/list` unless told otherwise. */
+  const callMcp = (accessToken: string | null, method = "tools/list", params: Record<string, unknown> = {}) =>
     fetch(mcpUrl, {
       method: "POST",
       headers: {
@@ -125,12 +97,15 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
         accept: "application/json, text/event-stream",
         ...(accessToken === null ? {} : { authorization: `Bearer ${accessToken}` }),
       },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     });
 
+  /** Who the MCP authenticator (API keys, then OAuth) says the bearer of `token` is. */
+  const principalOf = (token: string) => vitrina.authenticateMcp(new Request(mcpUrl, { headers: { authorization: `Bearer ${token}` } }));
+
   return {
-    vitrina, storage, clock, workspace, base, mcpUrl, mcp: mcp.state,
-    register, authorize, obtainCode, token, obtainTokens, callMcp,
+    vitrina, storage, clock, workspace, base, mcpUrl,
+    register, authorize, obtainCode, token, obtainTokens, callMcp, principalOf,
     async close() {
       await server.close();
       await storage.close();

@@ -1,0 +1,23 @@
+import type { CapabilityDescriptor } from "../capabilities/definition.js";
+
+import { bearerToken, type Authenticator, type Principal } from "../auth/principal.js";
+
+export type { Authenticator, Principal };
+
+/** Until an authenticator is configured, nobody gets in (fail closed, never open). */
+export const rejectEveryone: Authenticator = async () => null;
+
+/** What a tool needs, in the capability descriptor's terms: `anyOf` one listed scope, `allOf` all. */
+export type ScopeRequirement = Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">;
+
+/**
+ * A fixed table of tokens, for tests, demos and embedders with their own key store. Tokens are
+ * compared as map keys; prefer the hashed API keys of `core/src/auth/` in production.
+ */
+export function staticTokenAuthenticator(tokens: Record<string, Omit<Principal, "kind">>): Authenticator {
+  const table = new Map(Object.entries(tokens).map(([token, principal]) => [token, { kind: "static" as const, ...principal }]));
+  return async (request) => {
+    const token = bearerToken(request);
+    return token === null ? null : (table.get(token) ?? null);
+  };
+}

@@ -1,0 +1,92 @@
+import { VitrinaError } from "../errors.js";
+import { readBodyLimited } from "../http/read-body.js";
+import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
+import { missingScopes } from "../capabilities/scopes.js";
+import type { Authenticator, Principal } from "./authenticator.js";
+import {
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_PARSE_ERROR,
+  JSONRPC_SERVER_ERROR,
+  jsonRpcErrorResponse,
+} from "./jsonrpc-response.js";
+import type { ToolCatalog } from "./mcp-server.js";
+import { isAcceptedProtocolHeader, negotiateProtocolVersion, ACCEPTED_PROTOCOL_VERSIONS } from "./protocol.js";
+
+export interface RequestShapeOptions {
+  allowedOrigins: ReadonlySet<string>;
+  /** The RFC 9728 metadata address the 401 names (`…/.well-known/oauth-protected-resource/mcp`). */
+  resourceMetadataUrl(request: Request): string;
+  catalog: ToolCatalog;
+}
+
+type JsonRpcId = string | number | null;
+
+/**
+ * Everything the SDK transport would not refuse on its own, in order: Origin, protocol version
+ * header, bearer token, body size and JSON, batches, and the tool's scopes. Returns the refusal,
+ * or the principal and the parsed body (with `initialize` pinned to our protocol version) to
+ * hand to the transport.
+ */
+export async function checkRequestShape(
+  request: Request,
+  options: RequestShapeOptions,
+  authenticate: Authenticator,
+  maxBodyBytes: number,
+): Promise<Response | { principal: Principal; body: unknown }> {
+  const refuse = async (...args: Parameters<typeof jsonRpcErrorResponse>) => {
+    await request.body?.cancel().catch(() => {});
+    return jsonRpcErrorResponse(...args);
+  };
+  const origin = request.headers.get("origin");
+  if (origin !== null && !options.allowedOrigins.has(origin)) {
+    return refuse(403, JSONRPC_SERVER_ERROR, "forbidden", `Origin ${origin} is not allowed to call this MCP server`);
+  }
+  const version = request.headers.get("mcp-protocol-version");
+  if (!isAcceptedProtocolHeader(version)) {
+    return refuse(400, JSONRPC_SERVER_ERROR, "invalid_argument", `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`);
+  }
+  const principal = await authenticate(request);
+  if (principal === null) {
+    // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
+    return refuse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
+      "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl(request) }),
+    });
+  }
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(await readBodyLimited(request, maxBodyBytes)));
+  } catch (error) {
+    if (error instanceof VitrinaError && error.code === "payload_too_large") {
+      return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
+    }
+    return jsonRpcErrorResponse(400, JSONRPC_PARSE_ERROR, "malformed_json", "Parse error: the body is not valid JSON");
+  }
+  if (Array.isArray(parsed)) {
+    return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request");
+  }
+  if (!isRecord(parsed)) return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "Invalid Request: expected a JSON-RPC message object");
+
+  let body = parsed;
+  const id: JsonRpcId = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
+  const params = isRecord(body.params) ? body.params : undefined;
+  if (body.method === "initialize" && params !== undefined) {
+    body = { ...body, params: { ...params, protocolVersion: negotiateProtocolVersion(params.protocolVersion) } };
+  }
+  if (body.method === "tools/call" && typeof params?.name === "string") {
+    const tool = options.catalog.byName.get(params.name);
+    // Unknown tools go on to the SDK, which answers the JSON-RPC "Unknown tool" error.
+    if (tool !== undefined && missingScopes(principal, tool.scope).length > 0) {
+      const scope = tool.scope.requiredScopes.join(" ");
+      const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
+      return jsonRpcErrorResponse(403, JSONRPC_SERVER_ERROR, "insufficient_scope", `${tool.name} needs ${need} the scopes: ${scope}`, {
+        "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
+      }, id);
+    }
+  }
+  return { principal, body };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,94 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Route } from "../http/router.js";
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { Logger } from "../ports/logger.js";
+import type { MessagingTransport } from "../ports/messaging.js";
+import { protectedResourceMetadataUrl } from "../oauth/oauth-urls.js";
+import type { Storage } from "../ports/storage.js";
+import { rejectEveryone, type Principal } from "./authenticator.js";
+import { catalogPriceLookup } from "./catalog-prices.js";
+import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
+import { conversationTools } from "./conversation-tools.js";
+import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
+import { preflightResponse, withCors } from "./mcp-cors.js";
+import { DEFAULT_MCP_BODY_LIMIT, type CapabilitySource, type McpOptions } from "./mcp-options.js";
+import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
+import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
+import { createQuoteTool } from "./quote-tool.js";
+
+export interface McpRouteDependencies {
+  storage: Storage;
+  messaging: MessagingTransport;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** The agent runtime and registry (`vitrina.capabilities`). */
+  capabilities: CapabilitySource;
+  options?: McpOptions;
+  /** Where the 401 points clients for discovery; the OAuth server supplies it (its `publicUrl`). */
+  resourceMetadataUrl?: (request: Request) => string;
+}
+
+function postOnly(method: string): Response {
+  return jsonRpcErrorResponse(405, JSONRPC_SERVER_ERROR, "method_not_allowed", `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`, { allow: "POST" });
+}
+
+/** The 8 tools of the spec, plus the canonical capability names when asked for. */
+export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
+  const options = deps.options ?? {};
+  const { capabilities } = deps;
+  const canonical = options.canonicalToolNames ?? "none";
+  return createToolCatalog([
+    ...legacyCapabilityTools(capabilities),
+    ...conversationTools(deps),
+    createQuoteTool({ enabled: options.enableFinancialTools === true, storage: deps.storage, quotes: options.quotes, prices: options.prices ?? catalogPriceLookup(deps.storage) }),
+    ...(canonical === "none" ? [] : canonicalCapabilityTools(capabilities, canonical)),
+  ]);
+}
+
+/**
+ * `POST /mcp`: MCP Streamable HTTP, stateless, JSON responses only (no SSE in this version).
+ * GET and DELETE get 405 with `Allow: POST`; OPTIONS answers the CORS preflight of allowed origins.
+ */
+export function mcpRoutes(deps: McpRouteDependencies): Route[] {
+  const options = deps.options ?? {};
+  const catalog = mcpTools(deps);
+  const authenticate = options.authenticate ?? rejectEveryone;
+  const shape: RequestShapeOptions = {
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    resourceMetadataUrl:
+      deps.resourceMetadataUrl ??
+      ((request) => protectedResourceMetadataUrl(`${(options.publicBaseUrl ?? new URL(request.url).origin).replace(/\/$/, "")}/mcp`)),
+    catalog,
+  };
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
+
+  async function serveAuthenticated(request: Request, principal: Principal, body: unknown): Promise<Response> {
+    // A stateless transport answers exactly one request, so server and transport are per request.
+    const server = createMcpServer(catalog, principal, deps.logger);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: body });
+    } finally {
+      void server.close().catch(() => {});
+    }
+  }
+
+  return [
+    {
+      method: "POST",
+      path: "/mcp",
+      async handler(request) {
+        const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
+        const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body);
+        return withCors(request, response, shape.allowedOrigins);
+      },
+    },
+    { method: "OPTIONS", path: "/mcp", handler: async (request) => preflightResponse(request, shape.allowedOrigins) },
+    // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
+    // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
+    ...["GET", "DELETE"].map((method) => ({ method, path: "/mcp", handler: async () => postOnly(method) })),
+  ];
+}

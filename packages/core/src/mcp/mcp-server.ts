@@ -1,0 +1,40 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../ports/logger.js";
+import type { Principal } from "./authenticator.js";
+import { MCP_SERVER_INFO } from "./protocol.js";
+import { listedTool, runTool, type ToolDefinition } from "./tool-definition.js";
+
+/** The tools, indexed by name, with their tools/list entries computed once at startup. */
+export interface ToolCatalog {
+  byName: ReadonlyMap<string, ToolDefinition>;
+  listed: Tool[];
+}
+
+export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new Error(`duplicate MCP tool name ${tool.name}`);
+    byName.set(tool.name, tool);
+  }
+  return { byName, listed: tools.map(listedTool) };
+}
+
+/**
+ * A fresh SDK server for one HTTP request, bound to the caller. The low-level `Server` (not
+ * `McpServer`) on purpose: `McpServer.registerTool` would convert zod to JSON Schema on every
+ * request, while here the listing is computed once and construction costs two map entries.
+ * Arguments are validated by `runTool` with our zod schemas, so errors read like every other
+ * Vitrina validation error.
+ */
+export function createMcpServer(catalog: ToolCatalog, principal: Principal, logger: Logger): Server {
+  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = catalog.byName.get(request.params.name);
+    // An unknown tool is a protocol error (MCP tools spec), not a tool error.
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
+  });
+  return server;
+}

@@ -1,0 +1,89 @@
+import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { VitrinaError } from "../errors.js";
+import { statusForCode } from "../http/json.js";
+import type { Logger } from "../ports/logger.js";
+import { parseOrThrow } from "../validation.js";
+import type { Principal, ScopeRequirement } from "./authenticator.js";
+
+export interface ToolContext {
+  principal: Principal;
+  /** `params._meta` of the call; `idempotencyKey` there is passed on to write capabilities. */
+  meta: Record<string, unknown> | undefined;
+}
+
+/** What a tool hands back: the object for `structuredContent`, and `_meta` (e.g. provenance). */
+export interface ToolOutcome {
+  structured: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}
+
+export type JsonObjectSchema = Tool["inputSchema"];
+
+/** One MCP tool: its listing (JSON Schemas, annotations), the scopes it needs, and what it does. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonObjectSchema;
+  /** Must describe an object: MCP's `structuredContent` is one, so arrays come wrapped as `{ items }`. */
+  outputSchema: JsonObjectSchema;
+  annotations: ToolAnnotations;
+  scope: ScopeRequirement;
+  /** Validates `args` itself (or leaves it to the capability runtime) and runs. */
+  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+}
+
+/** JSON Schema of a zod schema, without `$schema`, as tools/list carries it. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObjectSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+  return json as JsonObjectSchema;
+}
+
+/** A tool whose input and output are zod objects: arguments are validated before `run` sees them. */
+export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
+  name: string; title: string; description: string; input: I; output: O; annotations: ToolAnnotations; scope: ScopeRequirement;
+  run(input: z.output<I>, context: ToolContext): Promise<{ structured: z.input<O>; meta?: Record<string, unknown> }>;
+}): ToolDefinition {
+  return {
+    name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations, scope: tool.scope,
+    inputSchema: jsonSchemaOf(tool.input, "input"),
+    outputSchema: jsonSchemaOf(tool.output, "output"),
+    run: async (args, context) => tool.run(parseOrThrow(tool.input, args, `${tool.name} input`), context),
+  };
+}
+
+export function listedTool(tool: ToolDefinition): Tool {
+  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+  return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations } };
+}
+
+function toolError(message: string, code: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: message }], _meta: { "vitrina/error": { code } } };
+}
+
+/**
+ * Runs a tool and shapes the MCP result. Failures a model can act on (invalid arguments, not
+ * found, disabled, messaging refused) come back as tool errors (`isError: true`) naming each field
+ * at fault, so it can correct itself, as the 2025-06-18 spec recommends; anything unexpected is
+ * logged and reported without internals.
+ */
+export async function runTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: ToolContext, logger: Logger): Promise<CallToolResult> {
+  try {
+    const outcome = await tool.run(args ?? {}, context);
+    return {
+      content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+      structuredContent: outcome.structured,
+      ...(outcome.meta && { _meta: outcome.meta }),
+    };
+  } catch (error) {
+    if (error instanceof VitrinaError) {
+      // Same rule as the HTTP error bodies: our own errors keep their message, outages are logged too.
+      if (statusForCode(error.code) >= 500) logger.error("mcp tool failed", { tool: tool.name, code: error.code, message: error.message });
+      const reasons = error.reasons.map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
+      return toolError(reasons.length > 0 ? `${error.message}: ${reasons.join("; ")}` : error.message, error.code);
+    }
+    logger.error("mcp tool failed", { tool: tool.name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return toolError(`${tool.name} failed because of an internal error`, "internal");
+  }
+}
