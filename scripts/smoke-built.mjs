@@ -56,4 +56,16 @@ try {
 } finally {
   await server.close();
 }
-console.log("smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node");
+// The installed `vitrina` binary runs from plain Node and migrates an embedded database.
+const { execFileSync } = await import("node:child_process");
+const { mkdtempSync, rmSync } = await import("node:fs");
+const { tmpdir } = await import("node:os");
+const dataDir = mkdtempSync(`${tmpdir()}/vitrina-smoke-`);
+try {
+  const cli = new URL("../packages/http-node/dist/cli.js", import.meta.url).pathname;
+  const env = { ...process.env, VITRINA_DATA_DIR: dataDir, DATABASE_URL: "" };
+  assert.match(execFileSync(process.execPath, [cli, "migrate"], { env, encoding: "utf8" }), /migrations applied: embedded PGlite/);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log("smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node; the vitrina CLI migrates");

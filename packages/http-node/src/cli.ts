@@ -3,6 +3,7 @@
 // otherwise embedded PGlite in VITRINA_DATA_DIR, default .vitrina/; --memory for in-memory).
 import { parseArgs } from "node:util";
 import { isVitrinaError } from "@vitrina/core";
+import { apiKeysCommand, consoleUsage, deliveriesCommand, workerCommand, workspacesCommand } from "./cli/console-commands.js";
 import { connectorsCommand, connectorsUsage } from "./cli/connectors.js";
 import { openCliContext } from "./cli/context.js";
 import { storageFromEnv } from "./storage-from-env.js";
@@ -10,6 +11,7 @@ import { storageFromEnv } from "./storage-from-env.js";
 const usage = `usage:
 vitrina migrate                 apply pending database migrations
 ${connectorsUsage}
+${consoleUsage}
 
 Storage: DATABASE_URL (PostgreSQL), else PGlite in VITRINA_DATA_DIR (default .vitrina/), or --memory.
 Secrets are sealed with VITRINA_SECRET_KEY (base64, 32 bytes), else with a key kept in the data dir.`;
@@ -26,6 +28,13 @@ async function main(argv: string[]): Promise<void> {
       name: { type: "string" },
       "system-id": { type: "string" },
       user: { type: "string" },
+      owner: { type: "string" },
+      vertical: { type: "string" },
+      currency: { type: "string" },
+      scopes: { type: "string" },
+      subscription: { type: "string" },
+      limit: { type: "string" },
+      "starting-after": { type: "string" },
     },
   });
   const [command, ...rest] = positionals;
@@ -40,10 +49,12 @@ async function main(argv: string[]): Promise<void> {
     await configured.storage.close();
     return;
   }
-  if (command === "connectors") {
+  const commands = { connectors: connectorsCommand, workspaces: workspacesCommand, "api-keys": apiKeysCommand, deliveries: deliveriesCommand, worker: workerCommand };
+  const run = commands[command as keyof typeof commands];
+  if (run !== undefined) {
     const ctx = await openCliContext({ memory: values.memory });
     try {
-      await connectorsCommand(ctx, rest, values as Record<string, string | undefined>);
+      await run(ctx, rest, values as Record<string, string | undefined>);
     } finally {
       await ctx.vitrina.close();
     }

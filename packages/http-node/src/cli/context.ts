@@ -1,4 +1,5 @@
 import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
+import { nodeHostResolver } from "../host-resolver.js";
 import { secretKeyFromEnv, storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
 
 /** What every console command works against: the configured storage and a Vitrina over it. */
@@ -14,8 +15,20 @@ export async function openCliContext(flags: { memory?: boolean }): Promise<CliCo
     // Console commands never send messages; the transport only satisfies the composition root.
     messaging: logMessagingTransport(silentLogger),
     secretBox: await secretKeyFromEnv(configured.dataDir),
+    // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
+    // only when explicitly allowed (local development).
+    webhooks: { resolveHost: nodeHostResolver, allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" },
   });
   return { configured, vitrina };
+}
+
+/** `--scopes a,b` → `["a", "b"]`. */
+export function list(value: string | undefined, flag: string): string[] {
+  return required(value, flag).split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
 }
 
 export function required(value: string | undefined, flag: string): string {

@@ -1,0 +1,67 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { apiKeysCommand, deliveriesCommand, workspacesCommand } from "../src/cli/console-commands.js";
+import { connectorsCommand } from "../src/cli/connectors.js";
+import { openCliContext } from "../src/cli/context.js";
+
+// The console commands against embedded PGlite in a temp data dir, reopened between steps like
+// separate `vitrina …` invocations would be.
+let dataDir: string;
+const originalEnv = { ...process.env };
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "vitrina-cli-"));
+  process.env.VITRINA_DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  delete process.env.VITRINA_SECRET_KEY;
+});
+afterEach(async () => {
+  process.env = { ...originalEnv };
+  vi.restoreAllMocks();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
+async function run(command: (ctx: any, args: string[], flags: any) => Promise<void>, args: string[], flags: Record<string, string>) {
+  const printed: string[] = [];
+  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+  vi.spyOn(console, "error").mockImplementation(() => {});
+  const ctx = await openCliContext({});
+  try {
+    await command(ctx, args, flags);
+  } finally {
+    await ctx.vitrina.close();
+    vi.restoreAllMocks();
+  }
+  return JSON.parse(printed.join("\n"));
+}
+
+describe("vitrina CLI console commands", () => {
+  it("creates a workspace, a connector, lists it without its secret, and rotates it, across restarts", async () => {
+    const workspace = await run(workspacesCommand, ["create"], { name: "Andes", owner: "ana" });
+    const created = await run(connectorsCommand, ["create"], { workspace: workspace.id, name: "HubSpot", "system-id": "hubspot", user: "ana" });
+    expect(created.secret).toMatch(/^vtr_cs_/);
+    const listed = await run(connectorsCommand, ["list"], { workspace: workspace.id, user: "ana" });
+    expect(listed).toEqual([created.connector]);
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    const rotated = await run(connectorsCommand, ["rotate", created.connector.id], { user: "ana" });
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(rotated.connector.secretVersion).toBe(2);
+  }, 60_000);
+
+  it("issues, lists and revokes API keys, and lists deliveries; refuses a non-owner", async () => {
+    const workspace = await run(workspacesCommand, ["create"], { name: "Andes", owner: "ana" });
+    const issued = await run(apiKeysCommand, ["issue"], { workspace: workspace.id, user: "ana", name: "crm", scopes: "webhooks:read,catalog:read" });
+    expect(issued.secret).toMatch(/^vtr_live_/);
+    expect(issued.key.scopes).toEqual(["webhooks:read", "catalog:read"]);
+    const keys = await run(apiKeysCommand, ["list"], { workspace: workspace.id, user: "ana" });
+    expect(keys.map((k: { id: string }) => k.id)).toEqual([issued.key.id]);
+    expect(JSON.stringify(keys)).not.toContain(issued.secret);
+    const revoked = await run(apiKeysCommand, ["revoke", issued.key.id], { workspace: workspace.id, user: "ana" });
+    expect(revoked.revokedAt).toEqual(expect.any(String));
+    await expect(run(connectorsCommand, ["list"], { workspace: workspace.id, user: "mallory" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "mallory" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "ana" })).rejects.toMatchObject({ code: "not_found" });
+  }, 60_000);
+});
