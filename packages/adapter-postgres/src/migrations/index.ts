@@ -3,6 +3,7 @@ import { migration001 } from "./001-leads.js";
 import { migration002 } from "./002-capabilities.js";
 import { migration003 } from "./003-webhooks.js";
 import { migration004 } from "./004-oauth.js";
+import { migration005 } from "./005-lead-references.js";
 
 export interface Migration {
   version: number;
@@ -17,6 +18,7 @@ export const migrations: Migration[] = [
   { version: 2, name: "capabilities", statements: migration002 },
   { version: 3, name: "webhooks", statements: migration003 },
   { version: 4, name: "oauth", statements: migration004 },
+  { version: 5, name: "lead-references", statements: migration005 },
 ];
 
 export function quoteIdent(name: string): string {
