@@ -33,6 +33,19 @@ function compile(route: Route): CompiledRoute {
   return { ...route, pattern: new RegExp(`^${source}/?$`), names };
 }
 
+/** Path params, percent-decoded; a malformed escape (`%E0%A4%A`) is the caller's error, not a 500. */
+function decodeParams(names: string[], match: RegExpExecArray): Record<string, string> {
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    try {
+      params[name] = decodeURIComponent(match[i + 1] ?? "");
+    } catch (cause) {
+      throw new VitrinaError("invalid_argument", `path parameter ${name} is not valid percent-encoding`, { cause });
+    }
+  });
+  return params;
+}
+
 /**
  * The whole service behind one `(request) => Promise<Response>`. Unknown paths get 404, a known
  * path with another method gets 405 with `Allow`, and every thrown error becomes the JSON error body.
@@ -49,10 +62,8 @@ export function createRouter(routes: Route[], logger: Logger): Handler {
         allowed.push(route.method);
         continue;
       }
-      const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1] ?? "")));
       try {
-        return await route.handler(request, params);
+        return await route.handler(request, decodeParams(route.names, match));
       } catch (error) {
         return errorResponse(error, logger);
       }
