@@ -19,6 +19,7 @@ describe("driver failures become clear StorageErrors", () => {
     }
   });
 
+  // Real server only: PGlite has no statement_timeout to enforce (one connection, nothing to cancel it).
   it.runIf(DATABASE_URL)("cancels a transaction statement past statementTimeoutMs as storage_timeout", async () => {
     const { storage: migrated, db, schema } = await openTestStorage("PostgreSQL");
     const pool = db as pg.Pool;
