@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, SCOPES, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
-import { nodeHostResolver, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
+import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
 /** Fixed, so a restart on persistent storage finds the same demo workspace. */
@@ -82,7 +82,7 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
     logger,
     // Demo mode: webhook receivers on this machine (http://127.0.0.1:8788) are allowed; every
     // other private address is still refused, and DNS names are checked after resolution.
-    webhooks: { allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false", resolveHost: nodeHostResolver },
+    webhooks: nodeWebhookOptions({ allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false" }),
     oauth,
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);

@@ -57,7 +57,7 @@ export { createQuoteService, defaultVatRate, type QuoteService, type VatRate } f
 export { createOrderService, type OrderService } from "./commerce/order-service.js";
 export { currencyDecimals, vatOf } from "./commerce/money.js";
 export type { WebhookOptions } from "./webhooks/create-outbox.js";
-export { checkDestination, checkUrlShape, type DestinationPolicy, type HostResolver } from "./webhooks/ssrf-guard.js";
+export { addressRefusal, checkDestination, checkUrlShape, type DestinationPolicy, type HostResolver } from "./webhooks/ssrf-guard.js";
 export { classifyIp, type AddressClass } from "./webhooks/ip-ranges.js";
 export { defaultRetryPolicy, nextAttemptAt, type RetryPolicy } from "./webhooks/retry-policy.js";
 export { signatureHeader, postWebhook, USER_AGENT, DEFAULT_DELIVERY_TIMEOUT_MS, type AttemptResult } from "./webhooks/post-webhook.js";

@@ -31,6 +31,15 @@ function refusal(address: string, kind: AddressClass, policy: DestinationPolicy)
   return `${address} is a ${kind} address; webhooks may only reach public addresses`;
 }
 
+/**
+ * Why a resolved address may not be connected to under `policy`, or null when it may. For
+ * connect-time checks (e.g. a DNS lookup hook), so a name can't resolve to a public address when
+ * checked and a private one when connected (DNS rebinding). Unparseable addresses count as private.
+ */
+export function addressRefusal(address: string, policy: Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">): string | null {
+  return refusal(address, classifyIp(address) ?? "private", { ...policy, resolveHost: undefined });
+}
+
 /** The URL's shape: https, or http to a loopback host when allowed; no credentials in it. */
 export function checkUrlShape(url: URL, policy: DestinationPolicy): string | null {
   if (url.username !== "" || url.password !== "") return "must not contain credentials";

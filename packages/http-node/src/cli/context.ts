@@ -1,5 +1,5 @@
 import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
-import { nodeHostResolver } from "../host-resolver.js";
+import { nodeWebhookOptions } from "../pinned-fetch.js";
 import { secretKeyFromEnv, storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
 
 /** What every console command works against: the configured storage and a Vitrina over it. */
@@ -17,7 +17,7 @@ export async function openCliContext(flags: { memory?: boolean }): Promise<CliCo
     secretBox: await secretKeyFromEnv(configured.dataDir),
     // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
     // only when explicitly allowed (local development).
-    webhooks: { resolveHost: nodeHostResolver, allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" },
+    webhooks: nodeWebhookOptions({ allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" }),
   });
   return { configured, vitrina };
 }

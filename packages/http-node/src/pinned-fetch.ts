@@ -1,0 +1,53 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { addressRefusal, type DestinationPolicy } from "@vitrina/core";
+import { Agent, fetch as undiciFetch } from "undici";
+import { nodeHostResolver } from "./host-resolver.js";
+
+type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A DNS lookup for sockets that refuses disallowed addresses at connect time. Core's SSRF guard
+ * checks a name before delivering, but the socket resolves it again: a name that answers with a
+ * public address first and a private one next (DNS rebinding) is stopped here.
+ */
+export function guardedLookup(policy: Policy) {
+  return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      for (const { address } of addresses) {
+        const refusal = addressRefusal(address, policy);
+        if (refusal !== null) {
+          return callback(Object.assign(new Error(`refused to connect: ${hostname} (${address}) ${refusal.replace(/^\S+ /, "")}`), { code: "ESSRF" }), []);
+        }
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/**
+ * A `fetch` whose connections only reach addresses the webhook policy allows, checked on the
+ * addresses the socket actually connects to. Pass it as `createVitrina({ webhooks: { fetch } })`;
+ * `serveVitrina` and the CLI do. IP-literal URLs skip DNS and are covered by core's guard.
+ */
+export function pinnedFetch(policy: Policy): typeof fetch {
+  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) as never } });
+  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
+}
+
+/**
+ * Webhook options for Node: the policy, DNS checks before delivering (`nodeHostResolver`) and
+ * connect-time checks on the socket (`pinnedFetch`). The one way to set up webhooks on Node:
+ *
+ * ```ts
+ * createVitrina({ ..., webhooks: nodeWebhookOptions({ allowInsecureLoopback: false }) });
+ * ```
+ */
+export function nodeWebhookOptions(policy: Partial<Policy> = {}) {
+  const resolved = { allowInsecureLoopback: policy.allowInsecureLoopback ?? false, allowPrivateNetworks: policy.allowPrivateNetworks ?? false };
+  return { ...resolved, resolveHost: nodeHostResolver, fetch: pinnedFetch(resolved) };
+}
