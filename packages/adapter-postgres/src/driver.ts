@@ -7,7 +7,7 @@ export interface Queryable {
 
 /** A `pg.Pool`: hands out dedicated clients for transactions. */
 export interface PoolLike extends Queryable {
-  connect(): Promise<Queryable & { release(error?: Error | boolean): void }>;
+  connect(): Promise<Queryable & { release(error?: Error | boolean): void; on?(event: string, listener: (...args: any[]) => void): unknown }>;
   end?(): Promise<void>;
 }
 
@@ -18,17 +18,18 @@ export interface PoolLike extends Queryable {
  */
 export interface PGliteLike extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  listen?(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
   close?(): Promise<void>;
 }
 
 /** Anything with `query(text, params) → { rows, rowCount }`: a pg Pool, a pg Client, PGlite. */
 export type PostgresDriver = PoolLike | PGliteLike | Queryable;
 
-function isPool(db: PostgresDriver): db is PoolLike {
+export function isPool(db: PostgresDriver): db is PoolLike {
   return typeof (db as PoolLike).connect === "function" && typeof (db as PGliteLike).transaction !== "function";
 }
 
-function isPGlite(db: PostgresDriver): db is PGliteLike {
+export function isPGlite(db: PostgresDriver): db is PGliteLike {
   return typeof (db as PGliteLike).transaction === "function";
 }
 

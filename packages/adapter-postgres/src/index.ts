@@ -1,6 +1,7 @@
 import type { Storage, StorageRepositories } from "@vitrina/core";
 import { closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
+import { deliveriesChannel, deliveriesListener } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
@@ -27,7 +28,7 @@ export interface PostgresStorageOptions {
 }
 
 /** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
-function repositories(q: Queryable, s: string): StorageRepositories {
+function repositories(q: Queryable, s: string, channel: string): StorageRepositories {
   // Driver errors become StorageErrors (unavailable / timeout) or `conflict`, with the cause kept.
   const mapped: Queryable = {
     query: (text, params) => q.query(text, params).catch((error: unknown) => Promise.reject(toStorageError(error))),
@@ -41,7 +42,7 @@ function repositories(q: Queryable, s: string): StorageRepositories {
     ...capabilityRepositories(mapped, s),
     ...commerceRepositories(mapped, s),
     ...subscriptionRepositories(mapped, s),
-    ...deliveryRepositories(mapped, s),
+    ...deliveryRepositories(mapped, s, channel),
   };
 }
 
@@ -57,9 +58,12 @@ function repositories(q: Queryable, s: string): StorageRepositories {
  */
 export function postgresStorage(db: PostgresDriver, options: PostgresStorageOptions = {}): Storage {
   const s = quoteIdent(options.schema ?? "vitrina");
+  const channel = deliveriesChannel(options.schema ?? "vitrina");
+  const listenForDeliveries = deliveriesListener(db, channel);
   return {
-    ...repositories(db, s),
-    transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(repositories(q, s))),
+    ...repositories(db, s, channel),
+    transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(repositories(q, s, channel))),
+    ...(listenForDeliveries ? { listenForDeliveries } : {}),
     async close() {
       if (options.closeDriver ?? true) await closeDriver(db);
     },

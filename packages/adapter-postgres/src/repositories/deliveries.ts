@@ -33,8 +33,11 @@ const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
 /** The delivery outbox: leased claims with `FOR UPDATE SKIP LOCKED`, attempts, history pages. */
-export function deliveryRepositories(q: Queryable, s: string): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
+export function deliveryRepositories(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
   const d = `${s}.webhook_deliveries`;
+  // NOTIFY is transactional: PostgreSQL delivers it at commit (never for a rollback) and folds
+  // repeats within one transaction, so other processes' workers wake exactly when there is work.
+  const notify = () => q.query("SELECT pg_notify($1, '')", [channel]);
   return {
     webhookDeliveries: {
       async insert(x) {
@@ -44,6 +47,7 @@ export function deliveryRepositories(q: Queryable, s: string): Pick<StorageRepos
           [x.id, x.workspaceId, x.subscriptionId, x.eventId, x.eventType, x.status, x.attemptCount, x.nextAttemptAt, x.retryUntil,
             x.leaseUntil, x.leasedBy, x.lastError, x.createdAt, x.deliveredAt],
         );
+        await notify();
       },
       get: (workspaceId, id) => one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
       async claimDueDeliveries(now, limit, leaseUntil, workerId) {
@@ -69,14 +73,17 @@ export function deliveryRepositories(q: Queryable, s: string): Pick<StorageRepos
         );
         return affected(result) > 0;
       },
-      reschedule: (workspaceId, id, now, retryUntil) =>
-        one(
+      async reschedule(workspaceId, id, now, retryUntil) {
+        const rescheduled = await one(
           q,
           `UPDATE ${d} SET status = 'pending', next_attempt_at = $3, retry_until = $4, lease_until = NULL, leased_by = NULL
            WHERE workspace_id = $1 AND id = $2 AND (lease_until IS NULL OR lease_until <= $3::timestamptz) RETURNING *`,
           [workspaceId, id, now, retryUntil],
           toDelivery,
-        ),
+        );
+        if (rescheduled !== null) await notify();
+        return rescheduled;
+      },
       listBySubscription: (subscriptionId, options) =>
         // An unknown cursor makes the row comparison NULL: an empty page, like the memory adapter.
         many(

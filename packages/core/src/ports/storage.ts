@@ -172,4 +172,10 @@ export interface Storage extends StorageRepositories {
   transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T>;
   /** Releases connections; the storage is unusable afterwards. */
   close(): Promise<void>;
+  /**
+   * Optional cross-process wake-up for outbox workers: calls `listener` after any process committed
+   * new or rescheduled webhook deliveries (PostgreSQL: LISTEN/NOTIFY). Resolves to an unsubscribe.
+   * Adapters without it leave other processes' workers to their sweep.
+   */
+  listenForDeliveries?(listener: () => void): Promise<() => Promise<void>>;
 }

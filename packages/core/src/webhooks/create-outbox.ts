@@ -67,7 +67,20 @@ export function createOutbox(deps: {
     subscriptions: createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations }),
     /** Starts a delivery loop in this process; stop it with `await worker.stop()`. */
     startWorker(workerOptions: OutboxWorkerOptions = {}): OutboxWorker {
-      return startOutboxWorker(dispatcher, signal, deps.logger, workerOptions);
+      const worker = startOutboxWorker(dispatcher, signal, deps.logger, workerOptions);
+      // Commits in other processes (another server, `vitrina worker`) wake this worker too, when
+      // the storage can tell; a failure to listen only costs latency: the sweep still runs.
+      const unlisten = deps.storage.listenForDeliveries?.(worker.wake).catch((error: unknown) => {
+        deps.logger.warn("cannot listen for deliveries from other processes; relying on the sweep", { error: String(error) });
+        return null;
+      });
+      return {
+        ...worker,
+        async stop() {
+          await (await unlisten)?.().catch(() => {});
+          await worker.stop();
+        },
+      };
     },
   };
 }
