@@ -1,0 +1,98 @@
+import type { Clock } from "../ports/clock.js";
+import type { IdGenerator } from "../ports/ids.js";
+import type { ConnectorRecord, ConsentEvidence, LeadEventRecord, OutboundMessageRecord, WorkspaceRecord } from "../ports/records.js";
+import type { StorageTransaction } from "../ports/storage.js";
+import { decideFirstMessage } from "./first-message.js";
+import type { LeadPayload } from "./lead-schema.js";
+import type { QualificationOutcome } from "./qualification.js";
+import { resolveContact } from "./resolve-contact.js";
+
+/** Thrown inside the transaction to roll it back when the lead turns out to be a resend. */
+export class DuplicateLead extends Error {}
+
+export interface LeadToRegister {
+  workspace: WorkspaceRecord;
+  connector: ConnectorRecord;
+  payload: LeadPayload;
+  qualification: QualificationOutcome;
+}
+
+function consentEvidence(payload: LeadPayload, connectorId: string, leadEventId: string, now: string): ConsentEvidence | null {
+  const consent = payload.whatsapp_consent;
+  if (!consent) return null;
+  return {
+    granted: consent.granted,
+    timestamp: consent.timestamp ?? "",
+    source: consent.source ?? null,
+    purpose: consent.purpose ?? null,
+    connectorId,
+    leadEventId,
+    recordedAt: now,
+  };
+}
+
+/**
+ * Everything one lead writes, inside the caller's transaction: the contact (resolved or created,
+ * with consent evidence), the lead event (unique on connector + source_lead_id: a resend throws
+ * DuplicateLead so the whole transaction rolls back), the opportunity with its qualification
+ * evidence, and the first-message record (`blocked` with its reason, or `queued` to be sent).
+ */
+export async function registerLead(
+  tx: StorageTransaction,
+  deps: { clock: Clock; ids: IdGenerator },
+  { workspace, connector, payload, qualification }: LeadToRegister,
+): Promise<{ lead: LeadEventRecord; outbound: OutboundMessageRecord }> {
+  const now = deps.clock.now().toISOString();
+  const leadId = deps.ids();
+  const contact = await resolveContact(tx, {
+    workspaceId: workspace.id,
+    contact: payload.contact,
+    consent: consentEvidence(payload, connector.id, leadId, now),
+    newContactId: deps.ids(),
+    now,
+  });
+  const decision = decideFirstMessage(payload, contact);
+  const lead: LeadEventRecord = {
+    id: leadId,
+    workspaceId: workspace.id,
+    connectorId: connector.id,
+    sourceLeadId: payload.source_lead_id,
+    contactId: contact.id,
+    opportunityId: deps.ids(),
+    eligibleForWhatsapp: decision.eligible,
+    payload: payload as Record<string, unknown>,
+    qualificationRejected: qualification.rejected,
+    receivedAt: now,
+  };
+  if (!(await tx.leads.insertIfNew(lead))) throw new DuplicateLead();
+  await tx.opportunities.insert({
+    id: lead.opportunityId,
+    workspaceId: workspace.id,
+    contactId: contact.id,
+    leadEventId: lead.id,
+    stage: "new",
+    source: payload.context?.source ?? null,
+    campaignId: payload.context?.campaign_id ?? null,
+    catalogItemId: payload.context?.catalog_item_id ?? null,
+    landingPage: payload.context?.landing_page ?? null,
+    qualification: qualification.recorded.map((q) => ({
+      ...q,
+      evidence: { connectorId: connector.id, leadEventId: lead.id, recordedAt: now },
+    })),
+    createdAt: now,
+  });
+  const outbound: OutboundMessageRecord = {
+    id: deps.ids(),
+    workspaceId: workspace.id,
+    leadEventId: lead.id,
+    contactId: contact.id,
+    channel: "whatsapp",
+    status: decision.status,
+    reason: decision.reason,
+    providerMessageId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.outbound.insert(outbound);
+  return { lead, outbound };
+}
