@@ -30,7 +30,7 @@ export { logMessagingTransport } from "./messaging/log-transport.js";
 export { createRouter, type Handler, type Route, type RouteHandler } from "./http/router.js";
 export { jsonResponse, errorResponse, statusForCode } from "./http/json.js";
 export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
-export { parseOrThrow, reasonsFromZod } from "./validation.js";
+export { parseOrThrow, reasonsFromZod, tooDeepPath } from "./validation.js";
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
 export * from "./oauth/index.js";

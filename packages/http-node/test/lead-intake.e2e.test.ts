@@ -151,6 +151,15 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
     });
 
+    it("rejects free-form data nested too deep (which would overflow storage) with 422 naming the field", async () => {
+      const deep = "[".repeat(20_000) + "]".repeat(20_000);
+      const body = JSON.stringify(sampleLead()).replace('"metadata":{', `"metadata":{"blob":${deep},`);
+      const { status, json } = await h.send(body);
+      expect(status).toBe(422);
+      expect(json.error.reasons).toEqual([{ field: "metadata.blob", reason: "nests deeper than 32 levels" }]);
+      expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
+    });
+
     it("rejects a missing source_lead_id and a non-UTC consent timestamp", async () => {
       const lead: Record<string, unknown> = sampleLead({ whatsapp_consent: { granted: true, timestamp: "2026-01-31 12:00" } });
       delete lead.source_lead_id;

@@ -1,11 +1,11 @@
-import { VitrinaError } from "../errors.js";
+import { ValidationError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
 import type { LeadEventRecord, OutboundMessageRecord, OutboundStatus, RejectedQualification } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
-import { parseOrThrow } from "../validation.js";
+import { parseOrThrow, tooDeepPath } from "../validation.js";
 import type { FirstMessageOptions } from "./first-message.js";
 import { leadPayloadSchema } from "./lead-schema.js";
 import { evaluateQualification, type VerticalDefinitions } from "./qualification.js";
@@ -39,12 +39,22 @@ export interface LeadIntakeDeps {
   verticals: VerticalDefinitions;
 }
 
+/** Deep enough for any real CRM payload; deeper is refused before anything stores it. */
+export const MAX_LEAD_JSON_DEPTH = 32;
+
 function decodeJson(body: Uint8Array): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
   } catch (cause) {
     throw new VitrinaError("malformed_json", "request body is not valid UTF-8 JSON", { cause });
   }
+  const deep = tooDeepPath(value, MAX_LEAD_JSON_DEPTH);
+  if (deep !== null) {
+    const field = deep.split(".").slice(0, 2).join(".");
+    throw new ValidationError("lead payload is invalid", [{ field, reason: `nests deeper than ${MAX_LEAD_JSON_DEPTH} levels` }]);
+  }
+  return value;
 }
 
 /**
