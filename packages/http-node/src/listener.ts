@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { BodyTooLargeError, toWebRequest } from "./node-request.js";
+import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -38,6 +38,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         } catch (error) {
           if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
             response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
+          } else if (error instanceof BadRequestTargetError) {
+            response = plainError(400, "invalid_argument", error.message);
           } else {
             options.onError?.(error);
             response = plainError(500, "internal", "internal error");

@@ -13,10 +13,24 @@ export class BodyTooLargeError extends Error {
  * byte: signatures are computed over it) and is capped at `maxBodySize`; the request's signal
  * aborts when the client goes away, so handlers can stop work nobody will read.
  */
+/** Thrown for a request whose Host header or target can't form a URL; answered 400. */
+export class BadRequestTargetError extends Error {
+  override readonly name = "BadRequestTargetError";
+}
+
+function requestUrl(req: IncomingMessage, encrypted: boolean): URL {
+  const host = req.headers.host ?? `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
+  try {
+    return new URL(req.url ?? "/", `${encrypted ? "https" : "http"}://${host}`);
+  } catch {
+    // A malformed Host header is the client's error, not a reason for a 500.
+    throw new BadRequestTargetError(`cannot form a URL from Host "${host}" and target "${req.url ?? ""}"`);
+  }
+}
+
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodySize: number): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const host = req.headers.host ?? `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
-  const url = new URL(req.url ?? "/", `${encrypted ? "https" : "http"}://${host}`);
+  const url = requestUrl(req, encrypted);
 
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

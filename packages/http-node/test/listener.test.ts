@@ -61,6 +61,27 @@ describe("serve / toNodeListener", () => {
     expect(status).toBe(413);
   });
 
+  it("answers 400 for a Host header that can't form a URL, without calling the handler", async () => {
+    let called = false;
+    server = await serve(
+      async () => {
+        called = true;
+        return new Response("ok");
+      },
+      { port: 0, handleSignals: false },
+    );
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${server!.url}/`, { headers: { host: "bad host[" } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+    expect(called).toBe(false);
+  });
+
   it("aborts the request signal when the client disconnects", async () => {
     let aborted!: () => void;
     const abortedPromise = new Promise<void>((resolve) => (aborted = resolve));
