@@ -46,7 +46,8 @@ export { CATALOG_DOCUMENT_VERSION, SURFACES, type CatalogDocument, type McpServe
 export type { InvokeOptions, InvokeResult } from "./capabilities/runtime.js";
 export type { AgentRun } from "./capabilities/agent-run.js";
 export { seedDemoData } from "./capabilities/seed-demo-data.js";
-export { eventDataSchemas, eventEnvelopeSchema, eventJsonSchemas, type EventData } from "./events/event-schemas.js";
+export { eventDataSchemas, eventEnvelopeSchema, eventJsonSchemas, eventSchemasDocument, type EventData } from "./events/event-schemas.js";
+export { publicJsonRoute, type PublicJsonRouteOptions } from "./http/public-json-route.js";
 export { RETRY_WINDOW_MS } from "./events/emit-event.js";
 export { SCOPES, isScope, type Scope } from "./auth/scopes.js";
 export { bearerToken, firstOf, requirePrincipal, requireScope, type Authenticator, type Principal, type OAuthPrincipal } from "./auth/principal.js";

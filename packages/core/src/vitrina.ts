@@ -11,6 +11,8 @@ import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
+import { publicJsonRoute } from "./http/public-json-route.js";
+import { eventSchemasDocument } from "./events/event-schemas.js";
 import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
@@ -142,6 +144,8 @@ export function createVitrina(options: VitrinaOptions) {
 
   const routes: Route[] = [
     capabilities.route,
+    // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
+    publicJsonRoute({ path: "/v1/events/schemas", revision: () => 0, document: eventSchemasDocument, maxAgeSeconds: 3600 }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
     ...(oauth?.routes ?? []),

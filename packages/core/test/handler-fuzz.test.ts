@@ -22,6 +22,7 @@ const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, work
 const paths = [
   "/functions/v1/lead-intake",
   "/v1/capabilities",
+  "/v1/events/schemas",
   "/v1/webhooks",
   "/v1/webhooks/whs_1",
   "/v1/webhooks/whs_1/deliveries",

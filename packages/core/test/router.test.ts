@@ -30,3 +30,20 @@ describe("router", () => {
     expect(JSON.stringify(result.json)).not.toContain("secrets");
   });
 });
+
+describe("GET /v1/events/schemas", () => {
+  it("publishes the eight event types with their envelope schemas, cacheable with an ETag", async () => {
+    const { memoryStorage } = await import("@vitrina/adapter-memory");
+    const { createVitrina, logMessagingTransport, EVENT_TYPES } = await import("@vitrina/core");
+    const vitrina = createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 2).toString("base64") });
+    const response = await vitrina.handler(new Request("http://localhost/v1/events/schemas"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
+    const body = (await response.json()) as { events: Array<{ type: string; schema: any }> };
+    expect(body.events.map((e) => e.type).sort()).toEqual([...EVENT_TYPES].sort());
+    const order = body.events.find((e) => e.type === "order.confirmed")!.schema;
+    expect(order.properties.data.required.sort()).toEqual(["approved_by", "contact_id", "currency", "decided_by", "order_id", "total"]);
+    const again = await vitrina.handler(new Request("http://localhost/v1/events/schemas", { headers: { "if-none-match": response.headers.get("etag")! } }));
+    expect(again.status).toBe(304);
+  });
+});

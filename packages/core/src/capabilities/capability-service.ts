@@ -5,7 +5,7 @@ import type { Storage } from "../ports/storage.js";
 import { startAgentRun } from "./agent-run.js";
 import { BUILTIN_CAPABILITIES } from "./builtin/index.js";
 import { buildCatalogDocument, type CatalogDocument } from "./catalog-document.js";
-import { capabilityCatalogRoute } from "./catalog-route.js";
+import { publicJsonRoute } from "../http/public-json-route.js";
 import type { CapabilityDefinition, CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
 import { DEFAULT_ATTEMPT_LEASE_MS } from "./logical-attempt.js";
 import type { CapabilityPolicy } from "./policies.js";
@@ -65,7 +65,8 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
       return found === undefined ? undefined : structuredClone(found);
     },
     startRun: (run: { principal: CapabilityPrincipal; agentId: string }) => startAgentRun({ runtime, storage, clock, ids }, run),
-    route: capabilityCatalogRoute({
+    route: publicJsonRoute({
+      path: "/v1/capabilities",
       revision: () => registry.revision,
       document: catalog,
       maxAgeSeconds: options.catalogMaxAgeSeconds ?? 300,

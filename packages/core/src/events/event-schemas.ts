@@ -98,3 +98,11 @@ export function eventJsonSchemas(): Record<EventType, Record<string, unknown>> {
   }
   return out;
 }
+
+/** What `GET /v1/events/schemas` serves: every type a subscription may name, with its envelope's JSON Schema. */
+export function eventSchemasDocument() {
+  const schemas = eventJsonSchemas();
+  return {
+    events: (Object.keys(schemas) as EventType[]).map((type) => ({ type, schema: schemas[type] })),
+  };
+}

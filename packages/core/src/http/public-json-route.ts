@@ -1,11 +1,11 @@
 import { sha256Hex } from "../crypto/random.js";
-import type { Route } from "../http/router.js";
-import type { CatalogDocument } from "./catalog-document.js";
+import type { Route } from "./router.js";
 
-export interface CatalogRouteOptions {
-  /** Moves whenever the registry changes; the body and ETag are rebuilt only then. */
+export interface PublicJsonRouteOptions {
+  path: string;
+  /** Moves whenever the document changes; the body and ETag are rebuilt only then. */
   revision(): number;
-  document(): CatalogDocument;
+  document(): unknown;
   maxAgeSeconds: number;
 }
 
@@ -17,15 +17,15 @@ function matchesIfNoneMatch(header: string | null, etag: string): boolean {
 }
 
 /**
- * `GET /v1/capabilities`: the public catalog, no authentication. The strong ETag hashes the exact
- * body, which only changes with the registry (`generatedAt` is the registry's last change), so
- * a revalidation answers 304 without a body.
+ * A public, cacheable JSON document (the capability catalog, the event schemas): no
+ * authentication, `Cache-Control: public`, and a strong ETag hashing the exact body, so a
+ * revalidation answers 304 without a body. The body is rebuilt only when `revision()` moves.
  */
-export function capabilityCatalogRoute(options: CatalogRouteOptions): Route {
+export function publicJsonRoute(options: PublicJsonRouteOptions): Route {
   let cached: { revision: number; body: string; etag: string } | null = null;
   return {
     method: "GET",
-    path: "/v1/capabilities",
+    path: options.path,
     async handler(request) {
       const revision = options.revision();
       if (cached?.revision !== revision) {
