@@ -19,7 +19,8 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
     while (closers.length > 0) await closers.pop()!();
   });
 
-  it("notifies listeners at commit, never for a rolled-back transaction", async () => {
+  /** Vitrina "A" with a subscribed receiver, and a second storage on the same database for "B". */
+  async function twoProcessesOneDatabase() {
     const first = await openTestStorage(backend);
     closers.push(() => first.storage.close());
     const other = await secondStorage(backend, first);
@@ -28,6 +29,11 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
     await h.subscribe(receiver.url);
+    return { first, other, h, receiver };
+  }
+
+  it("notifies listeners at commit, never for a rolled-back transaction", async () => {
+    const { first, other, h, receiver } = await twoProcessesOneDatabase();
 
     let notified = 0;
     const unlisten = await other.listenForDeliveries!(() => notified++);
@@ -57,14 +63,7 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
   });
 
   it("wakes an idle worker of another Vitrina on the same database right after the commit", async () => {
-    const first = await openTestStorage(backend);
-    closers.push(() => first.storage.close());
-    const other = await secondStorage(backend, first);
-    closers.push(() => other.close());
-    const h = await startWebhookHarness({ storage: first.storage });
-    const receiver = await startReceiver();
-    closers.push(receiver.close);
-    await h.subscribe(receiver.url);
+    const { first, other, h, receiver } = await twoProcessesOneDatabase();
 
     const elsewhere = createVitrina({
       storage: other,
