@@ -23,19 +23,3 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, wha
   if (!result.success) throw new ValidationError(`${what} is invalid`, reasonsFromZod(result.error), { cause: result.error });
   return result.data;
 }
-
-/**
- * The path of the first value nested deeper than `maxDepth`, or null. Iterative on purpose: free-form
- * fields (a lead's `metadata`) can carry thousands of levels in a small body, which JSON.parse
- * accepts but structuredClone, JSON.stringify and drivers then overflow the stack on.
- */
-export function tooDeepPath(value: unknown, maxDepth: number): string | null {
-  const stack: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    if (path.length >= maxDepth) return path.join(".");
-    for (const [key, child] of Object.entries(current)) stack.push({ value: child, path: [...path, key] });
-  }
-  return null;
-}

@@ -64,6 +64,8 @@ export interface VitrinaOptions {
     maxBodyBytes?: number;
     /** Replay window in either direction. Default 300000 (5 minutes). */
     toleranceMs?: number;
+    /** How far in the future `whatsapp_consent.timestamp` may be (sender clock skew); later is refused with 422. Default 300000 (5 minutes). */
+    consentClockSkewMs?: number;
     firstMessage?: FirstMessageOptions;
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
@@ -120,6 +122,7 @@ export function createVitrina(options: VitrinaOptions) {
     logger,
     firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
+    consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
 
   const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });

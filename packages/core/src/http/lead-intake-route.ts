@@ -1,8 +1,8 @@
-import { VitrinaError } from "../errors.js";
 import type { LeadIntake } from "../leads/lead-intake.js";
 import type { Route } from "./router.js";
 import { jsonResponse } from "./json.js";
-import { isJsonContentType, readBodyLimited } from "./read-body.js";
+import { readBodyLimited } from "./read-body.js";
+import { requireJsonContentType } from "./read-json.js";
 
 export interface LeadIntakeRouteOptions {
   intake: LeadIntake;
@@ -17,10 +17,8 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
     method: "POST",
     path: "/functions/v1/lead-intake",
     async handler(request) {
-      if (!isJsonContentType(request)) {
-        await request.body?.cancel().catch(() => {});
-        throw new VitrinaError("unsupported_media_type", "Content-Type must be application/json");
-      }
+      // Decoded by the intake after the signature is checked over these exact bytes.
+      await requireJsonContentType(request);
       const body = await readBodyLimited(request, options.maxBodyBytes);
       const result = await options.intake.receive(
         {

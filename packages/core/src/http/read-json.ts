@@ -1,16 +1,127 @@
-import { VitrinaError } from "../errors.js";
+import { ValidationError, VitrinaError, type FieldReason } from "../errors.js";
 import { isJsonContentType, readBodyLimited } from "./read-body.js";
 
-/** Reads a JSON request body: 415 unless `application/json`, 413 over `maxBytes`, 400 if not UTF-8 JSON. */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  if (!isJsonContentType(request)) {
-    await request.body?.cancel().catch(() => {});
-    throw new VitrinaError("unsupported_media_type", "Content-Type must be application/json");
-  }
-  const body = await readBodyLimited(request, maxBytes);
+/**
+ * Deep enough for any real payload. Deeper is refused here: JSON.parse accepts thousands of levels
+ * in a small body, but zod, structuredClone, JSON.stringify and drivers then overflow the stack.
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 32;
+
+/** At most this many `{ field, reason }` pairs for unstorable text, so a hostile body can't bloat the answer. */
+const MAX_TEXT_REASONS = 20;
+
+export interface JsonBodyLimits {
+  /** Larger bodies are refused (413) without buffering the excess. */
+  maxBytes: number;
+  /** Default DEFAULT_MAX_JSON_DEPTH. */
+  maxDepth?: number;
+  /** 415 unless `Content-Type: application/json`. Default true; /mcp and /register leave it to their protocol. */
+  requireJsonContentType?: boolean;
+  /** What the 422 message calls the body, e.g. "lead payload". Default "request body". */
+  subject?: string;
+}
+
+/** 415 `unsupported_media_type` unless the body is declared JSON; the unread body is discarded. */
+export async function requireJsonContentType(request: Request): Promise<void> {
+  if (isJsonContentType(request)) return;
+  await request.body?.cancel().catch(() => {});
+  throw new VitrinaError("unsupported_media_type", "Content-Type must be application/json");
+}
+
+/**
+ * The one JSON body reader of every route. Throws, in this order:
+ * - 415 `unsupported_media_type` when `requireJsonContentType` and the type is not JSON;
+ * - 413 `payload_too_large` over `maxBytes`;
+ * - 400 `malformed_json` for bytes that are not UTF-8 (decoded fatally, never with U+FFFD) or not JSON;
+ * - 422 `invalid_payload` naming the JSON path (`metadata.a[2]`) of a value nested deeper than
+ *   `maxDepth`, or of a key or string holding U+0000 or a lone UTF-16 surrogate (`\ud800`), which
+ *   PostgreSQL text and jsonb cannot store and UTF-8 cannot encode.
+ *
+ * ```ts
+ * const input = await readJsonBody(request, { maxBytes: 16 * 1024 });
+ * ```
+ */
+export async function readJsonBody(request: Request, limits: JsonBodyLimits): Promise<unknown> {
+  if (limits.requireJsonContentType ?? true) await requireJsonContentType(request);
+  return decodeJsonBody(await readBodyLimited(request, limits.maxBytes), limits);
+}
+
+/** The decoding half of readJsonBody, for routes that need the raw bytes first (signed lead intake). */
+export function decodeJsonBody(bytes: Uint8Array, limits: Pick<JsonBodyLimits, "maxDepth" | "subject"> = {}): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (cause) {
     throw new VitrinaError("malformed_json", "request body is not valid UTF-8 JSON", { cause });
   }
+  const reasons = unacceptableValues(value, limits.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  if (reasons.length > 0) throw new ValidationError(`${limits.subject ?? "request body"} is invalid`, reasons);
+  return value;
+}
+
+type PathSegment = string | number;
+
+/**
+ * One pass over the parsed value, iterative so depth can't overflow the stack here either. A
+ * too-deep value is named by its first two path segments (the field the sender knows) and not
+ * descended into.
+ */
+function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
+  const reasons: FieldReason[] = [];
+  const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: root, path: [] }];
+  while (stack.length > 0 && reasons.length < MAX_TEXT_REASONS) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      const problem = unstorableText(value);
+      if (problem !== null) reasons.push({ field: formatPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= maxDepth) {
+      reasons.push({ field: formatPath(path.slice(0, 2)), reason: `nests deeper than ${maxDepth} levels` });
+      continue;
+    }
+    const children: Array<{ value: unknown; path: PathSegment[] }> = [];
+    if (Array.isArray(value)) {
+      value.forEach((child, index) => children.push({ value: child, path: [...path, index] }));
+    } else {
+      for (const [key, child] of Object.entries(value)) {
+        const problem = unstorableText(key);
+        if (problem !== null) {
+          reasons.push({ field: formatPath([...path, key]), reason: `has a key that contains ${problem}, which cannot be stored; rename it` });
+          continue;
+        }
+        children.push({ value: child, path: [...path, key] });
+      }
+    }
+    // Reversed, so fields are reported in document order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return reasons;
+}
+
+// A surrogate half without its partner: high not followed by low, or low not preceded by high.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNPRINTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Why `text` can't be stored, or null. Private on purpose: the edge for non-JSON input has its own. */
+function unstorableText(text: string): string | null {
+  if (text.includes("\u0000")) return "U+0000 (NUL)";
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone !== null) return `a lone UTF-16 surrogate (${escapeCodeUnit(lone[0])})`;
+  return null;
+}
+
+function escapeCodeUnit(unit: string): string {
+  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** `["metadata", "a", 2]` → `metadata.a[2]`; unstorable characters in keys are shown escaped. */
+function formatPath(path: PathSegment[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += (out === "" ? "" : ".") + segment.replace(UNPRINTABLE, escapeCodeUnit);
+  }
+  return out;
 }

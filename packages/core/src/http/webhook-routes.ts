@@ -38,14 +38,14 @@ export function webhookRoutes(options: { service: SubscriptionService; authentic
     {
       method: "POST",
       path: "/v1/webhooks",
-      handler: guarded(write, async (ws, request) => jsonResponse(await service.create(ws, await readJsonBody(request, MAX_BODY_BYTES)), 201)),
+      handler: guarded(write, async (ws, request) => jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })), 201)),
     },
     { method: "GET", path: "/v1/webhooks", handler: guarded(read, async (ws) => jsonResponse(await service.list(ws))) },
     { method: "GET", path: "/v1/webhooks/:id", handler: guarded(read, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))) },
     {
       method: "PATCH",
       path: "/v1/webhooks/:id",
-      handler: guarded(write, async (ws, request, p) => jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, MAX_BODY_BYTES)))),
+      handler: guarded(write, async (ws, request, p) => jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })))),
     },
     {
       method: "DELETE",

@@ -1,13 +1,14 @@
-import { ValidationError, VitrinaError } from "../errors.js";
+import { VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
 import type { LeadEventRecord, OutboundMessageRecord, OutboundStatus, RejectedQualification } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
-import { parseOrThrow, tooDeepPath } from "../validation.js";
+import { decodeJsonBody, DEFAULT_MAX_JSON_DEPTH } from "../http/read-json.js";
+import { parseOrThrow } from "../validation.js";
 import type { FirstMessageOptions } from "./first-message.js";
-import { leadPayloadSchema } from "./lead-schema.js";
+import { DEFAULT_CONSENT_CLOCK_SKEW_MS, leadPayloadSchema, refuseConsentFromTheFuture } from "./lead-schema.js";
 import { evaluateQualification, type VerticalDefinitions } from "./qualification.js";
 import { DuplicateLead, registerLead } from "./register-lead.js";
 import { sendFirstMessage } from "./send-first-message.js";
@@ -37,25 +38,12 @@ export interface LeadIntakeDeps {
   logger: Logger;
   firstMessage: FirstMessageOptions;
   verticals: VerticalDefinitions;
+  /** How far ahead of `clock` a consent timestamp may be; later is refused. Default 5 minutes. */
+  consentClockSkewMs?: number;
 }
 
 /** Deep enough for any real CRM payload; deeper is refused before anything stores it. */
-export const MAX_LEAD_JSON_DEPTH = 32;
-
-function decodeJson(body: Uint8Array): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-  } catch (cause) {
-    throw new VitrinaError("malformed_json", "request body is not valid UTF-8 JSON", { cause });
-  }
-  const deep = tooDeepPath(value, MAX_LEAD_JSON_DEPTH);
-  if (deep !== null) {
-    const field = deep.split(".").slice(0, 2).join(".");
-    throw new ValidationError("lead payload is invalid", [{ field, reason: `nests deeper than ${MAX_LEAD_JSON_DEPTH} levels` }]);
-  }
-  return value;
-}
+export const MAX_LEAD_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
 /**
  * Signed lead intake: verify, validate, then register the lead, its contact, opportunity, consent
@@ -101,7 +89,8 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
     /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. */
     async receive(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadIntakeResponse> {
       const connector = await deps.verifier.verify(headers, body);
-      const payload = parseOrThrow(leadPayloadSchema, decodeJson(body), "lead payload");
+      const payload = parseOrThrow(leadPayloadSchema, decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }), "lead payload");
+      refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
       const workspace = await storage.workspaces.get(connector.workspaceId);
       if (workspace === null) throw new VitrinaError("internal", `workspace of connector ${connector.id} is missing`);
       const qualification = evaluateQualification(payload.qualification, workspace.vertical, workspace.currency, deps.verticals);

@@ -1,12 +1,60 @@
 import { z } from "zod";
+import { ValidationError } from "../errors.js";
 
-/** ISO 8601 in UTC (`Z`), e.g. `2026-01-31T12:00:00Z` or with milliseconds. */
+const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/**
+ * Checked by hand: Date.parse rolls `2026-02-30` over to March 2nd instead of refusing it. Zod runs
+ * this even when the format check failed; that failure is already reported, so it passes here.
+ */
+function isRealDateTime(value: string): boolean {
+  const match = RFC3339_UTC.exec(value);
+  if (match === null) return true;
+  const [, y, mo, d, h, mi, sec] = match.map(Number) as number[];
+  const daysInMonth = [31, isLeapYear(y!) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo! - 1];
+  return daysInMonth !== undefined && d! >= 1 && d! <= daysInMonth && h! <= 23 && mi! <= 59 && sec! <= 59;
+}
+
+/**
+ * RFC 3339 in UTC only: `2026-01-31T12:00:00Z`, optionally with 1–9 fraction digits. Uppercase `T`
+ * and `Z`, no other offset, no leap second (`:60`), and a date that exists on the calendar.
+ */
 export const isoUtcTimestamp = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, {
-    error: "must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z",
-  })
-  .refine((value) => !Number.isNaN(Date.parse(value)), { error: "is not a real date and time" });
+  .regex(RFC3339_UTC, { error: "must be an RFC 3339 UTC timestamp such as 2026-01-31T12:00:00Z" })
+  .refine(isRealDateTime, { error: "is not a real date and time" });
+
+/** How far ahead of our clock a consent timestamp may be and still count (the sender's clock may run fast). */
+export const DEFAULT_CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * Consent records something that already happened: a timestamp later than `now` plus the allowed
+ * skew is not consent, and the lead is refused (422 naming `whatsapp_consent.timestamp`) so the
+ * sender fixes its data, rather than registered on evidence we know to be false.
+ */
+export function refuseConsentFromTheFuture(payload: LeadPayload, now: Date, maxSkewMs: number): void {
+  const timestamp = payload.whatsapp_consent?.timestamp;
+  if (!timestamp) return;
+  const latest = now.getTime() + maxSkewMs;
+  if (Date.parse(timestamp) <= latest) return;
+  throw new ValidationError("lead payload is invalid", [
+    {
+      field: "whatsapp_consent.timestamp",
+      reason: `is in the future (later than ${new Date(latest).toISOString()}); consent must carry the time it was given`,
+    },
+  ]);
+}
+
+/**
+ * A JSON object exactly as sent. `z.record` would drop a `__proto__` key without a word; here it
+ * stays an own property, so qualification rejects it with a reason like any unknown field.
+ */
+const jsonObjectAsSent = (error: string) =>
+  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { error });
 
 /** E.164: a leading `+`, a non-zero country digit, 7 to 15 digits in all. */
 export const e164Phone = z
@@ -43,7 +91,7 @@ export const leadPayloadSchema = z.strictObject({
       landing_page: optionalText(2000),
     })
     .nullish(),
-  qualification: z.record(z.string(), z.unknown(), { error: "must be an object of field: number" }).nullish(),
+  qualification: jsonObjectAsSent("must be an object of field: number").nullish(),
   whatsapp_consent: z
     .strictObject({
       granted: z.boolean({ error: "must be true or false" }),

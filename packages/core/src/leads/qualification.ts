@@ -32,7 +32,7 @@ function reasonFor(value: unknown, kind: FieldKind, currency: string): string | 
     return RANGE_TEXT.test(value) ? rangeHint : `text amounts are not accepted; send a JSON number such as 1000000${unit}`;
   }
   if (Array.isArray(value)) return rangeHint;
-  if (typeof value === "object" && value !== null && ("min" in value || "max" in value)) return rangeHint;
+  if (typeof value === "object" && value !== null && (Object.hasOwn(value, "min") || Object.hasOwn(value, "max"))) return rangeHint;
   return `must be a finite number >= 0${unit}`;
 }
 
@@ -47,9 +47,11 @@ export function evaluateQualification(
   verticals: VerticalDefinitions = defaultVerticals,
 ): QualificationOutcome {
   const outcome: QualificationOutcome = { recorded: [], rejected: [] };
-  const fields = verticals[vertical] ?? {};
+  // Own properties only: `constructor`, `toString` or `__proto__` sent as a field name must not
+  // find Object.prototype's members and pass for a known field.
+  const fields: Record<string, FieldKind> = Object.hasOwn(verticals, vertical) ? verticals[vertical]! : {};
   for (const [field, value] of Object.entries(qualification ?? {})) {
-    const kind = fields[field];
+    const kind = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (kind === undefined) {
       const accepted = Object.keys(fields);
       outcome.rejected.push({

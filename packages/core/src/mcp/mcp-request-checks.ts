@@ -1,9 +1,10 @@
 import { VitrinaError } from "../errors.js";
-import { readBodyLimited } from "../http/read-body.js";
+import { readJsonBody } from "../http/read-json.js";
 import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { missingScopes } from "../capabilities/scopes.js";
 import type { Authenticator, Principal } from "./authenticator.js";
 import {
+  JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
   JSONRPC_SERVER_ERROR,
@@ -55,12 +56,10 @@ export async function checkRequestShape(
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(await readBodyLimited(request, maxBodyBytes)));
+    // The SDK transport checks Content-Type itself (415), after this.
+    parsed = await readJsonBody(request, { maxBytes: maxBodyBytes, requireJsonContentType: false, subject: "JSON-RPC message" });
   } catch (error) {
-    if (error instanceof VitrinaError && error.code === "payload_too_large") {
-      return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
-    }
-    return jsonRpcErrorResponse(400, JSONRPC_PARSE_ERROR, "malformed_json", "Parse error: the body is not valid JSON");
+    return refuseUnreadableBody(error);
   }
   if (Array.isArray(parsed)) {
     return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request");
@@ -85,6 +84,23 @@ export async function checkRequestShape(
     }
   }
   return { principal, body };
+}
+
+/**
+ * The body reader's refusals as JSON-RPC errors: too large is a transport-level -32000 (413), bad
+ * bytes or syntax a -32700 parse error, and unstorable text or too-deep nesting (valid JSON) an
+ * invalid request, or invalid params when the field is inside `params`, with `data.reasons` naming
+ * the JSON path. The id is unknown at this point (the body was refused as a whole), so it is null.
+ */
+function refuseUnreadableBody(error: unknown): Response {
+  if (!(error instanceof VitrinaError)) throw error;
+  if (error.code === "payload_too_large") return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
+  if (error.code === "invalid_payload") {
+    const inParams = error.reasons.every((r) => r.field === "params" || r.field.startsWith("params.") || r.field.startsWith("params["));
+    const fields = error.reasons.map((r) => `${r.field} ${r.reason}`).join("; ");
+    return jsonRpcErrorResponse(400, inParams ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST, "invalid_payload", `Invalid ${inParams ? "params" : "Request"}: ${fields}`, {}, null, error.reasons);
+  }
+  return jsonRpcErrorResponse(400, JSONRPC_PARSE_ERROR, "malformed_json", "Parse error: the body is not valid UTF-8 JSON");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@ import { InvalidClientMetadataError, OAuthError } from "@modelcontextprotocol/sd
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import { VitrinaError } from "../errors.js";
-import { readBodyLimited } from "../http/read-body.js";
+import { readJsonBody } from "../http/read-json.js";
 import type { Route } from "../http/router.js";
 import type { OAuthClientAuthMethod, OAuthClientRecord } from "../ports/oauth-records.js";
 import { TOKEN_ENDPOINT_AUTH_METHODS } from "./metadata-routes.js";
@@ -33,20 +33,27 @@ function subsetOrThrow(field: string, values: string[], allowed: string[]): void
   if (unknown.length > 0) throw new InvalidClientMetadataError(`${field} ${unknown.join(", ")} not supported; supported: ${allowed.join(", ")}`);
 }
 
+/** RFC 7591 §3.2.2 errors: a field under `redirect_uris` is `invalid_redirect_uri`, the rest `invalid_client_metadata`. */
+function metadataError(field: string, reason: string): OAuthError {
+  const message = `${field === "" ? "body" : field}: ${reason}`;
+  return field.startsWith("redirect_uris") ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
+}
+
 async function parseRegistration(request: Request) {
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(await readBodyLimited(request, REGISTRATION_BODY_LIMIT)));
+    // No Content-Type check: registration has always read the body as JSON whatever it declares.
+    body = await readJsonBody(request, { maxBytes: REGISTRATION_BODY_LIMIT, requireJsonContentType: false, subject: "client metadata" });
   } catch (error) {
-    if (error instanceof VitrinaError) throw error; // too large: 413 from catchOAuthErrors
-    throw new InvalidClientMetadataError("the body must be a JSON object of client metadata");
+    if (!(error instanceof VitrinaError) || error.code === "payload_too_large") throw error; // 413 from catchOAuthErrors
+    const first = error.reasons[0];
+    if (first !== undefined) throw metadataError(first.field, first.reason);
+    throw new InvalidClientMetadataError("the body must be a JSON object of client metadata in UTF-8");
   }
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = issue.path.map(String).join(".");
-    const message = `${field === "" ? "body" : field}: ${issue.message}`;
-    throw field.startsWith("redirect_uris") ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
+    throw metadataError(issue.path.map(String).join("."), issue.message);
   }
   return parsed.data;
 }

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleLead, startLeadHarness, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
+import { backends, openTestStorage } from "./support.js";
+
+// PostgreSQL's text and jsonb cannot hold U+0000, and a lone UTF-16 surrogate has no UTF-8 form:
+// such strings anywhere in a signed lead are refused at the edge (422 naming the JSON path), on
+// every backend alike, instead of reaching the driver and answering 500.
+const cases: Array<{ name: string; body: (nul: string) => string; field: string }> = [
+  { name: "source_lead_id", body: (bad) => JSON.stringify(sampleLead({ source_lead_id: `crm-${bad}` })), field: "source_lead_id" },
+  { name: "contact.name", body: (bad) => JSON.stringify(sampleLead({ contact: { phone_e164: "+56911112222", name: `Ana${bad}` } })), field: "contact.name" },
+  { name: "a metadata value in an array", body: (bad) => JSON.stringify(sampleLead({ metadata: { a: [1, 2, `x${bad}`] } })), field: "metadata.a[2]" },
+  { name: "a metadata key", body: (bad) => JSON.stringify(sampleLead({ metadata: { [`k${bad}`]: 1 } })), field: "metadata" },
+];
+const badText = { "U+0000": "\\u0000", "a lone high surrogate": "\\ud800", "a lone low surrogate": "\\udfff" };
+
+describe.each(["memory", ...backends] as const)("lead intake refuses unstorable text on %s", (backend) => {
+  let h: LeadHarness;
+  beforeAll(async () => {
+    h = await startLeadHarness(backend === "memory" ? {} : { storage: (await openTestStorage(backend)).storage });
+  });
+  afterAll(() => h.close());
+
+  for (const [what, escape] of Object.entries(badText)) {
+    for (const c of cases) {
+      it(`${what} in ${c.name}`, async () => {
+        // JSON.stringify escapes lone surrogates; U+0000 is written as its JSON escape too.
+        const body = c.body("BAD").replace("BAD", escape);
+        const { status, json } = await h.send(body);
+        expect(status).toBe(422);
+        expect(json.error.code).toBe("invalid_payload");
+        expect(json.error.reasons).toHaveLength(1);
+        expect(json.error.reasons[0].field.startsWith(c.field)).toBe(true);
+        expect(json.error.reasons[0].reason).toMatch(/U\+0000|surrogate/);
+        expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
+      });
+    }
+  }
+
+  it("still accepts text with other control characters and astral characters", async () => {
+    const { status } = await h.send(sampleLead({ contact: { phone_e164: "+56933334444", name: "Ana \u0001 😀" }, metadata: { note: "tab\there" } }));
+    expect(status).toBe(200);
+  });
+});
