@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcpHarness, type McpHarness, TOKENS } from "../../core/test/mcp/support/mcp-harness.js";
 import { startOAuthHarness } from "../../core/test/oauth/support/oauth-harness.js";
@@ -98,6 +99,24 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
     const { status, json } = await rawMcp(JSON.stringify(sendMessage("x")).replace('"text":"x"', `"text":"x","deep":${deep}`));
     expect(status).toBe(400);
     expect(json.error).toMatchObject({ code: -32602, data: { reasons: [{ field: "params.arguments", reason: "nests deeper than 32 levels" }] } });
+  });
+
+  it("never answers 5xx to tool calls and registrations carrying hostile text (property)", async () => {
+    const hostile = fc
+      .array(fc.constantFrom("\u0000", "\ud800", "\udfff", "\ud83d\ude00", "a", "\u0001"), { minLength: 1, maxLength: 5 })
+      .map((units) => units.join(""));
+    const call = fc
+      .record({ text: hostile, name: fc.constantFrom("send_message", "search_contacts", "query_catalog"), key: fc.constantFrom("text", "query", "search") })
+      .map(({ text, name, key }) => () => rawMcp(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { conversation_id: mcp.conversation.id, [key]: text } } })));
+    const register = fc
+      .record({ text: hostile, field: fc.constantFrom("client_name", "client_uri", "scope", "software_id") })
+      .map(({ text, field }) => () => rawRegister(JSON.stringify(registration({ [field]: text }))));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(call, register), async (send) => {
+        expect((await send()).status).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("still serves valid text: astral characters, other control characters, paired surrogates", async () => {
