@@ -15,7 +15,7 @@ const BAD_TEXT = { "U+0000": "\\u0000", "a lone high surrogate": "\\ud83d", "a l
 /** A JSON text with `BAD` replaced by a JSON escape (JSON.stringify would not write a raw one). */
 const withEscape = (value: unknown, escape: string) => JSON.stringify(value).replace("BAD", escape);
 
-function bytesAround(prefix: string, middle: Uint8Array, suffix: string): Uint8Array {
+function bytesAround(prefix: string, middle: Uint8Array, suffix: string): Uint8Array<ArrayBuffer> {
   const encoder = new TextEncoder();
   return new Uint8Array([...encoder.encode(prefix), ...middle, ...encoder.encode(suffix)]);
 }
@@ -33,13 +33,13 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
     await oauth.close();
   });
 
-  const rawMcp = (body: Uint8Array | string) =>
+  const rawMcp = (body: Uint8Array<ArrayBuffer> | string) =>
     fetch(mcp.mcpUrl, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKENS.full}` },
       body,
     }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
-  const rawRegister = (body: Uint8Array | string) =>
+  const rawRegister = (body: Uint8Array<ArrayBuffer> | string) =>
     fetch(`${oauth.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (r) => ({
       status: r.status,
       json: (await r.json()) as any,
