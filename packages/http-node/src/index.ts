@@ -6,4 +6,4 @@ export { nodeHostResolver } from "./host-resolver.js";
 export { startWorker, type StartWorkerOptions, type RunningWorker } from "./worker.js";
 export { serveVitrina, type ServeVitrinaOptions } from "./serve-vitrina.js";
 export { storageFromEnv, secretKeyFromEnv, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";
-export { guardedLookup, nodeWebhookOptions, pinnedFetch } from "./pinned-fetch.js";
+export { guardedLookup, nodeWebhookOptions, pinnedFetch, type LookupAll } from "./pinned-fetch.js";

@@ -5,15 +5,22 @@ import { nodeHostResolver } from "./host-resolver.js";
 
 type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** The `dns.lookup` form this guard calls: every address, in the resolver's order. */
+export type LookupAll = (
+  hostname: string,
+  options: { all: true; verbatim: true; family?: number },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A DNS lookup for sockets that refuses disallowed addresses at connect time. Core's SSRF guard
  * checks a name before delivering, but the socket resolves it again: a name that answers with a
- * public address first and a private one next (DNS rebinding) is stopped here.
+ * public address first and a private one next (DNS rebinding) is stopped here. `lookup` replaces
+ * `dns.lookup` (tests, or a custom resolver); every address it returns is checked.
  */
-export function guardedLookup(policy: Policy) {
+export function guardedLookup(policy: Policy, lookup: LookupAll = dnsLookup) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+    lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
       for (const { address } of addresses) {
         const refusal = addressRefusal(address, policy);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { VitrinaError, type Storage } from "@vitrina/core";
+import { lockDataDir } from "./data-dir-lock.js";
 
 export interface ConfiguredStorage {
   storage: Storage;
@@ -31,6 +32,8 @@ function describeUrl(url: string): string {
  * Picks storage the way the CLI and the example server document it:
  * `--memory` or `VITRINA_STORAGE=memory` → in memory; `DATABASE_URL` → PostgreSQL (pg Pool);
  * otherwise embedded PGlite persisted in `VITRINA_DATA_DIR` (default `.vitrina/`). Migrates first.
+ * PGlite locks its data directory for this process until `storage.close()` (or exit): a second
+ * process opening it fails with `storage_unavailable` naming the holder.
  */
 export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promise<ConfiguredStorage> {
   const env = options.env ?? process.env;
@@ -56,9 +59,24 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   }
   const { PGlite } = await import("@electric-sql/pglite");
   await mkdir(dataDir, { recursive: true });
-  const db = new PGlite(join(dataDir, "pglite"));
-  await postgres.migrate(db);
-  return { storage: postgres.postgresStorage(db), description: `embedded PGlite in ${join(dataDir, "pglite")}`, persistent: true, dataDir };
+  // One process per data directory: a second PGlite on the same files would silently lose writes.
+  const lock = lockDataDir(dataDir);
+  let db: InstanceType<typeof PGlite> | undefined;
+  try {
+    db = new PGlite(join(dataDir, "pglite"));
+    await postgres.migrate(db);
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+  const storage = postgres.postgresStorage(db);
+  return {
+    storage: { ...storage, close: () => storage.close().finally(lock.release) },
+    description: `embedded PGlite in ${join(dataDir, "pglite")}`,
+    persistent: true,
+    dataDir,
+  };
 }
 
 /**

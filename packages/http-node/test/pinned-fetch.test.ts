@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardedLookup, pinnedFetch } from "@vitrina/http-node";
+import { guardedLookup, pinnedFetch, type LookupAll } from "@vitrina/http-node";
 
 let server: Server;
 let port: number;
@@ -40,5 +40,20 @@ describe("connect-time SSRF guard", () => {
       guardedLookup({ allowInsecureLoopback: false, allowPrivateNetworks: false })("localhost", {}, (...args) => resolve(args)),
     );
     expect((refused[0] as NodeJS.ErrnoException).code).toBe("ESSRF");
+  });
+
+  it("refuses names that resolve into special-purpose ranges, and lets ordinary public space through", async () => {
+    const production = { allowInsecureLoopback: false, allowPrivateNetworks: false };
+    const resolvingTo = (address: string): LookupAll => (_name, _options, callback) =>
+      callback(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
+    const connectTo = (address: string) =>
+      new Promise<unknown[]>((resolve) => guardedLookup(production, resolvingTo(address))("hook.example", {}, (...args) => resolve(args)));
+    for (const address of ["2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "64:ff9b:1::a00:1", "::7f00:1", "::ffff:0:a00:1", "192.0.0.8", "192.0.2.1", "::ffff:169.254.169.254"]) {
+      const [error] = await connectTo(address);
+      expect((error as NodeJS.ErrnoException | null)?.code, address).toBe("ESSRF");
+    }
+    for (const address of ["192.0.78.9", "192.0.32.10", "64:ff9b::808:808"]) {
+      expect(await connectTo(address), address).toEqual([null, address, address.includes(":") ? 6 : 4]);
+    }
   });
 });

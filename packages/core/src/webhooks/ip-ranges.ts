@@ -1,67 +1,125 @@
 /**
- * Classifies IP literals for the SSRF guard: anything a webhook must not reach from the server
- * (private, loopback, link-local incl. cloud metadata 169.254.169.254 / fd00:ec2::254, CGNAT,
- * multicast, reserved). Pure string logic: core has no `node:net`.
+ * Classifies IP literals for the SSRF guard: anything a webhook must not reach from the server.
+ * Parsing and CIDR matching come from ipaddr.js (pure JS: core has no `node:net`); the ranges are
+ * the IANA special-purpose address registries, written out below so a reader can check them.
+ *
+ * The rule: every address inside a special-purpose block is refused, even the few the registries
+ * mark globally reachable (PCP/TURN anycast, AS112, AMT, ORCHIDv2, DRIP): those are protocol
+ * infrastructure, often answered by the nearest operator box (the local gateway for PCP), never a
+ * webhook receiver. Two exceptions carry a real IPv4 destination and are judged by it:
+ * IPv4-mapped (::ffff:a.b.c.d) and the well-known NAT64 prefix (64:ff9b::/96). Other tunnelling
+ * and translation prefixes (6to4, Teredo, local-use NAT64, IPv4-compatible) are refused outright:
+ * where they lead depends on relays and obfuscation we can't see from here.
  */
+import ipaddr from "ipaddr.js";
+
 export type AddressClass = "public" | "loopback" | "private";
 
-function ipv4Parts(ip: string): number[] | null {
-  const parts = ip.split(".");
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null;
-  return parts.map(Number);
-}
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-function classifyIpv4([a, b, c]: number[]): AddressClass {
-  if (a === 127) return "loopback";
-  const blocked =
-    a === 0 || a === 10 || a! >= 224 ||
-    (a === 100 && b! >= 64 && b! <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b! >= 16 && b! <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19)) ||
-    (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113);
-  return blocked ? "private" : "public";
-}
+/** [CIDR, class] rows; the comment on each row names the registry entry it comes from. */
+const SPECIAL_PURPOSE: ReadonlyArray<readonly [string, AddressClass]> = [
+  // --- IANA IPv4 Special-Purpose Address Registry ---
+  ["0.0.0.0/8", "private"], // "this network" (0.0.0.0/32 "this host" is inside it)
+  ["10.0.0.0/8", "private"], // private use
+  ["100.64.0.0/10", "private"], // shared address space (carrier-grade NAT)
+  ["127.0.0.0/8", "loopback"], // loopback
+  ["169.254.0.0/16", "private"], // link local, incl. cloud metadata 169.254.169.254
+  ["172.16.0.0/12", "private"], // private use
+  ["192.0.0.0/24", "private"], // IETF protocol assignments (DS-Lite, dummy, PCP/TURN anycast, NAT64 discovery)
+  ["192.0.2.0/24", "private"], // documentation TEST-NET-1
+  ["192.31.196.0/24", "private"], // AS112 sink for reverse DNS of private space
+  ["192.52.193.0/24", "private"], // automatic multicast tunnelling relays
+  ["192.88.99.0/24", "private"], // retired 6to4 relay anycast (and the 6a44 relay inside it)
+  ["192.168.0.0/16", "private"], // private use
+  ["192.175.48.0/24", "private"], // AS112 direct delegation
+  ["198.18.0.0/15", "private"], // benchmarking
+  ["198.51.100.0/24", "private"], // documentation TEST-NET-2
+  ["203.0.113.0/24", "private"], // documentation TEST-NET-3
+  ["240.0.0.0/4", "private"], // reserved for future use
+  ["255.255.255.255/32", "private"], // limited broadcast (already inside 240/4; listed as its own entry)
+  // Not in that registry but never a unicast destination:
+  ["224.0.0.0/4", "private"], // multicast (IANA multicast registry)
 
-/** Expands `::` and a trailing dotted IPv4 into eight 16-bit groups; null if not IPv6. */
-function ipv6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase().replace(/^\[|\]$/g, "").split("%")[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const v4 = ipv4Parts(dotted[1]!);
-    if (v4 === null) return null;
-    text = text.slice(0, -dotted[1]!.length) + `${((v4[0]! << 8) | v4[1]!).toString(16)}:${((v4[2]! << 8) | v4[3]!).toString(16)}`;
+  // --- IANA IPv6 Special-Purpose Address Registry ---
+  ["::1/128", "loopback"], // loopback
+  ["::/128", "private"], // unspecified
+  // ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (well-known NAT64) are judged by their IPv4 first.
+  ["::ffff:0:0/96", "private"], // IPv4-mapped: reached only when the embedded IPv4 is unparseable
+  ["64:ff9b::/96", "private"], // same, for the well-known NAT64 prefix
+  ["64:ff9b:1::/48", "private"], // local-use IPv4/IPv6 translation: the operator decides where it leads
+  ["100::/64", "private"], // discard-only
+  ["100:0:0:1::/64", "private"], // dummy prefix for documentation of examples
+  ["2001::/23", "private"], // IETF protocol assignments: Teredo, PCP/TURN anycast, benchmarking, AMT, AS112, ORCHID, DRIP
+  ["2001::/32", "private"], // Teredo (hides its client IPv4, obfuscated)
+  ["2001:2::/48", "private"], // benchmarking
+  ["2001:10::/28", "private"], // ORCHID, retired
+  ["2001:20::/28", "private"], // ORCHIDv2: identifiers, not routable locators
+  ["2001:db8::/32", "private"], // documentation
+  ["2002::/16", "private"], // 6to4 (embeds a relay-routed IPv4)
+  ["2620:4f:8000::/48", "private"], // AS112 direct delegation
+  ["3fff::/20", "private"], // documentation (the larger block)
+  ["5f00::/16", "private"], // segment routing (SRv6) SIDs
+  ["fc00::/7", "private"], // unique local, incl. AWS metadata fd00:ec2::254
+  ["fe80::/10", "private"], // link-local unicast
+  // Not in that registry but never a public destination:
+  ["::/96", "private"], // IPv4-compatible, deprecated (RFC 4291 address architecture)
+  ["::ffff:0:0:0/96", "private"], // IPv4-translated (SIIT), a host-internal form
+  ["fec0::/10", "private"], // site-local, deprecated
+  ["ff00::/8", "private"], // multicast
+];
+
+const RANGES: ReadonlyArray<readonly [Range, AddressClass]> = SPECIAL_PURPOSE.map(([cidr, kind]) => [ipaddr.parseCIDR(cidr), kind]);
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR("64:ff9b::/96");
+// IANA has allocated only 2000::/3 for global unicast; the rest of the IPv6 space is unassigned.
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+
+function specialPurposeClass(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass | null {
+  for (const [range, kind] of RANGES) {
+    if (address.kind() === range[0].kind() && address.match(range)) return kind;
   }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === "" ? [] : s.split(":"));
-  const head = parse(halves[0]!);
-  const tail = halves.length === 2 ? parse(halves[1]!) : [];
-  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
-  const groups = [...head, ...Array<string>(Math.max(fill, 0)).fill("0"), ...tail];
-  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
-  return groups.map((g) => Number.parseInt(g, 16));
+  return null;
 }
 
-function classifyIpv6(g: number[]): AddressClass {
-  if (g.slice(0, 7).every((x) => x === 0)) return g[7] === 1 ? "loopback" : "private";
-  // IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) carry an IPv4 address: judge that.
-  const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
-  if (mapped || nat64) return classifyIpv4([g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255]);
-  const first = g[0]!;
-  if ((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 || (first & 0xff00) === 0xff00) return "private";
-  if (first === 0x2001 && g[1] === 0x0db8) return "private";
-  return "public";
+function classifyIpv6(address: ipaddr.IPv6): AddressClass {
+  if (address.isIPv4MappedAddress()) return classifyIpv4(address.toIPv4Address());
+  if (address.match(WELL_KNOWN_NAT64)) {
+    const [a = 0, b = 0, c = 0, d = 0] = address.toByteArray().slice(12);
+    return classifyIpv4(new ipaddr.IPv4([a, b, c, d]));
+  }
+  const special = specialPurposeClass(address);
+  if (special !== null) return special;
+  // ipaddr.js's own named ranges back our table up: anything it knows as non-unicast is refused.
+  if (address.range() !== "unicast") return "private";
+  return address.match(GLOBAL_UNICAST) ? "public" : "private";
 }
 
-/** `null` when `host` is not an IP literal (a DNS name). */
+function classifyIpv4(address: ipaddr.IPv4): AddressClass {
+  const special = specialPurposeClass(address);
+  if (special !== null) return special;
+  return address.range() === "unicast" ? "public" : "private";
+}
+
+/**
+ * Rewrites a dotted IPv4 tail as two hex groups. ipaddr.js reads `::a.b.c.d` as IPv4-mapped, but
+ * it is IPv4-compatible (`::/96`, refused), so we don't let the library guess.
+ */
+function withHexTail(ipv6: string): string {
+  const match = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(ipv6);
+  if (match === null || !ipaddr.IPv4.isValidFourPartDecimal(match[2]!)) return ipv6;
+  const [a = 0, b = 0, c = 0, d = 0] = ipaddr.IPv4.parse(match[2]!).octets;
+  return `${match[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+/**
+ * The class of an IP literal (`[::1]` brackets and `%zone` suffixes allowed), or `null` when
+ * `host` is not one: a DNS name, or a non-canonical IPv4 form such as `127.1` (URL parsing and
+ * DNS answers only ever hand us four-part decimal).
+ */
 export function classifyIp(host: string): AddressClass | null {
-  const v4 = ipv4Parts(host);
-  if (v4 !== null) return classifyIpv4(v4);
-  const v6 = host.includes(":") ? ipv6Groups(host) : null;
-  return v6 === null ? null : classifyIpv6(v6);
+  const text = host.replace(/^\[|\]$/g, "").split("%")[0]!;
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return classifyIpv4(ipaddr.IPv4.parse(text));
+  const ipv6 = withHexTail(text);
+  if (ipv6.includes(":") && ipaddr.IPv6.isValid(ipv6)) return classifyIpv6(ipaddr.IPv6.parse(ipv6));
+  return null;
 }

@@ -1,0 +1,129 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { hostname, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LOCK_FILE, lockDataDir } from "../src/data-dir-lock.js";
+import { storageFromEnv } from "../src/storage-from-env.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const require = createRequire(import.meta.url);
+const vitePath = createRequire(require.resolve("vitest/package.json")).resolve("vite");
+const runSource = join(dirname(fileURLToPath(import.meta.url)), "support/run-source.mjs");
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vitrina-lock-"));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const env = () => ({ VITRINA_DATA_DIR: dir, DATABASE_URL: "", VITRINA_STORAGE: "" });
+const childEnv = () => ({ ...process.env, ...env(), PORT: "0", VITRINA_SECRET_KEY: "" });
+
+/** The pid of a process that has already exited: what a crash leaves in the lock file. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((resolve) => child.once("exit", resolve));
+  return child.pid!;
+}
+
+/** Runs the `vitrina` CLI from the sources in a separate process. */
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [runSource, vitePath, root, "packages/http-node/src/cli.ts", ...args], { env: childEnv() }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Starts the demo server (examples/server) on the data dir in a separate process. */
+async function startDemoServer(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, [runSource, vitePath, root, "examples/server/src/main.mjs"], { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Stop with Ctrl-C")) resolve();
+    });
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`demo server exited with ${code}: ${output}`)));
+  });
+  return { child, exited };
+}
+
+describe("PGlite data directory lock", () => {
+  it("refuses a second opener in this process, naming it, and frees the directory on release", () => {
+    const lock = lockDataDir(dir);
+    expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: "storage_unavailable", message: expect.stringContaining(`process ${process.pid} (this process)`) }));
+    lock.release();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    lockDataDir(dir).release();
+  });
+
+  it("takes over a lock left by a process that is gone, and one it can't read, with a warning", async () => {
+    const pid = await deadPid();
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid, hostname: hostname(), startedAt: "2020-01-01T00:00:00Z", command: "vitrina api-keys issue" }));
+    const warn = vi.fn();
+    const lock = lockDataDir(dir, warn);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`left by process ${pid} \\(vitrina api-keys issue\\), which is no longer running`)));
+    expect(JSON.parse(await readFile(lock.path, "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
+    lock.release();
+    await writeFile(join(dir, LOCK_FILE), "");
+    lockDataDir(dir, warn).release();
+    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining("an unreadable lock file"));
+  });
+
+  it("refuses a lock held on another host: it can't tell whether that process still runs", async () => {
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, hostname: `${hostname()}-elsewhere`, startedAt: "2020-01-01T00:00:00Z", command: "main.mjs" }));
+    expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process 1 on ${hostname()}-elsewhere`));
+  });
+
+  it("with the demo server running, the CLI and this process fail at once; after a crash the lock is taken over", async () => {
+    const server = await startDemoServer();
+    try {
+      const holder = JSON.parse(await readFile(join(dir, LOCK_FILE), "utf8"));
+      expect(holder).toMatchObject({ pid: server.child.pid, hostname: hostname(), command: "main.mjs" });
+      const message = new RegExp(
+        `the PGlite data directory ${dir} is in use by process ${server.child.pid} \\(main\\.mjs, since ${holder.startedAt}\\); stop it, or use DATABASE_URL`,
+      );
+
+      const issued = await cli("api-keys", "issue", "--workspace", "w", "--user", "ana", "--name", "k", "--scopes", "catalog:read");
+      expect(issued.code).not.toBe(0);
+      expect(issued.stdout).toBe("");
+      expect(issued.stderr).toMatch(/^vitrina: storage_unavailable: /);
+      expect(issued.stderr).toMatch(message);
+
+      await expect(storageFromEnv({ env: env() })).rejects.toMatchObject({ code: "storage_unavailable", message: expect.stringMatching(message) });
+    } finally {
+      server.child.kill("SIGKILL");
+      await server.exited;
+    }
+
+    // SIGKILL runs no exit handler: the lock stays, and the next opener takes it over.
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(true);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const configured = await storageFromEnv({ env: env() });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`left by process ${server.child.pid} (main.mjs), which is no longer running`));
+    await configured.storage.close();
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+
+    // With the directory free, the CLI works and leaves no lock behind.
+    const created = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana");
+    expect(created).toMatchObject({ code: 0, stderr: "" });
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 180_000);
+
+  it("a graceful stop of the server (SIGTERM) releases the directory", async () => {
+    const server = await startDemoServer();
+    server.child.kill("SIGTERM");
+    await server.exited;
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  }, 120_000);
+});
