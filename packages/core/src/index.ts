@@ -31,6 +31,7 @@ export { createRouter, type Handler, type Route, type RouteHandler } from "./htt
 export { jsonResponse, errorResponse, statusForCode } from "./http/json.js";
 export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
 export { parseOrThrow, reasonsFromZod, tooDeepPath } from "./validation.js";
+export { isStorableText, findUnstorableText, assertStorableText, UNSTORABLE_TEXT_REASON } from "./validation/storable-text.js";
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
 export * from "./oauth/index.js";
