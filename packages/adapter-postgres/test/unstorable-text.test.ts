@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVitrina, logMessagingTransport, silentLogger, type Storage } from "@vitrina/core";
+import { sampleLead, startLeadHarness, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
 import { backends, openTestStorage } from "./support.js";
 
 // Text PostgreSQL cannot store (U+0000; lone surrogates cannot come through a URL, they decode to
@@ -95,6 +96,33 @@ describe("Authorization: Basic with a malformed percent-escape", () => {
       );
       expect(response.status, credentials).toBe(401);
       expect(await response.json()).toMatchObject({ error: "invalid_client" });
+    }
+  });
+});
+
+// Signed leads carrying the same characters in their JSON body: refused (400 or 422, never a 500)
+// and nothing stored, whichever layer refuses (the JSON reader, or storage as a last line).
+describe.each(backends)("signed leads with unstorable text on %s", (backend) => {
+  let h: LeadHarness;
+  beforeAll(async () => {
+    h = await startLeadHarness({ storage: (await openTestStorage(backend)).storage });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it.each([
+    ["source_lead_id", (bad: string) => sampleLead({ source_lead_id: bad })],
+    ["contact.name", (bad: string) => { const lead = sampleLead(); return { ...lead, contact: { ...lead.contact, name: bad } }; }],
+    ["metadata", (bad: string) => sampleLead({ metadata: { note: bad } })],
+    ["a metadata key", (bad: string) => sampleLead({ metadata: { [bad]: 1 } })],
+  ])("%s is refused without a 500 or a stored lead", async (_field, build) => {
+    for (const bad of ["a\u0000b", "a\uD800b", "\uDFFF"]) {
+      const before = await h.counts();
+      const { status, json } = await h.send(build(bad));
+      expect([400, 422], JSON.stringify(json)).toContain(status);
+      expect(json.error.reasons.length).toBeGreaterThan(0);
+      expect(await h.counts()).toEqual(before);
     }
   });
 });
