@@ -37,7 +37,7 @@ export function createCapabilityRepositories(state: MemoryState, undo: UndoLog):
     },
     idempotencyAttempts: {
       async insertIfNew(attempt) {
-        if (state.idempotencyAttempts.conflictOf(attempt) !== null) return false;
+        if (state.idempotencyAttempts.holds("key", attempt)) return false;
         state.idempotencyAttempts.insert(attempt, undo);
         return true;
       },

@@ -5,6 +5,7 @@ import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { createCommerceRepositories } from "./commerce-repositories.js";
 import { createWebhookRepositories } from "./webhook-repositories.js";
+import { refuseUnstorableText } from "./storable-arguments.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
@@ -16,7 +17,7 @@ const limited = <T>(rows: T[], limit?: number) => (limit === undefined ? rows : 
  * whether it commits (drop the log) or rolls back (replay it backwards).
  */
 export function createMemoryRepositories(state: MemoryState, undo: UndoLog): StorageRepositories {
-  return {
+  return refuseUnstorableText({
     workspaces: {
       async insert(workspace) {
         state.workspaces.insert(workspace, undo);
@@ -94,7 +95,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     },
     leads: {
       async insertIfNew(lead) {
-        if (state.leads.conflictOf(lead) !== null) return false;
+        if (state.leads.holds("source", lead)) return false;
         state.leads.insert(lead, undo);
         return true;
       },
@@ -176,5 +177,5 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     ...createCapabilityRepositories(state, undo),
     ...createCommerceRepositories(state, undo),
     ...createWebhookRepositories(state, undo),
-  };
+  });
 }

@@ -1,3 +1,5 @@
+import { VitrinaError } from "@vitrina/core";
+
 /**
  * A keyed in-memory table with unique indexes and an undo journal, so a failed transaction can
  * be rolled back exactly. Rows are deep-copied in and out: callers can never mutate stored state
@@ -40,6 +42,15 @@ export class MemoryTable<Row> {
     return key === undefined ? null : this.get(key);
   }
 
+  /**
+   * Whether unique index `index` already holds `row`'s value: for insert-if-new on a natural key,
+   * where only that key means "already there" and a repeated primary key is still a conflict.
+   */
+  holds(index: string, row: Row): boolean {
+    const value = this.uniqueIndexes[index]?.(row) ?? null;
+    return value !== null && this.unique.get(index)?.has(value) === true;
+  }
+
   /** Name of the first unique index (or the primary key) `row` would violate, or null. */
   conflictOf(row: Row): string | null {
     if (this.rows.has(this.keyOf(row))) return "primary";
@@ -52,7 +63,8 @@ export class MemoryTable<Row> {
 
   insert(row: Row, undo: UndoLog): void {
     const conflict = this.conflictOf(row);
-    if (conflict !== null) throw new Error(`unique violation on ${conflict}`);
+    // `conflict`, as PostgreSQL's unique constraints report it (SQLSTATE 23505), never a plain Error (a 500).
+    if (conflict !== null) throw new VitrinaError("conflict", `a unique rule was violated: ${conflict}`);
     this.write(row, undo);
   }
 

@@ -1,4 +1,4 @@
-import { StorageError, VitrinaError } from "@vitrina/core";
+import { isStorableText, StorageError, UNSTORABLE_TEXT_REASON, VitrinaError } from "@vitrina/core";
 
 /** The least a PostgreSQL driver must do: run one parameterised statement. */
 export interface Queryable {
@@ -37,12 +37,36 @@ export function affected(result: { rowCount?: number | null; affectedRows?: numb
   return result.rowCount ?? result.affectedRows ?? 0;
 }
 
+/**
+ * Text the server refuses: 22021 character_not_in_repertoire (U+0000 in a text parameter),
+ * 22P05 untranslatable_character (`\u0000` in jsonb), 22P02 invalid_text_representation (a lone
+ * surrogate escaped in jsonb). Bad input, so the caller's error, not a 500.
+ */
+const UNSTORABLE_TEXT_SQLSTATES = new Set(["22021", "22P05", "22P02"]);
+
+function unstorableText(cause?: unknown): VitrinaError {
+  return new VitrinaError("invalid_argument", `the database cannot store this text: it ${UNSTORABLE_TEXT_REASON}`, {
+    reasons: [{ field: "", reason: UNSTORABLE_TEXT_REASON }],
+    cause,
+  });
+}
+
+/**
+ * Refuses a statement whose text parameters hold U+0000 or a lone surrogate before it is sent.
+ * The server would refuse U+0000 anyway, but drivers silently turn a lone surrogate into U+FFFD:
+ * a stored value that differs from the one written, and a lookup that matches the wrong row.
+ */
+export function checkStorableParams(params: unknown[] | undefined): void {
+  for (const param of params ?? []) if (typeof param === "string" && !isStorableText(param)) throw unstorableText();
+}
+
 /** SQLSTATEs and socket errors mapped to what a caller can act on. */
 export function toStorageError(error: unknown): unknown {
   if (error instanceof VitrinaError) return error;
   const e = error as { code?: string; message?: string };
   const code = e?.code ?? "";
   if (code === "23505") return new VitrinaError("conflict", `a unique rule was violated: ${e.message ?? ""}`, { cause: error });
+  if (UNSTORABLE_TEXT_SQLSTATES.has(code)) return unstorableText(error);
   if (code === "57014") return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", { cause: error });
   if (/^(08|53|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) {
     return new StorageError("storage_unavailable", `the database is unavailable: ${e.message ?? code}`, { cause: error });

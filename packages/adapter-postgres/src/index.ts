@@ -1,5 +1,5 @@
 import type { Storage, StorageRepositories } from "@vitrina/core";
-import { closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
+import { checkStorableParams, closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 import { deliveriesChannel, deliveriesListener } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
@@ -29,9 +29,13 @@ export interface PostgresStorageOptions {
 
 /** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
 function repositories(q: Queryable, s: string, channel: string): StorageRepositories {
-  // Driver errors become StorageErrors (unavailable / timeout) or `conflict`, with the cause kept.
+  // Driver errors become StorageErrors (unavailable / timeout), `conflict` or `invalid_argument`
+  // (text PostgreSQL cannot store), with the cause kept.
   const mapped: Queryable = {
-    query: (text, params) => q.query(text, params).catch((error: unknown) => Promise.reject(toStorageError(error))),
+    query: async (text, params) => {
+      checkStorableParams(params);
+      return q.query(text, params).catch((error: unknown) => Promise.reject(toStorageError(error)));
+    },
   };
   return {
     ...workspaceRepositories(mapped, s),

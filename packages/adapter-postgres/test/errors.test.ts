@@ -50,3 +50,19 @@ describe("driver failures become clear StorageErrors", () => {
     }
   });
 });
+
+describe("text the server cannot store", () => {
+  it.each(["22021", "22P02", "22P05"])("maps SQLSTATE %s to invalid_argument, with the cause", async (code) => {
+    const driverError = Object.assign(new Error("refused by the server"), { code });
+    const storage = postgresStorage({ query: async () => Promise.reject(driverError) }, { closeDriver: false });
+    const error = await storage.workspaces.get("w").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "invalid_argument", cause: driverError });
+  });
+
+  it("refuses a lone surrogate before the driver would send it as U+FFFD", async () => {
+    const sent: unknown[][] = [];
+    const storage = postgresStorage({ query: async (_text: string, params?: unknown[]) => (sent.push(params ?? []), { rows: [] }) }, { closeDriver: false });
+    await expect(storage.workspaces.get("a\uD800")).rejects.toMatchObject({ code: "invalid_argument" });
+    expect(sent).toEqual([]);
+  });
+});

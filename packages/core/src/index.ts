@@ -32,6 +32,7 @@ export { jsonResponse, errorResponse, statusForCode } from "./http/json.js";
 export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
 export { readJsonBody, decodeJsonBody, DEFAULT_MAX_JSON_DEPTH, type JsonBodyLimits } from "./http/read-json.js";
 export { parseOrThrow, reasonsFromZod } from "./validation.js";
+export { isStorableText, findUnstorableText, assertStorableText, UNSTORABLE_TEXT_REASON } from "./validation/storable-text.js";
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
 export * from "./oauth/index.js";

@@ -1,90 +1,127 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, logMessagingTransport, silentLogger, type Storage } from "@vitrina/core";
+import { backends, openTestStorage } from "../../adapter-postgres/test/support.js";
+import { hostileJson, hostileJsonValue, hostileString, percentEncode } from "./support/hostile-strings.js";
 
 // Every route, fed untrusted input: whatever arrives, the answer is a 2xx–4xx with a body, never a
 // 5xx (a 5xx here means a bug let bad input through to storage or code that doesn't expect it).
-const vitrina = createVitrina({
-  storage: memoryStorage(),
-  messaging: logMessagingTransport(silentLogger),
-  secretBox: Buffer.alloc(32, 5).toString("base64"),
-  oauth: { authorize: async () => new Response("login", { status: 302, headers: { location: "/login" } }) },
-});
-
-// A real key with every scope, so fuzzed requests also get past authentication into validation.
-const workspace = await vitrina.workspaces.create({ name: "Fuzz", ownerUserId: "owner" });
-const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
-  name: "fuzz",
-  scopes: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write", "webhooks:read", "webhooks:write"],
-});
-
-const paths = [
-  "/functions/v1/lead-intake",
-  "/v1/capabilities",
-  "/v1/events/schemas",
-  "/v1/webhooks",
-  "/v1/webhooks/whs_1",
-  "/v1/webhooks/whs_1/deliveries",
-  "/v1/webhooks/whs_1/deliveries/d_1/resend",
-  "/mcp",
-  "/.well-known/oauth-protected-resource/mcp",
-  "/.well-known/oauth-authorization-server",
-  "/register",
-  "/authorize",
-  "/token",
-  "/revoke",
+// Strings include U+0000 and lone surrogates, which only PostgreSQL refuses: so the same properties
+// run on memory, PGlite and (with DATABASE_URL) a real server.
+const storages: Array<[string, () => Promise<Storage>]> = [
+  ["memory", async () => memoryStorage()],
+  ...backends.map((backend): [string, () => Promise<Storage>] => [backend, async () => (await openTestStorage(backend)).storage]),
 ];
 
-const request = fc.record({
-  path: fc.oneof(fc.constantFrom(...paths), fc.constantFrom(...paths).chain((p) => fc.string().map((s) => `${p}/${encodeURIComponent(s)}`))),
-  query: fc.oneof(fc.constant(""), fc.dictionary(fc.constantFrom("limit", "starting_after", "client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"), fc.string()).map((d) => `?${new URLSearchParams(d)}`)),
-  method: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"),
-  contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", ""),
-  authorization: fc.oneof(
-    fc.constant(""),
-    fc.string().map((s) => `Bearer ${s.replace(/[\r\n]/g, "")}`),
-    fc.constant("Basic Zm9vOmJhcg=="),
-    { arbitrary: fc.constant(`Bearer ${apiKey}`), weight: 4 },
-  ),
-  body: fc.oneof(
-    fc.constant(""),
-    fc.json(),
-    fc.string(),
-    fc.jsonValue().map((v) => JSON.stringify(v)),
-    fc.dictionary(fc.string(), fc.string()).map((d) => String(new URLSearchParams(d))),
-    // Near-valid bodies reach deeper: a subscription, a JSON-RPC call to a tool.
-    fc.record({ url: fc.oneof(fc.webUrl(), fc.string()), events: fc.array(fc.oneof(fc.constant("quote.created"), fc.string())), secret: fc.string(), enabled: fc.boolean() }).map((v) => JSON.stringify(v)),
-    fc
-      .record({
-        name: fc.constantFrom("search_contacts", "get_contact", "get_conversation_history", "list_conversations", "send_message", "query_catalog", "check_stock", "create_quote", "nope"),
-        arguments: fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), fc.jsonValue()),
-      })
-      .map((params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params })),
-  ),
-  extraHeaders: fc.dictionary(fc.constantFrom("origin", "mcp-protocol-version", "x-vitrina-timestamp", "x-vitrina-signature", "x-vitrina-connector-id", "if-none-match", "accept"), fc.string().map((s) => s.replace(/[\r\n\0]/g, ""))),
-});
+describe.each(storages)("the whole handler with untrusted input on %s (property)", (_name, openStorage) => {
+  let storage: Storage;
+  let vitrina: ReturnType<typeof createVitrina>;
+  let apiKey = "";
+  beforeAll(async () => {
+    storage = await openStorage();
+    vitrina = createVitrina({
+      storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 5).toString("base64"),
+      oauth: { authorize: async () => new Response("login", { status: 302, headers: { location: "/login" } }) },
+    });
+    // A real key with every scope, so fuzzed requests also get past authentication into validation.
+    const workspace = await vitrina.workspaces.create({ name: "Fuzz", ownerUserId: "owner" });
+    ({ secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+      name: "fuzz",
+      scopes: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write", "webhooks:read", "webhooks:write"],
+    }));
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
 
-describe("the whole handler with untrusted input (property)", () => {
+  const paths = [
+    "/functions/v1/lead-intake",
+    "/v1/capabilities",
+    "/v1/events/schemas",
+    "/v1/webhooks",
+    "/v1/webhooks/whs_1",
+    "/v1/webhooks/whs_1/deliveries",
+    "/v1/webhooks/whs_1/deliveries/d_1/resend",
+    "/mcp",
+    "/.well-known/oauth-protected-resource/mcp",
+    "/.well-known/oauth-authorization-server",
+    "/register",
+    "/authorize",
+    "/token",
+    "/revoke",
+  ];
+  const text = hostileString();
+  const queryNames = ["limit", "starting_after", "client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"];
+  // Bearer API_KEY stands for the real key, known only once beforeAll has run.
+  const API_KEY = "API_KEY";
+
+  const request = fc.record({
+    path: fc.oneof(
+      fc.constantFrom(...paths),
+      fc.constantFrom(...paths).chain((p) => text.map((s) => `${p}/${percentEncode(s)}`)),
+      // A hostile id in every path parameter position.
+      text.map((s) => `/v1/webhooks/${percentEncode(s)}`),
+      fc.tuple(text, text).map(([a, b]) => `/v1/webhooks/${percentEncode(a)}/deliveries/${percentEncode(b)}/resend`),
+    ),
+    query: fc.oneof(
+      fc.constant(""),
+      fc.dictionary(fc.constantFrom(...queryNames), text).map((d) => `?${Object.entries(d).map(([k, v]) => `${k}=${percentEncode(v)}`).join("&")}`),
+    ),
+    method: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"),
+    contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", ""),
+    authorization: fc.oneof(
+      fc.constant(""),
+      text.map((s) => `Bearer ${s.replace(/[\r\n]/g, "")}`),
+      fc.constant("Basic Zm9vOmJhcg=="),
+      // Basic credentials are form-urlencoded inside: malformed escapes and %00 among them.
+      fc.tuple(fc.oneof(text, fc.constantFrom("%zz", "%", "a%00b", "%E0%A4%A")), fc.oneof(text, fc.constantFrom("%zz", "%00")))
+        .map(([id, secret]) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`),
+      { arbitrary: fc.constant(`Bearer ${API_KEY}`), weight: 4 },
+    ),
+    body: fc.oneof(
+      fc.constant(""),
+      hostileJson(),
+      text,
+      hostileJsonValue().map((v) => JSON.stringify(v)),
+      fc.dictionary(text, text).map((d) => Object.entries(d).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join("&")),
+      // Near-valid bodies reach deeper: a subscription, a JSON-RPC call to a tool, a token request.
+      fc.record({ url: fc.oneof(fc.webUrl(), text), events: fc.array(fc.oneof(fc.constant("quote.created"), text)), secret: text, enabled: fc.boolean() }).map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          name: fc.constantFrom("search_contacts", "get_contact", "get_conversation_history", "list_conversations", "send_message", "query_catalog", "check_stock", "create_quote", "nope"),
+          arguments: fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), hostileJsonValue()),
+        })
+        .map((params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params })),
+      fc
+        .record({ grant_type: fc.constantFrom("authorization_code", "refresh_token"), client_id: text, code: text, token: text, refresh_token: text, code_verifier: text })
+        .map((d) => Object.entries(d).map(([k, v]) => `${k}=${percentEncode(v)}`).join("&")),
+    ),
+    extraHeaders: fc.dictionary(fc.constantFrom("origin", "mcp-protocol-version", "x-vitrina-timestamp", "x-vitrina-signature", "x-vitrina-connector-id", "if-none-match", "accept"), text),
+  });
+
   it("never answers 5xx", async () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         const headers = new Headers();
-        if (r.contentType) headers.set("content-type", r.contentType);
-        if (r.authorization) headers.set("authorization", r.authorization);
-        for (const [name, value] of Object.entries(r.extraHeaders)) {
+        const wanted: Record<string, string> = { ...r.extraHeaders };
+        if (r.contentType) wanted["content-type"] = r.contentType;
+        if (r.authorization) wanted.authorization = r.authorization.replace(API_KEY, apiKey);
+        for (const [name, value] of Object.entries(wanted)) {
           try {
             headers.set(name, value);
           } catch {
-            // a value Headers itself refuses never reaches a server
+            // a value Headers itself refuses (U+0000, CR/LF, non-Latin-1) never reaches a server
           }
         }
         const hasBody = r.method !== "GET" && r.method !== "OPTIONS";
         const response = await vitrina.handler(
           new Request(`http://vitrina.test${r.path}${r.query}`, { method: r.method, headers, body: hasBody && r.body !== "" ? r.body : undefined }),
         );
-        await response.arrayBuffer();
-        expect(response.status, `${r.method} ${r.path}${r.query}`).toBeLessThan(500);
+        const body = await response.text();
+        expect(response.status, `${r.method} ${r.path}${r.query}: ${body}`).toBeLessThan(500);
       }),
       { numRuns: 400 },
     );
@@ -95,14 +132,15 @@ describe("the whole handler with untrusted input (property)", () => {
       .record({
         name: fc.constantFrom("search_contacts", "get_contact", "get_conversation_history", "list_conversations", "send_message", "query_catalog", "check_stock", "create_quote", "nope"),
         arguments: fc.oneof(
-          fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), fc.jsonValue()),
-          fc.record({ items: fc.array(fc.record({ sku: fc.string(), quantity: fc.oneof(fc.integer(), fc.double(), fc.string()) })) }),
-          fc.record({ limit: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double()), search: fc.string(), query: fc.string() }),
+          fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), hostileJsonValue()),
+          fc.record({ contact_id: text, conversation_id: text, text, status: text }, { requiredKeys: [] }),
+          fc.record({ items: fc.array(fc.record({ sku: text, quantity: fc.oneof(fc.integer(), fc.double(), text) })) }),
+          fc.record({ limit: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double()), search: text, query: text }),
         ),
       })
       .map((params) => ({ path: "/mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/call", params } }));
     const subscription = fc
-      .record({ url: fc.oneof(fc.webUrl(), fc.string(), fc.constant("https://93.184.216.34/hook")), events: fc.array(fc.oneof(fc.constant("quote.created"), fc.string())), secret: fc.string({ minLength: 0, maxLength: 300 }), enabled: fc.boolean() })
+      .record({ url: fc.oneof(fc.webUrl(), text, fc.constant("https://93.184.216.34/hook")), events: fc.array(fc.oneof(fc.constant("quote.created"), text)), secret: hostileString({ minLength: 0, maxLength: 300 }), enabled: fc.boolean() })
       .map((body) => ({ path: "/v1/webhooks", body }));
     await fc.assert(
       fc.asyncProperty(fc.oneof(toolCall, subscription), async ({ path, body }) => {

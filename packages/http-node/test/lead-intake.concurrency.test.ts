@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Storage } from "@vitrina/core";
+import { backends, openTestStorage } from "../../adapter-postgres/test/support.js";
+import { hostileJson, hostileJsonValue, hostileString } from "../../core/test/support/hostile-strings.js";
 import { sampleLead, startLeadHarness, type LeadHarness } from "./support/lead-harness.js";
 
 describe("lead intake under concurrency", () => {
@@ -25,31 +28,40 @@ describe("lead intake under concurrency", () => {
   });
 });
 
-describe("lead intake with untrusted bodies (property)", () => {
+// Strings carry U+0000 and lone surrogates (which only PostgreSQL refuses), in every field including
+// source_lead_id, name and metadata: so the property runs on memory, PGlite and a real server.
+const storages: Array<[string, () => Promise<Storage | undefined>]> = [
+  ["memory", async () => undefined],
+  ...backends.map((backend): [string, () => Promise<Storage | undefined>] => [backend, async () => (await openTestStorage(backend)).storage]),
+];
+
+describe.each(storages)("lead intake with untrusted bodies on %s (property)", (_name, openStorage) => {
   let h: LeadHarness;
   beforeAll(async () => {
-    h = await startLeadHarness();
+    const storage = await openStorage();
+    h = await startLeadHarness(storage === undefined ? {} : { storage });
   });
   afterAll(async () => {
     await h.close();
   });
 
+  const text = hostileString();
   const jsonish = fc.oneof(
-    fc.string(),
-    fc.json(),
-    fc.jsonValue().map((v) => JSON.stringify(v)),
+    text,
+    hostileJson(),
+    hostileJsonValue().map((v) => JSON.stringify(v)),
     // Near-valid leads with random parts swapped in: the interesting failures live here.
     fc
       .record({
-        event: fc.oneof(fc.constant("lead.created"), fc.string()),
-        source_lead_id: fc.oneof(fc.uuid(), fc.string(), fc.integer()),
+        event: fc.oneof(fc.constant("lead.created"), text),
+        source_lead_id: fc.oneof(fc.uuid(), text, fc.integer()),
         contact: fc.oneof(
-          fc.record({ phone_e164: fc.oneof(fc.constant("+56912345678"), fc.string()), name: fc.oneof(fc.string(), fc.constant(null)) }),
-          fc.jsonValue(),
+          fc.record({ phone_e164: fc.oneof(fc.constant("+56912345678"), text), name: fc.oneof(text, fc.constant(null)) }),
+          hostileJsonValue(),
         ),
-        qualification: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
-        whatsapp_consent: fc.oneof(fc.record({ granted: fc.boolean(), timestamp: fc.string() }), fc.jsonValue()),
-        metadata: fc.jsonValue(),
+        qualification: fc.oneof(fc.dictionary(text, hostileJsonValue()), hostileJsonValue()),
+        whatsapp_consent: fc.oneof(fc.record({ granted: fc.boolean(), timestamp: text }), hostileJsonValue()),
+        metadata: hostileJsonValue(),
       })
       .map((v) => JSON.stringify(v)),
   );

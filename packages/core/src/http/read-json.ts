@@ -1,5 +1,6 @@
 import { ValidationError, VitrinaError, type FieldReason } from "../errors.js";
 import { isJsonContentType, readBodyLimited } from "./read-body.js";
+import { describeUnstorableText } from "../validation/storable-text.js";
 
 /**
  * Deep enough for any real payload. Deeper is refused here: JSON.parse accepts thousands of levels
@@ -72,7 +73,7 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
   while (stack.length > 0 && reasons.length < MAX_TEXT_REASONS) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
-      const problem = unstorableText(value);
+      const problem = describeUnstorableText(value);
       if (problem !== null) reasons.push({ field: formatPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
       continue;
     }
@@ -86,7 +87,7 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
       value.forEach((child, index) => children.push({ value: child, path: [...path, index] }));
     } else {
       for (const [key, child] of Object.entries(value)) {
-        const problem = unstorableText(key);
+        const problem = describeUnstorableText(key);
         if (problem !== null) {
           reasons.push({ field: formatPath([...path, key]), reason: `has a key that contains ${problem}, which cannot be stored; rename it` });
           continue;
@@ -100,17 +101,7 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
   return reasons;
 }
 
-// A surrogate half without its partner: high not followed by low, or low not preceded by high.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNPRINTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Why `text` can't be stored, or null. Private on purpose: the edge for non-JSON input has its own. */
-function unstorableText(text: string): string | null {
-  if (text.includes("\u0000")) return "U+0000 (NUL)";
-  const lone = LONE_SURROGATE.exec(text);
-  if (lone !== null) return `a lone UTF-16 surrogate (${escapeCodeUnit(lone[0])})`;
-  return null;
-}
 
 function escapeCodeUnit(unit: string): string {
   return `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;

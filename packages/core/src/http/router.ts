@@ -1,4 +1,5 @@
 import { VitrinaError } from "../errors.js";
+import { assertStorableText } from "../validation/storable-text.js";
 import type { Logger } from "../ports/logger.js";
 import { errorResponse } from "./json.js";
 
@@ -33,8 +34,12 @@ function compile(route: Route): CompiledRoute {
   return { ...route, pattern: new RegExp(`^${source}/?$`), names };
 }
 
-/** Path params, percent-decoded; a malformed escape (`%E0%A4%A`) is the caller's error, not a 500. */
-function decodeParams(names: string[], match: RegExpExecArray): Record<string, string> {
+/**
+ * Path params, percent-decoded; a malformed escape (`%E0%A4%A`) is the caller's error, not a 500.
+ * A `%00` in a param or in the query is refused here, naming the field, for every route at once:
+ * ids and cursors go straight into storage lookups, and PostgreSQL cannot hold U+0000.
+ */
+function decodeParams(names: string[], match: RegExpExecArray, query: URLSearchParams): Record<string, string> {
   const params: Record<string, string> = {};
   names.forEach((name, i) => {
     try {
@@ -42,7 +47,9 @@ function decodeParams(names: string[], match: RegExpExecArray): Record<string, s
     } catch (cause) {
       throw new VitrinaError("invalid_argument", `path parameter ${name} is not valid percent-encoding`, { cause });
     }
+    assertStorableText(params[name], name);
   });
+  for (const [name, value] of query) assertStorableText(value, name);
   return params;
 }
 
@@ -53,7 +60,7 @@ function decodeParams(names: string[], match: RegExpExecArray): Record<string, s
 export function createRouter(routes: Route[], logger: Logger): Handler {
   const compiled = routes.map(compile);
   return async (request) => {
-    const { pathname } = new URL(request.url);
+    const { pathname, searchParams } = new URL(request.url);
     const allowed: string[] = [];
     for (const route of compiled) {
       const match = route.pattern.exec(pathname);
@@ -63,7 +70,7 @@ export function createRouter(routes: Route[], logger: Logger): Handler {
         continue;
       }
       try {
-        return await route.handler(request, decodeParams(route.names, match));
+        return await route.handler(request, decodeParams(route.names, match, searchParams));
       } catch (error) {
         return errorResponse(error, logger);
       }

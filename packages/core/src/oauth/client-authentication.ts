@@ -3,10 +3,23 @@ import { timingSafeEqualStrings } from "../crypto/hmac.js";
 import { sha256Hex } from "../crypto/random.js";
 import type { OAuthClientRecord } from "../ports/oauth-records.js";
 import type { Storage } from "../ports/storage.js";
+import { isStorableText } from "../validation/storable-text.js";
 
 interface PresentedCredentials {
   clientId: string;
   secret: string | null;
+}
+
+/** One form-urlencoded half of Basic credentials; a bad escape (`%zz`) or a `%00` is a malformed credential. */
+function unescapeBasicPart(part: string): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(part.replace(/\+/g, " "));
+  } catch {
+    throw new InvalidClientError("malformed Basic credentials (bad percent-encoding)");
+  }
+  if (!isStorableText(value)) throw new InvalidClientError("malformed Basic credentials (U+0000)");
+  return value;
 }
 
 /** RFC 6749 §2.3.1: Basic credentials are form-urlencoded before base64. */
@@ -21,8 +34,7 @@ function basicCredentials(header: string | null): PresentedCredentials | null {
   }
   const colon = decoded.indexOf(":");
   if (colon < 0) throw new InvalidClientError("malformed Basic credentials");
-  const unescape = (part: string) => decodeURIComponent(part.replace(/\+/g, " "));
-  return { clientId: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+  return { clientId: unescapeBasicPart(decoded.slice(0, colon)), secret: unescapeBasicPart(decoded.slice(colon + 1)) };
 }
 
 function presentedCredentials(request: Request, form: URLSearchParams): PresentedCredentials {

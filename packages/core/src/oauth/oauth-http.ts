@@ -2,6 +2,7 @@ import { InvalidRequestError, OAuthError, ServerError } from "@modelcontextproto
 import { VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
 import type { Route, RouteHandler } from "../http/router.js";
+import { isStorableText, UNSTORABLE_TEXT_REASON } from "../validation/storable-text.js";
 
 /** OAuth endpoints answer with RFC 6749 §5.2 bodies, not Vitrina's error body. */
 export function oauthErrorResponse(error: OAuthError, headers: Record<string, string> = {}): Response {
@@ -49,6 +50,10 @@ export async function readFormBody(request: Request): Promise<URLSearchParams> {
   // RFC 6749 §3.2: a parameter must not be sent twice; refusing avoids "which one wins" bugs.
   for (const key of new Set(form.keys())) {
     if (form.getAll(key).length > 1) throw new InvalidRequestError(`parameter ${key} was sent more than once`);
+  }
+  // `%00` decodes to U+0000, which no client id, code or token holds and PostgreSQL cannot compare.
+  for (const [key, value] of form) {
+    if (!isStorableText(value)) throw new InvalidRequestError(`parameter ${key} ${UNSTORABLE_TEXT_REASON}`);
   }
   return form;
 }

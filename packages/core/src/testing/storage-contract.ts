@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
 import { runOAuthStorageContract } from "./contract-oauth.js";
 import { capabilityStorageContract } from "./contract-capabilities.js";
+import { inputContract } from "./contract-input.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { fixtures } from "./fixtures.js";
 
@@ -238,5 +239,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
     runOAuthStorageContract(() => storage);
     capabilityStorageContract(() => storage, f, seedWorkspace);
     webhookContract(() => storage);
+    inputContract(() => storage);
   });
 }

@@ -1,0 +1,61 @@
+import { VitrinaError, type FieldReason } from "../errors.js";
+
+/**
+ * Text PostgreSQL cannot store: U+0000 (`text` and `jsonb` refuse it, SQLSTATE 22P05/22021) and a
+ * lone UTF-16 surrogate (it has no UTF-8 encoding, so drivers send U+FFFD or fail, SQLSTATE 22021).
+ * Scanned per code unit on purpose (no `u` flag): a surrogate pair is fine, half of one is not.
+ * `String.prototype.isWellFormed` would do the surrogate half but is not in every runtime core runs on.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const UNSTORABLE_TEXT_REASON = "must not contain U+0000 or a lone UTF-16 surrogate";
+
+/** True when `text` can be stored as-is by every adapter: no U+0000 and no lone surrogate. */
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/** What makes `text` unstorable, for a reason a sender can act on ("U+0000 (NUL)"), or null. */
+export function describeUnstorableText(text: string): string | null {
+  if (text.includes("\u0000")) return "U+0000 (NUL)";
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone !== null) return `a lone UTF-16 surrogate (\\u${lone[0].charCodeAt(0).toString(16).padStart(4, "0")})`;
+  return null;
+}
+
+/**
+ * The first string in `value` (a string, or any array/object nesting, keys included) that
+ * `isStorableText` refuses, as `{ field, reason }` with the dotted path under `field`; null if
+ * every string is storable. Iterative, so a deeply nested value cannot overflow the stack.
+ *
+ * @example findUnstorableText({ name: "a\u0000b" }, "lead") // { field: "lead.name", reason: ... }
+ */
+export function findUnstorableText(value: unknown, field = ""): FieldReason | null {
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path: field }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current === "string") {
+      if (!isStorableText(current)) return { field: path, reason: UNSTORABLE_TEXT_REASON };
+    } else if (current !== null && typeof current === "object") {
+      for (const [key, child] of Object.entries(current)) {
+        const childPath = path === "" ? key : `${path}.${key}`;
+        if (!isStorableText(key)) return { field: childPath, reason: `key ${UNSTORABLE_TEXT_REASON}` };
+        stack.push({ value: child, path: childPath });
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Throws 400 `invalid_argument` naming the field when `value` holds unstorable text. For request
+ * parts that are not a JSON body (path, query, form, headers) and for adapters refusing a write.
+ */
+export function assertStorableText(value: unknown, field: string): void {
+  const reason = findUnstorableText(value, field);
+  if (reason !== null) {
+    throw new VitrinaError("invalid_argument", `${reason.field || "input"} ${UNSTORABLE_TEXT_REASON}`, { reasons: [reason] });
+  }
+}
