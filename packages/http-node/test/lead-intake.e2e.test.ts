@@ -57,10 +57,14 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     expect(await h.storage.contacts.get(h.workspace.id, first.json.contact_id)).toMatchObject({ name: "Ana", email: "ana@example.cl" });
   });
 
-  it("resolves by email when the phone is new", async () => {
+  it("gives a new phone its own contact, flagged as a possible duplicate of the one with its email", async () => {
     const first = await h.send(sampleLead({ contact: { phone_e164: "+56955550002", email: "same@example.cl" } }));
     const second = await h.send(sampleLead({ contact: { phone_e164: "+56955550003", email: "SAME@example.cl" } }));
-    expect(second.json.contact_id).toBe(first.json.contact_id);
+    expect(second.json.contact_id).not.toBe(first.json.contact_id);
+    expect(await h.storage.contacts.get(h.workspace.id, second.json.contact_id)).toMatchObject({
+      phoneE164: "+56955550003",
+      possibleDuplicateOf: first.json.contact_id,
+    });
   });
 
   it("works with the client's sendLead: typed response, then a typed error", async () => {
