@@ -212,6 +212,24 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(h.sentMessages).toHaveLength(0);
     });
 
+    it("welcomes a person once a day, and later into the same WhatsApp conversation", async () => {
+      const phone = "+56955550200";
+      const first = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      const second = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      expect(first.json.outbound.status).toBe("sent");
+      expect(second.json).toMatchObject({
+        eligible_for_whatsapp: false,
+        outbound: { status: "blocked", reason: expect.stringContaining(`lead ${first.json.lead_event_id}`) },
+      });
+      h.clock.advance(24 * 60 * 60 * 1000 + 1);
+      const nextDay = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      expect(nextDay.json.outbound.status).toBe("sent");
+      expect(h.sentMessages.filter((m) => m.to === phone)).toHaveLength(2);
+      const threads = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter((c) => c.contactId === first.json.contact_id);
+      expect(threads).toHaveLength(1);
+      expect(await h.storage.messages.listByConversation(threads[0]!.id)).toHaveLength(2);
+    });
+
     it("blocks a contact that opted out before, even when the lead carries consent", async () => {
       await h.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h.workspace.id, phoneE164: "+56955550100" });
       const { json } = await h.send(sampleLead({ contact: { phone_e164: "+56955550100", name: "Opted Out" } }));
