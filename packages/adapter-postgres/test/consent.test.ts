@@ -1,3 +1,4 @@
+import { fixtures } from "@vitrina/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleLead, startLeadHarness, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
 import { backends, openTestStorage } from "./support.js";
@@ -87,5 +88,35 @@ describe.each(backends)("consent and first messages on %s", (backend) => {
     expect(h.sentMessages.filter((m) => m.to === p2).map((m) => m.template?.bodyParameters)).toEqual([["Beto"]]);
     const conversations = await h.storage.conversations.listByWorkspace(h.workspace.id);
     expect(conversations.filter((c) => c.contactId === b.json.contact_id)).toHaveLength(1);
+  });
+});
+
+describe.each(backends)("contacts.update capability and opt-outs on %s", (backend) => {
+  it(`never erases an opt-out committed while it changes the contact (${RACES} races)`, async () => {
+    const { capabilityHarness } = await import("../../core/test/capabilities/support/harness.js");
+    const h = await capabilityHarness({ storage: (await openTestStorage(backend)).storage });
+    const f = fixtures();
+    let lost = 0;
+    let lostTags = 0;
+    try {
+      async function race(i: number) {
+        const { contact } = await h.storage.contacts.insertOrGetByPhone(f.contact(h.workspace.id, { tags: ["lead"] }));
+        await Promise.all([
+          h.invoke("contacts.update", { contact_id: contact.id, tags: ["lead", `t${i}`] }, `race-${i}`),
+          new Promise((resolve) => setTimeout(resolve, i % 4)).then(() =>
+            h.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h.workspace.id, phoneE164: contact.phoneE164! }),
+          ),
+        ]);
+        const stored = await h.storage.contacts.get(h.workspace.id, contact.id);
+        if (stored?.whatsappOptedOutAt == null) lost++;
+        // The other way round: the opt-out must not undo the update either.
+        if (JSON.stringify(stored?.tags) !== JSON.stringify(["lead", `t${i}`])) lostTags++;
+      }
+      for (let done = 0; done < RACES; done += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => race(done + i)));
+    } finally {
+      await h.storage.close();
+    }
+    console.info(`[${backend}] contacts.update vs opt-out races: ${RACES}, opt-outs lost: ${lost}, updates lost: ${lostTags}`);
+    expect({ lost, lostTags }).toEqual({ lost: 0, lostTags: 0 });
   });
 });
