@@ -1,9 +1,10 @@
-import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
 import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { createCommerceRepositories } from "./commerce-repositories.js";
+import { createContactRepositories } from "./contact-repositories.js";
 import { createWebhookRepositories } from "./webhook-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
 
@@ -11,6 +12,15 @@ const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.l
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
   b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
 const limited = <T>(rows: T[], limit?: number) => (limit === undefined ? rows : rows.slice(0, limit));
+
+/** The memory twin of `conversations_one_active_whatsapp_key`. */
+function refuseSecondActiveWhatsapp(state: MemoryState, conversation: ConversationRecord): void {
+  if (conversation.channel !== "whatsapp" || conversation.status === "closed") return;
+  const holder = state.conversations.lookup("activeWhatsapp", conversation.contactId);
+  if (holder !== null && holder.id !== conversation.id) {
+    throw new VitrinaError("conflict", `contact ${conversation.contactId} already has an active WhatsApp conversation (${holder.id})`);
+  }
+}
 
 /**
  * The repositories over one memory state. Every write appends to `undo`, so the caller decides
@@ -56,43 +66,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return next;
       },
     },
-    contacts: {
-      async insertOrGetByPhone(contact) {
-        const existing =
-          contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
-        if (existing !== null) return { contact: existing, created: false };
-        state.contacts.insert(contact, undo);
-        return { contact: structuredClone(contact), created: true };
-      },
-      async get(workspaceId, id) {
-        const contact = state.contacts.get(id);
-        return contact?.workspaceId === workspaceId ? contact : null;
-      },
-      async findByPhone(workspaceId, phoneE164) {
-        return state.contacts.lookup("phone", `${workspaceId}/${phoneE164}`);
-      },
-      async findByEmail(workspaceId, email) {
-        return state.contacts.lookupAll("email", `${workspaceId}/${email.toLowerCase()}`).sort(byCreated)[0] ?? null;
-      },
-      async update(contact) {
-        // Not `conflictOf`: it reports the primary key first, which an update always "violates".
-        const holder = contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
-        if (holder !== null && holder.id !== contact.id) throw new VitrinaError("conflict", "another contact already has this phone");
-        return state.contacts.replace(contact, undo);
-      },
-      async search(workspaceId, query, { limit }) {
-        const text = query.trim().toLowerCase();
-        const digits = text.replace(/[\s\-()]/g, "");
-        const found = state.contacts.filter(
-          (c) =>
-            c.workspaceId === workspaceId &&
-            (c.name?.toLowerCase().includes(text) ||
-              c.email?.toLowerCase().includes(text) ||
-              (/\d/.test(digits) && c.phoneE164?.includes(digits))) === true,
-        );
-        return found.sort((a, b) => byCreated(a, b) || a.id.localeCompare(b.id)).slice(0, limit);
-      },
-    },
+    ...createContactRepositories(state, undo),
     leads: {
       async insertIfNew(lead) {
         if (state.leads.holds("source", lead)) return false;
@@ -133,9 +107,16 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async listByWorkspace(workspaceId) {
         return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);
       },
+      async findLatestLiveByContact(workspaceId, contactId, since) {
+        const live = state.outbound
+          .lookupAll("contact", contactId)
+          .filter((m) => m.workspaceId === workspaceId && (m.status === "queued" || m.status === "sent") && m.createdAt >= since);
+        return live.sort(newestFirst)[0] ?? null;
+      },
     },
     conversations: {
       async insert(conversation) {
+        refuseSecondActiveWhatsapp(state, conversation);
         state.conversations.insert(conversation, undo);
       },
       async get(workspaceId, id) {
@@ -149,7 +130,18 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return limited(rows, options.limit);
       },
       async update(conversation) {
+        refuseSecondActiveWhatsapp(state, conversation);
         return state.conversations.replace(conversation, undo);
+      },
+      async findActive(workspaceId, contactId, channel) {
+        const active = state.conversations.filter(
+          (c) => c.workspaceId === workspaceId && c.contactId === contactId && c.channel === channel && c.status !== "closed",
+        );
+        return active.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))[0] ?? null;
+      },
+      async touch(workspaceId, id, updatedAt) {
+        const current = state.conversations.get(id);
+        return current?.workspaceId === workspaceId && state.conversations.replace({ ...current, updatedAt }, undo);
       },
     },
     messages: {
@@ -158,6 +150,9 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async listByConversation(conversationId, options = {}) {
         return limited(state.messages.filter((m) => m.conversationId === conversationId).sort(newestFirst), options.limit);
+      },
+      async delete(workspaceId, id) {
+        return state.messages.get(id)?.workspaceId === workspaceId && state.messages.delete(id, undo);
       },
     },
     events: {

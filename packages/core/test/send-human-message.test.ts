@@ -31,7 +31,14 @@ describe("sendHumanMessage", () => {
     expect((await s.storage.conversations.get(s.conversation.workspaceId, s.conversation.id))?.updatedAt).toBe("2026-02-01T10:00:00.000Z");
   });
 
-  it("records nothing when the provider refuses", async () => {
+  it("records the message before handing it to the provider", async () => {
+    const s = await setup();
+    let recordedAtSend: unknown[] = [];
+    await s.send({ send: async () => ((recordedAtSend = await s.storage.messages.listByConversation(s.conversation.id)), { status: "sent", providerMessageId: null }) });
+    expect(recordedAtSend).toEqual([expect.objectContaining({ id: "msg-1", content: "Hola" })]);
+  });
+
+  it("removes the record when the provider refuses", async () => {
     const s = await setup();
     await expect(s.send({ send: async () => { throw new MessagingError("provider said no"); } })).rejects.toThrow(/provider said no/);
     expect(await s.storage.messages.listByConversation(s.conversation.id)).toEqual([]);

@@ -57,10 +57,14 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     expect(await h.storage.contacts.get(h.workspace.id, first.json.contact_id)).toMatchObject({ name: "Ana", email: "ana@example.cl" });
   });
 
-  it("resolves by email when the phone is new", async () => {
+  it("gives a new phone its own contact, flagged as a possible duplicate of the one with its email", async () => {
     const first = await h.send(sampleLead({ contact: { phone_e164: "+56955550002", email: "same@example.cl" } }));
     const second = await h.send(sampleLead({ contact: { phone_e164: "+56955550003", email: "SAME@example.cl" } }));
-    expect(second.json.contact_id).toBe(first.json.contact_id);
+    expect(second.json.contact_id).not.toBe(first.json.contact_id);
+    expect(await h.storage.contacts.get(h.workspace.id, second.json.contact_id)).toMatchObject({
+      phoneE164: "+56955550003",
+      possibleDuplicateOf: first.json.contact_id,
+    });
   });
 
   it("works with the client's sendLead: typed response, then a typed error", async () => {
@@ -206,6 +210,24 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(status).toBe(200);
       expect(json).toMatchObject({ accepted: true, eligible_for_whatsapp: false, outbound: { status: "blocked", reason } });
       expect(h.sentMessages).toHaveLength(0);
+    });
+
+    it("welcomes a person once a day, and later into the same WhatsApp conversation", async () => {
+      const phone = "+56955550200";
+      const first = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      const second = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      expect(first.json.outbound.status).toBe("sent");
+      expect(second.json).toMatchObject({
+        eligible_for_whatsapp: false,
+        outbound: { status: "blocked", reason: expect.stringContaining(`lead ${first.json.lead_event_id}`) },
+      });
+      h.clock.advance(24 * 60 * 60 * 1000 + 1);
+      const nextDay = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+      expect(nextDay.json.outbound.status).toBe("sent");
+      expect(h.sentMessages.filter((m) => m.to === phone)).toHaveLength(2);
+      const threads = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter((c) => c.contactId === first.json.contact_id);
+      expect(threads).toHaveLength(1);
+      expect(await h.storage.messages.listByConversation(threads[0]!.id)).toHaveLength(2);
     });
 
     it("blocks a contact that opted out before, even when the lead carries consent", async () => {

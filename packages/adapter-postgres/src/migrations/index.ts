@@ -4,6 +4,7 @@ import { migration002 } from "./002-capabilities.js";
 import { migration003 } from "./003-webhooks.js";
 import { migration004 } from "./004-oauth.js";
 import { migration005 } from "./005-lead-references.js";
+import { migration006 } from "./006-one-welcome-per-person.js";
 
 export interface Migration {
   version: number;
@@ -19,6 +20,7 @@ export const migrations: Migration[] = [
   { version: 3, name: "webhooks", statements: migration003 },
   { version: 4, name: "oauth", statements: migration004 },
   { version: 5, name: "lead-references", statements: migration005 },
+  { version: 6, name: "one-welcome-per-person", statements: migration006 },
 ];
 
 export function quoteIdent(name: string): string {

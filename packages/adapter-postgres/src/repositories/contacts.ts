@@ -1,4 +1,4 @@
-import type { ContactRecord, StorageRepositories } from "@vitrina/core";
+import type { ContactPatch, ContactRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
 
@@ -13,6 +13,7 @@ const toContact = (r: any): ContactRecord => ({
   ltv: numOrNull(r.ltv),
   whatsappConsent: r.whatsapp_consent,
   whatsappOptedOutAt: isoOrNull(r.whatsapp_opted_out_at),
+  ...(r.possible_duplicate_of !== null && { possibleDuplicateOf: r.possible_duplicate_of }),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
@@ -20,7 +21,17 @@ const toContact = (r: any): ContactRecord => ({
 const values = (c: ContactRecord) => [
   c.id, c.workspaceId, c.name, c.phoneE164, c.email, json(c.tags), c.score, c.ltv,
   c.whatsappConsent === null ? null : json(c.whatsappConsent), c.whatsappOptedOutAt, c.createdAt, c.updatedAt,
+  c.possibleDuplicateOf ?? null,
 ];
+
+/** `patch`'s keys, as columns, with how each value is bound. */
+const patchColumns = {
+  name: ["name", (v: unknown) => v],
+  phoneE164: ["phone_e164", (v: unknown) => v],
+  email: ["email", (v: unknown) => v],
+  tags: ["tags", (v: unknown) => json(v)],
+  whatsappConsent: ["whatsapp_consent", (v: unknown) => (v === null ? null : json(v))],
+} as const satisfies Record<keyof ContactPatch, readonly [string, (v: unknown) => unknown]>;
 
 export function contactRepositories(q: Queryable, s: string): Pick<StorageRepositories, "contacts"> {
   return {
@@ -28,8 +39,8 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
       async insertOrGetByPhone(contact) {
         // ON CONFLICT waits for a concurrent insert of the same phone to commit, then yields to it.
         const inserted = await q.query(
-          `INSERT INTO ${s}.contacts (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent, whatsapp_opted_out_at, created_at, updated_at)
-           VALUES (${placeholders(12)}) ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING *`,
+          `INSERT INTO ${s}.contacts (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent, whatsapp_opted_out_at, created_at, updated_at, possible_duplicate_of)
+           VALUES (${placeholders(13)}) ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING *`,
           values(contact),
         );
         if (inserted.rows.length > 0) return { contact: toContact(inserted.rows[0]), created: true };
@@ -44,11 +55,42 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
       async update(c) {
         const result = await q.query(
           `UPDATE ${s}.contacts SET workspace_id = $2, name = $3, phone_e164 = $4, email = $5, tags = $6, score = $7, ltv = $8,
-             whatsapp_consent = $9, whatsapp_opted_out_at = $10, created_at = $11, updated_at = $12 WHERE id = $1`,
+             whatsapp_consent = $9, whatsapp_opted_out_at = $10, created_at = $11, updated_at = $12, possible_duplicate_of = $13 WHERE id = $1`,
           values(c),
         );
         return affected(result) > 0;
       },
+      getForUpdate: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id], toContact),
+      patch(workspaceId, id, changes, updatedAt) {
+        // Only the columns named in `changes`: a column this call does not mean to change is never
+        // written, so a concurrent opt-out (or any other targeted write) survives it.
+        const params: unknown[] = [workspaceId, id, updatedAt];
+        const sets = ["updated_at = $3"];
+        for (const [key, [column, bind]] of Object.entries(patchColumns)) {
+          if (!(key in changes)) continue;
+          params.push(bind(changes[key as keyof ContactPatch]));
+          sets.push(`${column} = $${params.length}`);
+        }
+        return one(q, `UPDATE ${s}.contacts SET ${sets.join(", ")} WHERE workspace_id = $1 AND id = $2 RETURNING *`, params, toContact);
+      },
+      fillMissing: (workspaceId, id, fields, updatedAt) =>
+        one(
+          q,
+          `UPDATE ${s}.contacts SET name = coalesce(name, $3), email = coalesce(email, $4), updated_at = $5
+           WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          [workspaceId, id, fields.name, fields.email, updatedAt],
+          toContact,
+        ),
+      optOutOfWhatsApp: (workspaceId, id, at) =>
+        one(
+          q,
+          `UPDATE ${s}.contacts SET whatsapp_opted_out_at = coalesce(whatsapp_opted_out_at, $3),
+             updated_at = CASE WHEN whatsapp_opted_out_at IS NULL THEN $3 ELSE updated_at END
+           WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          [workspaceId, id, at],
+          toContact,
+        ),
       search(workspaceId, query, { limit }) {
         const text = query.trim();
         const digits = text.replace(/[\s\-()]/g, "");

@@ -54,6 +54,19 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
         );
         return affected(result) > 0;
       },
+      findActive: (workspaceId, contactId, channel) =>
+        one(
+          q,
+          `SELECT * FROM ${s}.conversations WHERE workspace_id = $1 AND contact_id = $2 AND channel = $3 AND status <> 'closed'
+           ORDER BY updated_at DESC, id DESC LIMIT 1`,
+          [workspaceId, contactId, channel],
+          toConversation,
+        ),
+      async touch(workspaceId, id, updatedAt) {
+        // Only updated_at: a concurrent escalation's status and escalated_at survive.
+        const result = await q.query(`UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, updatedAt]);
+        return affected(result) > 0;
+      },
     },
     messages: {
       async insert(m) {
@@ -64,6 +77,9 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
       },
       listByConversation: (conversationId, options = {}) =>
         many(q, `SELECT * FROM ${s}.messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [conversationId, limitOf(options)], toMessage),
+      async delete(workspaceId, id) {
+        return affected(await q.query(`DELETE FROM ${s}.messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) > 0;
+      },
     },
     events: {
       async append(e) {

@@ -97,6 +97,14 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
       },
       listByWorkspace: (workspaceId) =>
         many(q, `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toOutbound),
+      findLatestLiveByContact: (workspaceId, contactId, since) =>
+        one(
+          q,
+          `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 AND contact_id = $2 AND status IN ('queued', 'sent') AND created_at >= $3
+           ORDER BY created_at DESC, id DESC LIMIT 1`,
+          [workspaceId, contactId, since],
+          toOutbound,
+        ),
     },
   };
 }

@@ -34,10 +34,10 @@ export function createContactService(deps: { storage: Storage; clock: Clock; ids
           createdAt: now,
           updatedAt: now,
         });
-        if (created || contact.whatsappOptedOutAt !== null) return contact;
-        const updated = { ...contact, whatsappOptedOutAt: now, updatedAt: now };
-        await tx.contacts.update(updated);
-        return updated;
+        if (created) return contact;
+        // One targeted write (the first opt-out wins): a lead registering concurrently for this
+        // phone can fill the name or record consent, but never clears the opt-out.
+        return (await tx.contacts.optOutOfWhatsApp(workspaceId, contact.id, now)) ?? contact;
       });
     },
   };

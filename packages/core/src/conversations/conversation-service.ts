@@ -31,7 +31,8 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
     async start(input: z.input<typeof startInput>): Promise<ConversationRecord> {
       const parsed = parseOrThrow(startInput, input, "conversation");
       return storage.transaction(async (tx) => {
-        if ((await tx.contacts.get(parsed.workspaceId, parsed.contactId)) === null) {
+        // Locked: lead intake adds to the contact's WhatsApp thread under the same lock.
+        if ((await tx.contacts.getForUpdate(parsed.workspaceId, parsed.contactId)) === null) {
           throw new NotFoundError(`contact ${parsed.contactId} does not exist`);
         }
         return (await openConversation(tx, deps, parsed)).conversation;

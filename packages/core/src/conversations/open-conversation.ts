@@ -47,3 +47,23 @@ export async function openConversation(
   });
   return { conversation, message };
 }
+
+/**
+ * Adds `firstMessage` to the contact's active conversation on the channel when there is one
+ * (bumping its `updatedAt`, no event), or opens one as `openConversation` does. Call it with the
+ * contact's row locked, so two callers for one contact never both open a thread; on WhatsApp a
+ * unique rule refuses a second active one anyway.
+ */
+export async function continueOrOpenConversation(
+  tx: StorageTransaction,
+  deps: { clock: Clock; ids: IdGenerator },
+  input: OpenConversationInput & { firstMessage: { sender: string; content: string } },
+): Promise<{ conversation: ConversationRecord; message: MessageRecord | null; opened: boolean }> {
+  const active = await tx.conversations.findActive(input.workspaceId, input.contactId, input.channel);
+  if (active === null) return { ...(await openConversation(tx, deps, input)), opened: true };
+  const now = deps.clock.now().toISOString();
+  const message: MessageRecord = { id: deps.ids(), workspaceId: input.workspaceId, conversationId: active.id, ...input.firstMessage, createdAt: now };
+  await tx.messages.insert(message);
+  await tx.conversations.touch(input.workspaceId, active.id, now);
+  return { conversation: { ...active, updatedAt: now }, message, opened: false };
+}

@@ -19,11 +19,12 @@ export interface SentHumanMessage {
 /**
  * Sends `text` into a conversation as a person (not the agent) and records it.
  *
- * The provider is called first and the message and the conversation's `updatedAt` are then written
- * in one transaction: a storage transaction must not stay open across a network call to the
- * provider (it would hold a connection, and a single-connection adapter, for seconds). If the
- * provider refuses, nothing is recorded; if the write fails after a send, the error is thrown and
- * the message was delivered but not recorded (logged by the caller), the rarer and visible case.
+ * The message is recorded (with the conversation's `updatedAt`) before it is handed to the
+ * provider, as lead intake records its outbound row first: if the text cannot be stored, nothing
+ * is sent, so a caller's retry never sends twice. A storage transaction must not stay open across
+ * the provider call, so the record commits first; when the provider then refuses, the record is
+ * removed and the error thrown. A crash between the two leaves a recorded message that was never
+ * sent, the rarer and visible case.
  */
 export async function sendHumanMessage(
   deps: { storage: Storage; messaging: MessagingTransport; clock: Clock; ids: IdGenerator },
@@ -38,11 +39,6 @@ export async function sendHumanMessage(
   if (conversation.channel !== "whatsapp") {
     throw new VitrinaError("invalid_argument", `conversation ${conversation.id} is on channel ${conversation.channel}, which has no messaging transport`);
   }
-  const contact = await storage.contacts.get(input.workspaceId, conversation.contactId);
-  if (contact?.phoneE164 == null) throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
-  if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("forbidden", "the contact opted out of WhatsApp messages");
-
-  const delivery = await deps.messaging.send({ channel: "whatsapp", to: contact.phoneE164, text: input.text });
   const now = deps.clock.now().toISOString();
   const message: MessageRecord = {
     id: deps.ids(),
@@ -52,9 +48,22 @@ export async function sendHumanMessage(
     content: input.text,
     createdAt: now,
   };
-  await storage.transaction(async (tx) => {
+  // The opt-out check and the record share the contact's row lock: an opt-out committed before
+  // this transaction stops the send.
+  const phone = await storage.transaction(async (tx) => {
+    const contact = await tx.contacts.getForUpdate(input.workspaceId, conversation.contactId);
+    if (contact?.phoneE164 == null) throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
+    if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("forbidden", "the contact opted out of WhatsApp messages");
     await tx.messages.insert(message);
-    await tx.conversations.update({ ...conversation, updatedAt: now });
+    await tx.conversations.touch(input.workspaceId, conversation.id, now);
+    return contact.phoneE164;
   });
+  let delivery: SendResult;
+  try {
+    delivery = await deps.messaging.send({ channel: "whatsapp", to: phone, text: input.text });
+  } catch (error) {
+    await storage.messages.delete(input.workspaceId, message.id);
+    throw error;
+  }
   return { message, delivery };
 }

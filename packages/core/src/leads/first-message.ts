@@ -27,23 +27,34 @@ export function decideFirstMessage(payload: LeadPayload, contact: ContactRecord)
   return { eligible: true, status: "queued", reason: "waiting for the messaging provider" };
 }
 
+/** One welcome per person: a day, unless `FirstMessageOptions.oncePerContactWithinMs` says otherwise. */
+export const DEFAULT_FIRST_MESSAGE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 /** What the first message says. The default is a template named `vitrina_welcome` with the contact's name. */
 export interface FirstMessageOptions {
   template: string;
   language: string;
   bodyParameters(contact: ContactRecord, payload: LeadPayload): string[];
+  /**
+   * A contact gets at most one first message in this many milliseconds, however many leads arrive
+   * for them: later leads in the window are registered with `outbound.status = "blocked"` and a
+   * reason naming the earlier message. Default 24 h; 0 turns the rule off.
+   */
+  oncePerContactWithinMs?: number;
 }
 
 export const defaultFirstMessage: FirstMessageOptions = {
   template: "vitrina_welcome",
   language: "es",
+  oncePerContactWithinMs: DEFAULT_FIRST_MESSAGE_WINDOW_MS,
   bodyParameters: (contact) => [contact.name ?? ""],
 };
 
 export function buildFirstMessage(options: FirstMessageOptions, contact: ContactRecord, payload: LeadPayload): OutgoingMessage {
   return {
     channel: "whatsapp",
-    to: payload.contact.phone_e164,
+    // The contact is the phone's owner (resolved by phone, and re-checked before sending).
+    to: contact.phoneE164 ?? payload.contact.phone_e164,
     template: { name: options.template, language: options.language, bodyParameters: options.bodyParameters(contact, payload) },
   };
 }

@@ -102,7 +102,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
         throw error;
       }
 
-      const outbound = registered.lead.eligibleForWhatsapp
+      const outbound = registered.outbound.status === "queued"
         ? await sendFirstMessage(deps, registered.outbound, payload)
         : registered.outbound;
       return respond(registered.lead, outbound, qualification.recorded, false);

@@ -2,7 +2,8 @@ import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { ConnectorRecord, ConsentEvidence, LeadEventRecord, OutboundMessageRecord, WorkspaceRecord } from "../ports/records.js";
 import type { StorageTransaction } from "../ports/storage.js";
-import { decideFirstMessage } from "./first-message.js";
+import { decideFirstMessage, type FirstMessageOptions } from "./first-message.js";
+import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
 import { resolveContact } from "./resolve-contact.js";
@@ -35,14 +36,17 @@ function consentEvidence(payload: LeadPayload, connectorId: string, leadEventId:
  * Everything one lead writes, inside the caller's transaction: the contact (resolved or created,
  * with consent evidence), the lead event (unique on connector + source_lead_id: a resend throws
  * DuplicateLead so the whole transaction rolls back), the opportunity with its qualification
- * evidence, and the first-message record (`blocked` with its reason, or `queued` to be sent).
+ * evidence, and the first-message record (`blocked` with its reason, or `queued` to be sent). The
+ * contact is resolved by phone and stays locked, so the decision to send is taken on a row no
+ * concurrent opt-out can change, and at most one lead per window decides to welcome a person.
  */
 export async function registerLead(
   tx: StorageTransaction,
-  deps: { clock: Clock; ids: IdGenerator },
+  deps: { clock: Clock; ids: IdGenerator; firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs"> },
   { workspace, connector, payload, qualification }: LeadToRegister,
 ): Promise<{ lead: LeadEventRecord; outbound: OutboundMessageRecord }> {
-  const now = deps.clock.now().toISOString();
+  const clockNow = deps.clock.now();
+  const now = clockNow.toISOString();
   const leadId = deps.ids();
   const contact = await resolveContact(tx, {
     workspaceId: workspace.id,
@@ -51,7 +55,9 @@ export async function registerLead(
     newContactId: deps.ids(),
     now,
   });
-  const decision = decideFirstMessage(payload, contact);
+  // The contact row is locked until this transaction ends: the decision below cannot be undercut
+  // by an opt-out or by another lead for the same person deciding at the same time.
+  const decision = await limitToOneWelcome(tx, deps.firstMessage ?? {}, contact, decideFirstMessage(payload, contact), clockNow);
   const lead: LeadEventRecord = {
     id: leadId,
     workspaceId: workspace.id,

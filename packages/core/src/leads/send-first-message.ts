@@ -1,10 +1,10 @@
-import { openConversation } from "../conversations/open-conversation.js";
+import { continueOrOpenConversation } from "../conversations/open-conversation.js";
 import { VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport, OutgoingMessage } from "../ports/messaging.js";
-import type { OutboundMessageRecord } from "../ports/records.js";
+import type { ContactRecord, OutboundMessageRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { buildFirstMessage, type FirstMessageOptions } from "./first-message.js";
 import type { LeadPayload } from "./lead-schema.js";
@@ -24,24 +24,54 @@ function describeOutgoing(message: OutgoingMessage): string {
   return `[template ${message.template?.name ?? "?"}] ${message.template?.bodyParameters.join(" | ") ?? ""}`.trim();
 }
 
+/** Why a message decided at registration must not go out after all, or null. */
+function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): string | null {
+  if (contact === null) return "the contact was deleted before the message was sent";
+  if (contact.whatsappOptedOutAt !== null) return `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}, before the message was sent`;
+  // Consent was given for the lead's phone; never send it to a number the contact has since moved to.
+  if (contact.phoneE164 !== payload.contact.phone_e164) return "the contact's phone changed before the message was sent";
+  return null;
+}
+
+/**
+ * Re-checks the contact under its row lock and hands the message to the provider (status stays
+ * `queued`, reason "sending") or blocks it. An opt-out that committed before this point stops the
+ * send; one that commits after it (while the provider call is in flight) does not: that window is
+ * the provider call's length, since no transaction may stay open across it.
+ */
+async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMessageRecord, payload: LeadPayload) {
+  return deps.storage.transaction(async (tx) => {
+    const contact = await tx.contacts.getForUpdate(message.workspaceId, message.contactId);
+    const stop = reasonToStop(contact, payload);
+    const updatedAt = deps.clock.now().toISOString();
+    const next: OutboundMessageRecord = stop === null
+      ? { ...message, reason: "handed to the messaging provider", updatedAt }
+      : { ...message, status: "blocked", reason: stop, updatedAt };
+    await tx.outbound.update(next);
+    return { contact: stop === null ? contact : null, outbound: next };
+  });
+}
+
 /**
  * Sends a registered lead's first WhatsApp message (after the lead committed, so a slow provider
  * never holds a transaction open) and records the outcome: `sent`, `queued` (the provider holds
- * it) or `failed` with the provider's reason. A sent or queued message opens the WhatsApp
- * conversation: outcome, conversation, message and `conversation.started` commit together.
+ * it), `failed` with the provider's reason, or `blocked` when the contact opted out in between.
+ * A sent or queued message goes into the contact's WhatsApp conversation (opened, with
+ * `conversation.started`, only when none is active): outcome, conversation and message commit together.
  */
 export async function sendFirstMessage(
   deps: SendFirstMessageDeps,
   message: OutboundMessageRecord,
   payload: LeadPayload,
 ): Promise<OutboundMessageRecord> {
-  const contact = await deps.storage.contacts.get(message.workspaceId, message.contactId);
-  const outgoing = buildFirstMessage(deps.firstMessage, contact!, payload);
+  const claimed = await claimForSending(deps, message, payload);
+  if (claimed.contact === null) return claimed.outbound;
+  const outgoing = buildFirstMessage(deps.firstMessage, claimed.contact, payload);
   let next: OutboundMessageRecord;
   try {
     const result = await deps.messaging.send(outgoing);
     next = {
-      ...message,
+      ...claimed.outbound,
       status: result.status,
       reason: result.status === "queued" ? "held by the messaging provider" : null,
       providerMessageId: result.providerMessageId,
@@ -51,7 +81,7 @@ export async function sendFirstMessage(
     // whose details belong in the log, not in the response.
     const reason = error instanceof VitrinaError ? error.message : "messaging transport failed unexpectedly";
     deps.logger.warn("first message failed", { leadEventId: message.leadEventId, error: String(error) });
-    next = { ...message, status: "failed", reason };
+    next = { ...claimed.outbound, status: "failed", reason };
   }
   next.updatedAt = deps.clock.now().toISOString();
   if (next.status === "failed") {
@@ -59,8 +89,10 @@ export async function sendFirstMessage(
     return next;
   }
   await deps.storage.transaction(async (tx) => {
+    // Locked so that two first messages for one contact never both open a thread.
+    await tx.contacts.getForUpdate(message.workspaceId, message.contactId);
     await tx.outbound.update(next);
-    await openConversation(tx, deps, {
+    await continueOrOpenConversation(tx, deps, {
       workspaceId: message.workspaceId,
       contactId: message.contactId,
       channel: "whatsapp",

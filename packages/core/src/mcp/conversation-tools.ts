@@ -45,7 +45,13 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
     description: "Sends a text message into a conversation as a human (not as the agent), through the conversation's channel, and records it in the history.",
     input: z.strictObject({
       conversation_id: z.string().min(1).describe("Id of the conversation"),
-      text: z.string().min(1).max(4096).describe("The message text (WhatsApp allows up to 4096 characters)"),
+      text: z
+        .string()
+        .min(1)
+        .max(4096)
+        // PostgreSQL text cannot hold U+0000, and no messaging channel delivers it.
+        .refine((text) => !text.includes("\u0000"), { error: "must not contain NUL (U+0000) characters" })
+        .describe("The message text (WhatsApp allows up to 4096 characters)"),
     }),
     output: z.strictObject({
       message_id: z.string(),

@@ -61,6 +61,12 @@ export interface ContactRecord {
   whatsappConsent: ConsentEvidence | null;
   /** Set when the contact opted out of WhatsApp; blocks every first message afterwards. */
   whatsappOptedOutAt: string | null;
+  /**
+   * Set on a contact created for a new phone whose email already belonged to this other contact:
+   * maybe the same person, never merged automatically (on WhatsApp the phone is the identity).
+   * Absent when there is no such suspicion.
+   */
+  possibleDuplicateOf?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -61,7 +61,36 @@ export interface ContactRepository {
   get(workspaceId: string, id: string): Promise<ContactRecord | null>;
   findByPhone(workspaceId: string, phoneE164: string): Promise<ContactRecord | null>;
   findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
-  /** Writes the whole record (by id); returns false when it does not exist. */
+  /**
+   * Reads the contact and locks it until the transaction ends (PostgreSQL: `SELECT … FOR UPDATE`),
+   * so a decision taken on it (send or not, which fields to fill) cannot be undercut by a
+   * concurrent opt-out. Only meaningful inside `transaction`; adapters that run one transaction at
+   * a time return the row as `get` does.
+   */
+  getForUpdate(workspaceId: string, id: string): Promise<ContactRecord | null>;
+  /**
+   * Sets only the columns in `changes` (and `updatedAt`); every other column keeps whatever it
+   * holds at that moment, including values a concurrent transaction wrote after this one read the
+   * row. Returns the stored record, or null when it does not exist. Fails with `conflict` when the
+   * new phone belongs to another contact of the workspace.
+   */
+  patch(workspaceId: string, id: string, changes: ContactPatch, updatedAt: string): Promise<ContactRecord | null>;
+  /**
+   * Fills `name` / `email` only where the stored value is null, in one statement (never overwrites,
+   * never clears). Returns the stored record, or null when it does not exist.
+   */
+  fillMissing(workspaceId: string, id: string, fields: { name: string | null; email: string | null }, updatedAt: string): Promise<ContactRecord | null>;
+  /**
+   * Records an opt-out: sets `whatsappOptedOutAt` unless it is already set (the first opt-out
+   * wins) and touches nothing else. Returns the stored record, or null when it does not exist.
+   */
+  optOutOfWhatsApp(workspaceId: string, id: string, at: string): Promise<ContactRecord | null>;
+  /**
+   * Writes the whole record (by id); returns false when it does not exist. It overwrites every
+   * column with what the caller read, so under concurrency it can erase a value written meanwhile:
+   * core uses `patch`, `fillMissing` and `optOutOfWhatsApp` instead. Only for tests and tools that
+   * hold the row locked (`getForUpdate`).
+   */
   update(contact: ContactRecord): Promise<boolean>;
   /**
    * Contacts whose name or email contains `query` (case-insensitive), or whose phone contains its
@@ -69,6 +98,9 @@ export interface ContactRepository {
    */
   search(workspaceId: string, query: string, options: { limit: number }): Promise<ContactRecord[]>;
 }
+
+/** The contact columns `ContactRepository.patch` may set; absent keys are left alone. */
+export type ContactPatch = Partial<Pick<ContactRecord, "name" | "phoneE164" | "email" | "tags" | "whatsappConsent">>;
 
 export interface LeadRepository {
   /** Inserts unless (connectorId, sourceLeadId) exists; `false` means it was a duplicate. */
@@ -89,6 +121,11 @@ export interface OutboundMessageRepository {
   findByLeadEvent(leadEventId: string): Promise<OutboundMessageRecord | null>;
   update(message: OutboundMessageRecord): Promise<boolean>;
   listByWorkspace(workspaceId: string): Promise<OutboundMessageRecord[]>;
+  /**
+   * The contact's most recent first message that is `queued` or `sent` and was created at or after
+   * `since` (blocked and failed ones never reached the person). Null when there is none.
+   */
+  findLatestLiveByContact(workspaceId: string, contactId: string, since: string): Promise<OutboundMessageRecord | null>;
 }
 
 export interface ConversationRepository {
@@ -97,12 +134,22 @@ export interface ConversationRepository {
   /** Most recently updated first. */
   listByWorkspace(workspaceId: string, options?: { status?: ConversationStatus; limit?: number }): Promise<ConversationRecord[]>;
   update(conversation: ConversationRecord): Promise<boolean>;
+  /**
+   * The contact's conversation on `channel` that is not closed (`open` or `pending`), newest
+   * first, or null. On `whatsapp` there is at most one: a unique rule refuses a second with
+   * `conflict` (insert, or an update that reopens one).
+   */
+  findActive(workspaceId: string, contactId: string, channel: string): Promise<ConversationRecord | null>;
+  /** Sets only `updatedAt` (a new message arrived); false when it does not exist. */
+  touch(workspaceId: string, id: string, updatedAt: string): Promise<boolean>;
 }
 
 export interface MessageRepository {
   insert(message: MessageRecord): Promise<void>;
   /** Most recent first. */
   listByConversation(conversationId: string, options?: { limit?: number }): Promise<MessageRecord[]>;
+  /** Removes a message recorded before a send the provider then refused; false when it does not exist. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
 }
 
 export interface EventRepository {

@@ -3,6 +3,7 @@ import type { Storage } from "../ports/storage.js";
 import { runOAuthStorageContract } from "./contract-oauth.js";
 import { capabilityStorageContract } from "./contract-capabilities.js";
 import { inputContract } from "./contract-input.js";
+import { concurrencyContract } from "./contract-concurrency.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { fixtures } from "./fixtures.js";
 
@@ -199,18 +200,19 @@ export function runStorageContract(name: string, options: StorageContractOptions
     it("stores conversations, lists them by status newest first, and their messages newest first", async () => {
       const { workspace } = await seedWorkspace();
       const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
-      const conversation = (status: "open" | "pending" | "closed", updated: number) => ({
+      // One contact may have many threads, but at most one active on WhatsApp (see the concurrency section).
+      const conversation = (status: "open" | "pending" | "closed", updated: number, channel = "whatsapp") => ({
         id: f.id(),
         workspaceId: workspace.id,
         contactId: contact.id,
-        channel: "whatsapp",
+        channel,
         status,
         escalatedAt: null,
         createdAt: f.at(),
         updatedAt: f.at(updated),
       });
       const older = conversation("open", 1000);
-      const newer = conversation("open", 2000);
+      const newer = conversation("open", 2000, "web");
       const closed = conversation("closed", 3000);
       for (const c of [older, newer, closed]) await storage.conversations.insert(c);
       expect(await storage.conversations.get(workspace.id, older.id)).toEqual(older);
@@ -240,5 +242,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
     capabilityStorageContract(() => storage, f, seedWorkspace);
     webhookContract(() => storage);
     inputContract(() => storage);
+    concurrencyContract(() => storage, f, seedWorkspace);
   });
 }

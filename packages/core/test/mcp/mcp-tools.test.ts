@@ -112,6 +112,14 @@ describe("MCP over the official SDK client", () => {
     expect(h.messaging.sent.length).toBe(before);
   });
 
+  it("send_message refuses a NUL character before recording or sending anything", async () => {
+    const before = h.messaging.sent.length;
+    const result = await call("send_message", { conversation_id: h.conversation.id, text: "hola\u0000" });
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/NUL/);
+    expect(h.messaging.sent.length).toBe(before);
+  });
+
   it("create_quote is listed but disabled by default, saying how to enable it", async () => {
     const result = await call("create_quote", { items: [{ sku: "DEP-101", quantity: 1 }] });
     expect(result.isError).toBe(true);

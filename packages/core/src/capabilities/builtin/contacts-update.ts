@@ -2,6 +2,7 @@ import { z } from "zod";
 import { VitrinaError } from "../../errors.js";
 import { e164Phone } from "../../leads/lead-schema.js";
 import type { ContactRecord } from "../../ports/records.js";
+import type { ContactPatch } from "../../ports/storage.js";
 import { defineCapability, type CapabilityContext } from "../definition.js";
 import { requiredId } from "./schema-parts.js";
 
@@ -14,15 +15,19 @@ const input = z.strictObject({
 });
 type UpdateInput = z.output<typeof input>;
 
-/** The record as it is once this update is applied. */
-function applied(contact: ContactRecord, change: UpdateInput, now: string): ContactRecord {
+/**
+ * Only the columns this update names; a column it does not name is never written, so an opt-out
+ * or consent recorded concurrently survives. Consent evidence belongs to the phone it was given
+ * for: moving the contact to another phone drops it.
+ */
+function changesFor(contact: ContactRecord, change: UpdateInput): ContactPatch {
+  const phoneChanges = change.phone !== undefined && change.phone !== contact.phoneE164;
   return {
-    ...contact,
-    name: change.name ?? contact.name,
-    phoneE164: change.phone ?? contact.phoneE164,
-    email: change.email ?? contact.email,
-    tags: change.tags ? [...new Set(change.tags)] : contact.tags,
-    updatedAt: now,
+    ...(change.name !== undefined && { name: change.name }),
+    ...(change.phone !== undefined && { phoneE164: change.phone }),
+    ...(change.email !== undefined && { email: change.email }),
+    ...(change.tags !== undefined && { tags: [...new Set(change.tags)] }),
+    ...(phoneChanges && { whatsappConsent: null }),
   };
 }
 
@@ -68,9 +73,9 @@ export const contactsUpdate = defineCapability({
     const now = clock.now().toISOString();
     try {
       return await storage.transaction(async (tx) => {
-        const contact = await tx.contacts.get(workspaceId, change.contact_id);
+        const contact = await tx.contacts.getForUpdate(workspaceId, change.contact_id);
         if (contact === null) return { output: { ok: false, error: `contact ${change.contact_id} does not exist` } };
-        await tx.contacts.update(applied(contact, change, now));
+        await tx.contacts.patch(workspaceId, contact.id, changesFor(contact, change), now);
         return { output: { ok: true } };
       });
     } catch (error) {

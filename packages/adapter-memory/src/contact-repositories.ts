@@ -1,0 +1,79 @@
+import { VitrinaError, type ContactRecord, type StorageRepositories } from "@vitrina/core";
+import type { MemoryState } from "./state.js";
+import type { UndoLog } from "./table.js";
+
+const byCreated = (a: ContactRecord, b: ContactRecord) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+
+/**
+ * Contacts in memory. Transactions run one at a time here, so `getForUpdate` needs no lock; the
+ * targeted writes still set only the fields they name, as the PostgreSQL adapter's do.
+ */
+export function createContactRepositories(state: MemoryState, undo: UndoLog): Pick<StorageRepositories, "contacts"> {
+  function read(workspaceId: string, id: string): ContactRecord | null {
+    const contact = state.contacts.get(id);
+    return contact?.workspaceId === workspaceId ? contact : null;
+  }
+
+  function write(next: ContactRecord): ContactRecord {
+    // Not `conflictOf`: it reports the primary key first, which an update always "violates".
+    const holder = next.phoneE164 === null ? null : state.contacts.lookup("phone", `${next.workspaceId}/${next.phoneE164}`);
+    if (holder !== null && holder.id !== next.id) throw new VitrinaError("conflict", "another contact already has this phone");
+    state.contacts.replace(next, undo);
+    return structuredClone(next);
+  }
+
+  return {
+    contacts: {
+      async insertOrGetByPhone(contact) {
+        const existing =
+          contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
+        if (existing !== null) return { contact: existing, created: false };
+        state.contacts.insert(contact, undo);
+        return { contact: structuredClone(contact), created: true };
+      },
+      async get(workspaceId, id) {
+        return read(workspaceId, id);
+      },
+      async getForUpdate(workspaceId, id) {
+        return read(workspaceId, id);
+      },
+      async findByPhone(workspaceId, phoneE164) {
+        return state.contacts.lookup("phone", `${workspaceId}/${phoneE164}`);
+      },
+      async findByEmail(workspaceId, email) {
+        return state.contacts.lookupAll("email", `${workspaceId}/${email.toLowerCase()}`).sort(byCreated)[0] ?? null;
+      },
+      async update(contact) {
+        if (state.contacts.get(contact.id) === null) return false;
+        write(contact);
+        return true;
+      },
+      async patch(workspaceId, id, changes, updatedAt) {
+        const current = read(workspaceId, id);
+        return current === null ? null : write({ ...current, ...structuredClone(changes), updatedAt });
+      },
+      async fillMissing(workspaceId, id, fields, updatedAt) {
+        const current = read(workspaceId, id);
+        if (current === null) return null;
+        return write({ ...current, name: current.name ?? fields.name, email: current.email ?? fields.email, updatedAt });
+      },
+      async optOutOfWhatsApp(workspaceId, id, at) {
+        const current = read(workspaceId, id);
+        if (current === null || current.whatsappOptedOutAt !== null) return current;
+        return write({ ...current, whatsappOptedOutAt: at, updatedAt: at });
+      },
+      async search(workspaceId, query, { limit }) {
+        const text = query.trim().toLowerCase();
+        const digits = text.replace(/[\s\-()]/g, "");
+        const found = state.contacts.filter(
+          (c) =>
+            c.workspaceId === workspaceId &&
+            (c.name?.toLowerCase().includes(text) ||
+              c.email?.toLowerCase().includes(text) ||
+              (/\d/.test(digits) && c.phoneE164?.includes(digits))) === true,
+        );
+        return found.sort(byCreated).slice(0, limit);
+      },
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { createManualClock, sendHumanMessage, type OutgoingMessage } from "@vitrina/core";
+import { fixtures } from "@vitrina/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backends, openTestStorage } from "./support.js";
+
+// send_message records before it sends: text the database cannot store (PostgreSQL text has no
+// U+0000) is refused before the provider sees it, so an agent's retry never sends twice.
+describe.each(backends)("sendHumanMessage on %s", (backend) => {
+  let storage: Awaited<ReturnType<typeof openTestStorage>>["storage"];
+  const f = fixtures();
+  const workspace = f.workspace();
+  const contact = f.contact(workspace.id);
+  const conversation = { id: f.id(), workspaceId: workspace.id, contactId: contact.id, channel: "whatsapp", status: "open" as const, escalatedAt: null, createdAt: f.at(), updatedAt: f.at() };
+  beforeAll(async () => {
+    storage = (await openTestStorage(backend)).storage;
+    await storage.workspaces.insert(workspace);
+    await storage.contacts.insertOrGetByPhone(contact);
+    await storage.conversations.insert(conversation);
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  it("sends nothing when the message cannot be recorded", async () => {
+    const sent: OutgoingMessage[] = [];
+    const messaging = { send: async (m: OutgoingMessage) => (sent.push(m), { status: "sent" as const, providerMessageId: null }) };
+    const deps = { storage, messaging, clock: createManualClock("2026-02-01T10:00:00.000Z"), ids: () => f.id() };
+    await expect(sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola\u0000" })).rejects.toThrow();
+    expect(sent).toEqual([]);
+    expect(await storage.messages.listByConversation(conversation.id)).toEqual([]);
+    await sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" });
+    expect(sent).toHaveLength(1);
+  });
+});
