@@ -44,7 +44,9 @@ async function readBodyPrefix(response: Response, limit: number, signal: AbortSi
   let received = 0;
   try {
     while (received < limit) {
-      const chunk = await Promise.race([reader.read(), aborted]);
+      const read = reader.read();
+      read.catch(() => {}); // may lose the race and reject once the stream is torn down
+      const chunk = await Promise.race([read, aborted]);
       if (chunk.done) return received;
       received += chunk.value.byteLength;
     }
