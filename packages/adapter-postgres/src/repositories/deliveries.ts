@@ -56,8 +56,10 @@ export function deliveryRepositories(q: Queryable, s: string, channel: string): 
         // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
         // double-claiming; the lease makes a crashed worker's rows due again once it expires.
         // Under a cap, subscriptions already at it are passed over in the scan, and the window
-        // keeps each other one to its room; the scan looks a little past `limit` so capped rows
-        // don't crowd out the rest (the worker claims again while claims come back non-empty).
+        // keeps each other one to its room. The scan looks past `limit` so capped rows don't crowd
+        // out the rest (the worker claims again while claims come back non-empty); the rows it
+        // looked at and left stay locked only until this statement ends. Locking them in the scan,
+        // not after, keeps a concurrent claimer skipping past them to rows further on.
         const rows = await many(
           q,
           `WITH candidates AS (
