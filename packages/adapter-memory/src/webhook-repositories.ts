@@ -84,15 +84,12 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           room.set(d.subscriptionId, left - 1);
           return left > 0;
         };
-        const due = state.webhookDeliveries
-          .select(
-            (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now) && (cap?.held[d.subscriptionId] ?? 0) < (cap?.max ?? Infinity),
-            dueOrder,
-            // Under a cap, rows past `limit` may be needed in place of capped ones.
-            cap === undefined ? limit : Number.MAX_SAFE_INTEGER,
-          )
-          .filter(hasRoom)
-          .slice(0, Math.max(0, limit));
+        const due = state.webhookDeliveries.select(
+          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now) && (cap?.held[d.subscriptionId] ?? 0) < (cap?.max ?? Infinity),
+          dueOrder,
+          limit,
+          hasRoom,
+        );
         return due.map((d) => {
           const claimed = { ...d, leaseUntil, leasedBy: workerId };
           state.webhookDeliveries.replace(claimed, undo);
