@@ -1,6 +1,6 @@
 import type { Logger } from "../ports/logger.js";
-import type { CommitSignal } from "./commit-signal.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
+import type { CommitSignal } from "./commit-signal.js";
 import type { OutboxDispatcher } from "./outbox-dispatcher.js";
 
 /** Spec: the outbox attempts deliveries every 30 seconds. */
