@@ -95,11 +95,19 @@ export class MemoryTable<Row> {
     return out;
   }
 
-  /** The first `limit` matches in `compare` order; only those are copied (cheap on big tables). */
-  select(predicate: (row: Row) => boolean, compare: (a: Row, b: Row) => number, limit: number): Row[] {
+  /**
+   * The first `limit` matches in `compare` order that `accept` (asked in that order) keeps; only
+   * those are copied (cheap on big tables).
+   */
+  select(predicate: (row: Row) => boolean, compare: (a: Row, b: Row) => number, limit: number, accept: (row: Row) => boolean = () => true): Row[] {
     const matches: Row[] = [];
     for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
-    return matches.sort(compare).slice(0, Math.max(0, limit)).map((row) => structuredClone(row));
+    const out: Row[] = [];
+    for (const row of matches.sort(compare)) {
+      if (out.length >= limit) break;
+      if (accept(row)) out.push(structuredClone(row));
+    }
+    return out;
   }
 
   count(predicate: (row: Row) => boolean): number {

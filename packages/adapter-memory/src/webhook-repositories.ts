@@ -10,6 +10,8 @@ type WebhookRepositories = Pick<
 const oldestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);
+const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
+  a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 const leaseFree = (d: WebhookDeliveryRecord, now: string) => d.leaseUntil === null || d.leaseUntil <= now;
 
 /**
@@ -74,11 +76,19 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async get(workspaceId, id) {
         return inWorkspace(state.webhookDeliveries.get(id), workspaceId);
       },
-      async claimDueDeliveries(now, limit, leaseUntil, workerId) {
+      async claimDueDeliveries(now, limit, leaseUntil, workerId, cap) {
+        const room = new Map<string, number>();
+        const hasRoom = (d: WebhookDeliveryRecord) => {
+          if (cap === undefined) return true;
+          const left = room.get(d.subscriptionId) ?? cap.max - (cap.held[d.subscriptionId] ?? 0);
+          room.set(d.subscriptionId, left - 1);
+          return left > 0;
+        };
         const due = state.webhookDeliveries.select(
-          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now),
-          (a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1),
+          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now) && (cap?.held[d.subscriptionId] ?? 0) < (cap?.max ?? Infinity),
+          dueOrder,
           limit,
+          hasRoom,
         );
         return due.map((d) => {
           const claimed = { ...d, leaseUntil, leasedBy: workerId };

@@ -1,5 +1,6 @@
 import { emitEvent } from "@vitrina/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { healthyLatencyBesideHangingReceiver, percentile } from "../../http-node/test/support/hanging-receiver-scenario.js";
 import { startExclusiveReceiver, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { backends, openTestStorage } from "./support.js";
 
@@ -69,4 +70,22 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
     expect(await storage.events.listByWorkspace(h.workspace.id)).toHaveLength(events);
     expect(await storage.webhookDeliveries.claimDueDeliveries(h.clock.now().toISOString(), 100, h.clock.now().toISOString(), "x")).toHaveLength(1);
   });
+
+  it("keeps a healthy receiver's commit → arrival p99 under 1 s while 100 deliveries hang on another", async () => {
+    const { storage } = await openTestStorage(backend);
+    closers.push(() => storage.close());
+    const run = await healthyLatencyBesideHangingReceiver({ storage, webhooks: { concurrency: 128, perSubscriptionConcurrency: 100 } });
+    expect(run.hangingInFlight).toBe(100);
+    expect(run.delivered).toBe(run.events);
+    expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
+  }, 60_000);
+
+  it("keeps the hanging receiver to its per-subscription cap of the default pool", async () => {
+    const { storage } = await openTestStorage(backend);
+    closers.push(() => storage.close());
+    const run = await healthyLatencyBesideHangingReceiver({ storage });
+    expect(run.hangingInFlight).toBe(8);
+    expect(run.delivered).toBe(run.events);
+    expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { healthyLatencyBesideHangingReceiver, percentile } from "./support/hanging-receiver-scenario.js";
 import { startExclusiveReceiver, startWebhookHarness } from "./support/webhook-harness.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -64,4 +65,16 @@ describe("workers, leases and races", () => {
     expect(new Set(ids).size).toBe(60);
     expect(overlaps()).toBe(0);
   });
+
+  // The issue's target: p99 commit → arrival under 1 s for a healthy receiver while a hanging one
+  // holds its slots; before the pool, batches waited for the hanging attempts' 5 s deadline.
+  it.each([
+    ["the default pool, where the per-subscription cap keeps 8 of 32 slots for the hanging receiver", {}],
+    ["a pool of 128 with 100 deliveries in flight to the hanging receiver", { concurrency: 128, perSubscriptionConcurrency: 100 }],
+  ])("keeps a healthy receiver fast beside a hanging one: %s", async (_name, webhooks) => {
+    const run = await healthyLatencyBesideHangingReceiver({ webhooks });
+    expect(run.hangingInFlight).toBe(run.expectedHanging);
+    expect(run.delivered).toBe(run.events);
+    expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
+  }, 60_000);
 });

@@ -29,6 +29,8 @@ const toAttempt = (r: any): WebhookAttemptRecord => ({
   error: r.error,
 });
 
+const MAX_INT = 2 ** 31 - 1;
+
 const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
@@ -50,17 +52,30 @@ export function deliveryRepositories(q: Queryable, s: string, channel: string): 
         await notify();
       },
       get: (workspaceId, id) => one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
-      async claimDueDeliveries(now, limit, leaseUntil, workerId) {
+      async claimDueDeliveries(now, limit, leaseUntil, workerId, cap) {
         // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
         // double-claiming; the lease makes a crashed worker's rows due again once it expires.
+        // Under a cap, subscriptions already at it are passed over in the scan, and the window
+        // keeps each other one to its room. The scan looks past `limit` so capped rows don't crowd
+        // out the rest (the worker claims again while claims come back non-empty); the rows it
+        // looked at and left stay locked only until this statement ends. Locking them in the scan,
+        // not after, keeps a concurrent claimer skipping past them to rows further on.
         const rows = await many(
           q,
-          `UPDATE ${d} AS d SET lease_until = $3, leased_by = $4
-           FROM (SELECT id FROM ${d}
-                 WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-                 ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) AS due
-           WHERE d.id = due.id RETURNING d.*`,
-          [now, Math.max(0, limit), leaseUntil, workerId],
+          `WITH candidates AS (
+             SELECT id, subscription_id, next_attempt_at FROM ${d}
+             WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
+               AND coalesce(($5::jsonb ->> subscription_id)::int, 0) < $6
+             ORDER BY next_attempt_at, id LIMIT $7 FOR UPDATE SKIP LOCKED
+           ), chosen AS (
+             SELECT id FROM (
+               SELECT id, next_attempt_at, coalesce(($5::jsonb ->> subscription_id)::int, 0)
+                 + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS slot
+               FROM candidates) AS ranked
+             WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
+           )
+           UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*`,
+          [now, Math.max(0, limit), leaseUntil, workerId, json(cap?.held ?? {}), cap?.max ?? MAX_INT, Math.max(0, cap ? limit * 4 : limit)],
           toDelivery,
         );
         return rows.sort(dueOrder);

@@ -36,6 +36,14 @@ export interface DeliveryOutcome {
   deliveredAt: string | null;
 }
 
+/** Keeps one subscription from taking every slot of a claimer's in-flight pool. */
+export interface PerSubscriptionCap {
+  /** Most deliveries of one subscription the claimer may hold at once. */
+  max: number;
+  /** Deliveries the claimer holds already, by subscription id; they count against `max`. */
+  held: Readonly<Record<string, number>>;
+}
+
 export interface WebhookDeliveryRepository {
   /** Fails with `conflict` when (eventId, subscriptionId) already has a delivery. */
   insert(delivery: WebhookDeliveryRecord): Promise<void>;
@@ -43,9 +51,17 @@ export interface WebhookDeliveryRepository {
   /**
    * Atomically claims up to `limit` pending deliveries due at `now` whose lease is free or
    * expired, oldest due first, and leases them to `workerId` until `leaseUntil`. Two concurrent
-   * claimers never receive the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+   * claimers never receive the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`). With `cap`,
+   * a subscription gets at most `cap.max - cap.held[id]` of the claimed rows and one at its cap
+   * none: its due rows are passed over, so others' rows behind them are claimed instead.
    */
-  claimDueDeliveries(now: string, limit: number, leaseUntil: string, workerId: string): Promise<WebhookDeliveryRecord[]>;
+  claimDueDeliveries(
+    now: string,
+    limit: number,
+    leaseUntil: string,
+    workerId: string,
+    cap?: PerSubscriptionCap,
+  ): Promise<WebhookDeliveryRecord[]>;
   /**
    * Writes an attempt's outcome and releases the lease, only if `workerId` still holds it;
    * false means the lease expired and was taken over, so the outcome is dropped.

@@ -131,6 +131,25 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(claimed.sort()).toEqual([...ids].sort());
   });
 
+  it("keeps each subscription within a per-subscription cap while claiming, passing over capped rows", async () => {
+    const { storage, workspaceId } = await seed();
+    const [busy, quiet] = [w.subscription(workspaceId), w.subscription(workspaceId)];
+    for (const sub of [busy, quiet]) await storage.webhookSubscriptions.insert(sub);
+    // The busy subscription's rows are all due first: without a cap they would fill every claim.
+    const busyRows = [0, 1, 2, 3, 4].map((i) => w.delivery(workspaceId, busy.id, { nextAttemptAt: f.at(i) }));
+    const quietRows = [10, 11, 12].map((i) => w.delivery(workspaceId, quiet.id, { nextAttemptAt: f.at(i) }));
+    for (const d of [...busyRows, ...quietRows]) await storage.webhookDeliveries.insert(d);
+    const claim = async (limit: number, held: Record<string, number>, max = 2) =>
+      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), limit, f.at(60_000), "w", { max, held })).map((d) => d.id);
+
+    expect(await claim(4, {})).toEqual([busyRows[0]!.id, busyRows[1]!.id, quietRows[0]!.id, quietRows[1]!.id]);
+    // What the claimer holds counts: busy is at its cap, quiet has room for one more.
+    expect(await claim(10, { [busy.id]: 2, [quiet.id]: 1 })).toEqual([quietRows[2]!.id]);
+    expect(await claim(10, { [busy.id]: 2, [quiet.id]: 2 })).toEqual([]);
+    expect(await claim(10, { [busy.id]: 1 }, 3)).toEqual([busyRows[2]!.id, busyRows[3]!.id]);
+    expect((await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map((d) => d.id)).toEqual([busyRows[4]!.id]);
+  });
+
   it("pages deliveries newest first and lists their attempts in order", async () => {
     const { storage, workspaceId } = await seed();
     const sub = w.subscription(workspaceId);

@@ -1,3 +1,4 @@
+import { VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
@@ -18,15 +19,44 @@ export interface WebhookOptions {
   allowPrivateNetworks?: boolean;
   /** DNS for the SSRF guard: `nodeHostResolver` from `@vitrina/http-node`. Without it only IP literals are checked. */
   resolveHost?: HostResolver;
-  /** Receiver deadline for headers and body. Default 5000 (spec). */
+  /** One deadline for a receiver's whole exchange: connect, headers and body. Default 5000 (spec). */
   timeoutMs?: number;
-  /** How long a worker's claim is exclusive. Default 60000. */
+  /** How long a worker's claim is exclusive; must exceed `timeoutMs`. Default 60000. */
   leaseMs?: number;
-  /** Deliveries claimed and attempted concurrently per sweep. Default 32. */
+  /** Deliveries one worker has in flight at once; it claims more as slots free up. Default 32. */
+  concurrency?: number;
+  /** Of those, at most this many to one subscription. Default a quarter of `concurrency` (8). */
+  perSubscriptionConcurrency?: number;
+  /** @deprecated The old name of `concurrency`. */
   batchSize?: number;
   retry?: Partial<RetryPolicy>;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
+}
+
+function positiveInteger(options: WebhookOptions, field: keyof WebhookOptions, fallback: number): number {
+  const value = options[field] ?? fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw new VitrinaError("invalid_argument", `webhooks.${field} must be a positive integer`, {
+      reasons: [{ field: `webhooks.${field}`, reason: "must be a positive integer" }],
+    });
+  }
+  return value;
+}
+
+/** Deadline, lease and pool sizes, checked once at start-up rather than failing deliveries later. */
+function deliveryLimits(options: WebhookOptions) {
+  const timeoutMs = positiveInteger(options, "timeoutMs", DEFAULT_DELIVERY_TIMEOUT_MS);
+  const leaseMs = positiveInteger(options, "leaseMs", 60_000);
+  // A lease that ran out mid-attempt would let a second worker deliver the same event at once.
+  if (leaseMs <= timeoutMs) {
+    throw new VitrinaError("invalid_argument", "webhooks.leaseMs must be longer than webhooks.timeoutMs", {
+      reasons: [{ field: "webhooks.leaseMs", reason: `must exceed timeoutMs (${timeoutMs})` }],
+    });
+  }
+  const concurrency = positiveInteger(options, "concurrency", options.batchSize ?? 32);
+  const perSubscription = positiveInteger(options, "perSubscriptionConcurrency", Math.max(1, Math.floor(concurrency / 4)));
+  return { timeoutMs, leaseMs, concurrency, perSubscriptionConcurrency: Math.min(perSubscription, concurrency) };
 }
 
 /** Wires the webhook side: subscription API, dispatcher, worker factory and the commit wake-up. */
@@ -57,9 +87,7 @@ export function createOutbox(deps: {
     destinations,
     retry: { ...defaultRetryPolicy, ...options.retry },
     headerPrefix: deps.headerPrefix,
-    timeoutMs: options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
-    leaseMs: options.leaseMs ?? 60_000,
-    batchSize: options.batchSize ?? 32,
+    ...deliveryLimits(options),
   });
   return {
     storage,

@@ -22,8 +22,18 @@ export interface DispatcherOptions {
   timeoutMs: number;
   /** How long a claim is exclusive; longer than `timeoutMs` plus bookkeeping. */
   leaseMs: number;
-  batchSize: number;
+  /** Deliveries one worker has in flight at most. */
+  concurrency: number;
+  /** Of those, at most this many to one subscription, so a hanging receiver can't take every slot. */
+  perSubscriptionConcurrency: number;
 }
+
+/** A delivery that can't be attempted and never will be: it ends `failed` without an attempt. */
+interface Terminal {
+  terminal: string;
+}
+
+const idsOf = (delivery: WebhookDeliveryRecord) => ({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, eventId: delivery.eventId });
 
 /**
  * Delivers claimed outbox rows: sign, POST, record the attempt, schedule the retry or finish.
@@ -45,12 +55,18 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     return key;
   };
 
-  async function attempt(delivery: WebhookDeliveryRecord): Promise<AttemptResult | { skip: string }> {
+  async function attempt(delivery: WebhookDeliveryRecord): Promise<AttemptResult | Terminal> {
     const subscription = await storage.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
-    if (subscription === null) return { skip: "subscription deleted" };
-    if (!subscription.enabled) return { skip: `subscription disabled: ${subscription.disabledReason ?? "by API"}` };
+    if (subscription === null) return { terminal: "subscription deleted" };
+    if (!subscription.enabled) return { terminal: `subscription disabled: ${subscription.disabledReason ?? "by API"}` };
+    // An event is written in the same transaction as its deliveries and nothing deletes it, so a
+    // missing one is lost data (a partial restore, a manual edit) that no retry brings back: the
+    // delivery ends, loudly, because only an operator can tell what happened.
     const event = await storage.events.get(delivery.eventId);
-    if (event === null) return { skip: `event ${delivery.eventId} is missing` };
+    if (event === null) {
+      options.logger.error("webhook delivery failed for good: its event is missing", idsOf(delivery));
+      return { terminal: `event ${delivery.eventId} is missing` };
+    }
     const url = new URL(subscription.url);
     const refused = await checkDestination(url, options.destinations);
     if (refused !== null) return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}` };
@@ -60,42 +76,62 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     return postWebhook({ ...options, url: url.href, body, signature, eventId: event.id });
   }
 
+  /**
+   * A fault on our side (the secret box key changed, storage hiccuped) is a failed attempt on the
+   * normal retry schedule, so it heals once the fault is fixed; it is logged at error level
+   * because only an operator can fix it. The history gets the error's message, which never
+   * carries a secret (sealed or open).
+   */
+  function internalFailure(delivery: WebhookDeliveryRecord, error: unknown, started: number): AttemptResult {
+    const message = error instanceof Error ? error.message : String(error);
+    options.logger.error("webhook delivery failed on an internal error; retrying on the normal schedule", { ...idsOf(delivery), error: message });
+    return { ok: false, statusCode: null, durationMs: Math.round(performance.now() - started), error: `internal error: ${message.slice(0, 500)}` };
+  }
+
+  function outcomeOf(delivery: WebhookDeliveryRecord, result: AttemptResult | Terminal, now: Date): DeliveryOutcome {
+    if ("terminal" in result) {
+      return { status: "failed", attemptCount: delivery.attemptCount, nextAttemptAt: delivery.nextAttemptAt, lastError: result.terminal, deliveredAt: null };
+    }
+    const count = delivery.attemptCount + 1;
+    if (result.ok) return { status: "succeeded", attemptCount: count, nextAttemptAt: delivery.nextAttemptAt, lastError: null, deliveredAt: now.toISOString() };
+    const gone = result.statusCode === 410;
+    const next = gone ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
+    return {
+      status: next === null ? "failed" : "pending",
+      attemptCount: count,
+      nextAttemptAt: (next ?? now).toISOString(),
+      lastError: gone ? "receiver answered 410 Gone; subscription disabled" : result.error,
+      deliveredAt: null,
+    };
+  }
+
+  /** Attempts one claimed delivery and records the outcome; never rejects (errors are logged). */
   async function deliver(delivery: WebhookDeliveryRecord, workerId: string): Promise<void> {
     const attemptedAt = clock.now();
-    const result = await attempt(delivery).catch((error: unknown) => ({ skip: `internal error: ${String(error)}` }));
+    const started = performance.now();
+    const result = await attempt(delivery).catch((error: unknown) => internalFailure(delivery, error, started));
     const now = clock.now();
-    const count = delivery.attemptCount + 1;
-    let outcome: DeliveryOutcome;
-    if ("skip" in result) {
-      outcome = { status: "failed", attemptCount: delivery.attemptCount, nextAttemptAt: delivery.nextAttemptAt, lastError: result.skip, deliveredAt: null };
-    } else if (result.ok) {
-      outcome = { status: "succeeded", attemptCount: count, nextAttemptAt: delivery.nextAttemptAt, lastError: null, deliveredAt: now.toISOString() };
-    } else {
-      const gone = result.statusCode === 410;
-      const next = gone ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
-      outcome = {
-        status: next === null ? "failed" : "pending",
-        attemptCount: count,
-        nextAttemptAt: (next ?? now).toISOString(),
-        lastError: gone ? "receiver answered 410 Gone; subscription disabled" : result.error,
-        deliveredAt: null,
-      };
-    }
-    await storage.transaction(async (tx) => {
-      // A worker whose lease expired meanwhile writes nothing: the new holder owns the row.
-      if (!(await tx.webhookDeliveries.completeClaim(delivery.id, workerId, outcome))) return;
-      if ("skip" in result) return;
-      await tx.webhookAttempts.insert({
-        id: options.ids(),
-        deliveryId: delivery.id,
-        number: count,
-        attemptedAt: attemptedAt.toISOString(),
-        statusCode: result.statusCode,
-        durationMs: result.durationMs,
-        error: result.error,
+    const outcome = outcomeOf(delivery, result, now);
+    await storage
+      .transaction(async (tx) => {
+        // A worker whose lease expired meanwhile writes nothing: the new holder owns the row.
+        if (!(await tx.webhookDeliveries.completeClaim(delivery.id, workerId, outcome))) return;
+        if ("terminal" in result) return;
+        await tx.webhookAttempts.insert({
+          id: options.ids(),
+          deliveryId: delivery.id,
+          number: outcome.attemptCount,
+          attemptedAt: attemptedAt.toISOString(),
+          statusCode: result.statusCode,
+          durationMs: result.durationMs,
+          error: result.error,
+        });
+        if (result.statusCode === 410) await disableSubscription(tx, delivery, now.toISOString());
+      })
+      .catch((error: unknown) => {
+        // The lease runs out and another claim attempts it again: at least once, never lost.
+        options.logger.error("recording a webhook attempt failed; the delivery is retried once its lease expires", { ...idsOf(delivery), workerId, error: String(error) });
       });
-      if (result.statusCode === 410) await disableSubscription(tx, delivery, now.toISOString());
-    });
   }
 
   async function disableSubscription(tx: Parameters<Parameters<Storage["transaction"]>[0]>[0], delivery: WebhookDeliveryRecord, at: string) {
@@ -105,16 +141,28 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     options.logger.warn("webhook subscription disabled after 410 Gone", { subscriptionId: subscription.id });
   }
 
+  /**
+   * Leases up to `limit` due deliveries to `workerId`, at most `perSubscriptionConcurrency` per
+   * subscription counting the ones the worker `held` already.
+   */
+  function claim(workerId: string, limit: number, held: Readonly<Record<string, number>> = {}): Promise<WebhookDeliveryRecord[]> {
+    const now = clock.now();
+    const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
+    const cap = { max: options.perSubscriptionConcurrency, held };
+    return storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), limit, leaseUntil, workerId, cap);
+  }
+
   return {
+    claim,
+    deliver,
     /** Claims one batch of due deliveries for `workerId` and attempts them all; returns how many. */
     async runOnce(workerId: string): Promise<number> {
-      const now = clock.now();
-      const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-      const claimed = await storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), options.batchSize, leaseUntil, workerId);
+      const claimed = await claim(workerId, options.concurrency);
       await Promise.all(claimed.map((d) => deliver(d, workerId)));
       return claimed.length;
     },
-    batchSize: options.batchSize,
+    concurrency: options.concurrency,
+    perSubscriptionConcurrency: options.perSubscriptionConcurrency,
   };
 }
 export type OutboxDispatcher = ReturnType<typeof createOutboxDispatcher>;

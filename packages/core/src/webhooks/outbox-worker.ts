@@ -1,4 +1,5 @@
 import type { Logger } from "../ports/logger.js";
+import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import type { CommitSignal } from "./commit-signal.js";
 import type { OutboxDispatcher } from "./outbox-dispatcher.js";
 
@@ -21,9 +22,11 @@ export interface OutboxWorker {
 }
 
 /**
- * The delivery loop: sweep, and sweep again at once while batches come back full or a wake-up
- * arrived meanwhile; otherwise sleep until the next sweep or wake-up. Errors (storage down) are
- * logged and the loop carries on at the next sweep.
+ * The delivery loop over a bounded in-flight pool: claim as many due deliveries as there are free
+ * slots, start them, and claim again while claims come back non-empty; otherwise sleep until a
+ * commit, the next sweep, or a slot freeing that could let more through (the pool was full, or
+ * its subscription was at its cap). A slow receiver holds only its own slots, never the loop.
+ * Errors (storage down) are logged and the loop carries on at the next sweep.
  */
 export function startOutboxWorker(
   dispatcher: OutboxDispatcher,
@@ -33,6 +36,8 @@ export function startOutboxWorker(
 ): OutboxWorker {
   const workerId = options.workerId ?? `worker-${crypto.randomUUID().slice(0, 8)}`;
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+  const inFlight = new Set<Promise<void>>();
+  const held: Record<string, number> = {};
   let running = true;
   let woken = false;
   let sleeper: (() => void) | null = null;
@@ -54,19 +59,37 @@ export function startOutboxWorker(
       sleeper = done;
     });
 
+  function start(delivery: WebhookDeliveryRecord) {
+    const subscription = delivery.subscriptionId;
+    held[subscription] = (held[subscription] ?? 0) + 1;
+    const delivering = dispatcher.deliver(delivery, workerId).finally(() => {
+      const freesBlockedWork = inFlight.size >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
+      inFlight.delete(delivering);
+      if (--held[subscription]! === 0) delete held[subscription];
+      if (freesBlockedWork) wake();
+    });
+    inFlight.add(delivering);
+  }
+
   const loop = (async () => {
     while (running) {
       woken = false;
       let claimed = 0;
-      try {
-        claimed = await dispatcher.runOnce(workerId);
-      } catch (error) {
-        logger.error("outbox sweep failed", { workerId, error: String(error) });
+      const free = dispatcher.concurrency - inFlight.size;
+      if (free > 0) {
+        try {
+          const batch = await dispatcher.claim(workerId, free, { ...held });
+          claimed = batch.length;
+          for (const delivery of batch) start(delivery);
+        } catch (error) {
+          logger.error("outbox sweep failed", { workerId, error: String(error) });
+        }
       }
       if (!running) break;
-      if (claimed >= dispatcher.batchSize || woken) continue;
+      if ((claimed > 0 && inFlight.size < dispatcher.concurrency) || woken) continue;
       await sleep();
     }
+    await Promise.all(inFlight);
   })();
 
   return {

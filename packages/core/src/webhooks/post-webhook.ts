@@ -3,6 +3,8 @@ import { hmacSha256Hex, importHmacKey, signedPayload } from "../crypto/hmac.js";
 export const USER_AGENT = "Vitrina-Webhooks/1.0";
 /** The receiver has this long to answer 2xx, headers and body (spec: under 5 seconds). */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
+/** How much of a receiver's answer is read; the rest is cancelled unread. */
+export const MAX_RESPONSE_PREFIX_BYTES = 64 * 1024;
 
 export interface AttemptResult {
   ok: boolean;
@@ -26,9 +28,40 @@ function describe(error: unknown, timedOut: boolean, timeoutMs: number): string 
 }
 
 /**
- * POSTs one signed event envelope. Success is a 2xx whose headers and body arrive within
- * `timeoutMs`; redirects are not followed (a 3xx is a failure: following one could lead past the
- * SSRF guard), and everything else — non-2xx, timeout, connection error — is a failure.
+ * Reads at most `limit` bytes of a response body, then cancels the stream so the rest is never
+ * downloaded (a receiver answering gigabytes costs us one prefix, not the gigabytes). Resolves
+ * early when `signal` aborts, even if the `fetch` in use does not tie its body to the signal.
+ */
+async function readBodyPrefix(response: Response, limit: number, signal: AbortSignal): Promise<number> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return 0;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+  let received = 0;
+  try {
+    while (received < limit) {
+      const read = reader.read();
+      read.catch(() => {}); // may lose the race and reject once the stream is torn down
+      const chunk = await Promise.race([read, aborted]);
+      if (chunk.done) return received;
+      received += chunk.value.byteLength;
+    }
+    return received;
+  } finally {
+    // Cancelling an unfinished body closes the connection; on a finished one it does nothing.
+    reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * POSTs one signed event envelope. Success is a 2xx whose headers arrive, and whose body ends or
+ * passes `MAX_RESPONSE_PREFIX_BYTES`, within `timeoutMs`: one deadline for connect, headers and
+ * body. Redirects are not followed (a 3xx is a failure: following one could lead past the SSRF
+ * guard), and everything else — non-2xx, timeout, connection error — is a failure.
  */
 export async function postWebhook(request: {
   fetch: typeof fetch;
@@ -60,14 +93,19 @@ export async function postWebhook(request: {
       },
       body: request.body,
     });
-    // The body must arrive within the same deadline; its content is ignored.
-    await response.arrayBuffer();
+    // The body's content is ignored (there is no field for it in the history), but its first
+    // bytes must arrive within the same deadline.
+    await readBodyPrefix(response, MAX_RESPONSE_PREFIX_BYTES, controller.signal);
+    // A late timer (a blocked event loop) must not let a slow exchange pass as a success.
+    if (timedOut || elapsed() > request.timeoutMs) throw new Error("deadline passed");
     const ok = response.status >= 200 && response.status < 300;
     const error = ok ? null : response.status >= 300 && response.status < 400 ? `redirect ${response.status} not followed` : `HTTP ${response.status}`;
     return { ok, statusCode: response.status, durationMs: elapsed(), error };
   } catch (error) {
+    timedOut ||= elapsed() > request.timeoutMs;
     return { ok: false, statusCode: null, durationMs: elapsed(), error: describe(error, timedOut, request.timeoutMs) };
   } finally {
     clearTimeout(timer);
+    controller.abort();
   }
 }

@@ -1,0 +1,26 @@
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, logMessagingTransport, silentLogger, type WebhookOptions } from "@vitrina/core";
+import { describe, expect, it } from "vitest";
+
+const withWebhooks = (webhooks: WebhookOptions) =>
+  createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 1).toString("base64"), webhooks });
+
+describe("webhook delivery limits", () => {
+  it("defaults to a pool of 32 with a quarter of it per subscription, and follows the options", () => {
+    expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 32, perSubscriptionConcurrency: 8 });
+    expect(withWebhooks({ concurrency: 2 }).outbox.dispatcher).toMatchObject({ concurrency: 2, perSubscriptionConcurrency: 1 });
+    expect(withWebhooks({ concurrency: 10, perSubscriptionConcurrency: 40 }).outbox.dispatcher).toMatchObject({ perSubscriptionConcurrency: 10 });
+    // The old name still sizes the pool.
+    expect(withWebhooks({ batchSize: 12 }).outbox.dispatcher).toMatchObject({ concurrency: 12, perSubscriptionConcurrency: 3 });
+  });
+
+  it("refuses a lease no longer than the delivery deadline, and pool sizes that aren't positive integers", () => {
+    expect(() => withWebhooks({ timeoutMs: 5_000, leaseMs: 5_000 })).toThrow(
+      expect.objectContaining({ code: "invalid_argument", reasons: [{ field: "webhooks.leaseMs", reason: "must exceed timeoutMs (5000)" }] }),
+    );
+    for (const webhooks of [{ concurrency: 0 }, { perSubscriptionConcurrency: 1.5 }, { timeoutMs: -1 }] as WebhookOptions[]) {
+      const field = `webhooks.${Object.keys(webhooks)[0]}`;
+      expect(() => withWebhooks(webhooks)).toThrow(expect.objectContaining({ code: "invalid_argument", reasons: [{ field, reason: "must be a positive integer" }] }));
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { pinnedFetch } from "../src/pinned-fetch.js";
+import { startHostileReceiver, waitUntil } from "./support/hostile-receivers.js";
+import { startWebhookHarness } from "./support/webhook-harness.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+const fetches = {
+  "the global fetch": undefined,
+  pinnedFetch: pinnedFetch({ allowInsecureLoopback: true, allowPrivateNetworks: false }),
+};
+
+// One attempt against a receiver that misbehaves; the deadline covers connect, headers and body.
+describe.each(Object.entries(fetches))("a hostile receiver, delivered with %s", (_name, fetch) => {
+  async function attemptOnce(kind: Parameters<typeof startHostileReceiver>[0], timeoutMs: number) {
+    const receiver = await startHostileReceiver(kind);
+    closers.push(receiver.close);
+    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: true, timeoutMs, fetch } });
+    const sub = await h.subscribe(receiver.url);
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const [delivery] = (await h.api("GET", `/v1/webhooks/${sub}/deliveries`)).json.data;
+    // The client gave up on the connection; wait for the close to reach the receiver.
+    await waitUntil(() => receiver.closed() === receiver.requests());
+    return { receiver, delivery };
+  }
+
+  it("reads only a small prefix of a gigabytes-long 2xx body, then cancels the rest", async () => {
+    const { receiver, delivery } = await attemptOnce("huge-body", 5_000);
+    // A 2xx answered in time is a success; the body beyond the prefix is discarded unread.
+    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 1 });
+    expect(delivery.attempts[0].duration_ms).toBeLessThanOrEqual(5_000);
+    expect(receiver.requests()).toBe(1);
+    expect(receiver.closed()).toBe(1);
+    // The receiver offered 4 GiB; socket buffers let a few MiB through before the client stopped.
+    expect(receiver.bytesWritten()).toBeLessThan(64 * 1024 ** 2);
+  });
+
+  it("fails a body that drips a byte every 100 ms as a timeout, and closes the connection", async () => {
+    const { receiver, delivery } = await attemptOnce("drip", 1_000);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "timed out after 1000 ms" });
+    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: "timed out after 1000 ms" });
+    expect(receiver.closed()).toBe(1);
+  });
+
+  it("fails a receiver that never sends headers as a timeout, and closes the connection", async () => {
+    const { receiver, delivery } = await attemptOnce("no-headers", 1_000);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "timed out after 1000 ms" });
+    expect(receiver.closed()).toBe(1);
+  });
+});
