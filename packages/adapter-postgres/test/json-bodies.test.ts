@@ -77,7 +77,9 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
   for (const [what, escape] of Object.entries(BAD_TEXT)) {
     it(`/mcp refuses ${what} in tool arguments with invalid params naming the field`, async () => {
       const { status, json } = await rawMcp(withEscape(sendMessage("hola BAD"), escape));
-      expect(status).toBe(400);
+      // Valid JSON with a known id: the JSON-RPC error answers that request.
+      expect(status).toBe(200);
+      expect(json.id).toBe(3);
       expect(json.error).toMatchObject({
         code: -32602,
         data: { code: "invalid_payload", reasons: [{ field: "params.arguments.text", reason: expect.stringMatching(/U\+0000|surrogate/) }] },
@@ -97,7 +99,8 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
   it("/mcp refuses JSON nested deeper than 32 levels as an invalid request", async () => {
     const deep = "[".repeat(5000) + "]".repeat(5000);
     const { status, json } = await rawMcp(JSON.stringify(sendMessage("x")).replace('"text":"x"', `"text":"x","deep":${deep}`));
-    expect(status).toBe(400);
+    expect(status).toBe(200);
+    expect(json.id).toBe(3);
     expect(json.error).toMatchObject({ code: -32602, data: { reasons: [{ field: "params.arguments", reason: "nests deeper than 32 levels" }] } });
   });
 

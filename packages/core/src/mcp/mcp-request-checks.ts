@@ -1,5 +1,6 @@
 import { VitrinaError } from "../errors.js";
-import { readJsonBody } from "../http/read-json.js";
+import { readBodyLimited } from "../http/read-body.js";
+import { decodeJsonBody } from "../http/read-json.js";
 import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { missingScopes } from "../capabilities/scopes.js";
 import type { Authenticator, Principal } from "./authenticator.js";
@@ -55,11 +56,13 @@ export async function checkRequestShape(
   }
 
   let parsed: unknown;
+  let bytes: Uint8Array;
   try {
     // The SDK transport checks Content-Type itself (415), after this.
-    parsed = await readJsonBody(request, { maxBytes: maxBodyBytes, requireJsonContentType: false, subject: "JSON-RPC message" });
+    bytes = await readBodyLimited(request, maxBodyBytes);
+    parsed = decodeJsonBody(bytes, { subject: "JSON-RPC message" });
   } catch (error) {
-    return refuseUnreadableBody(error);
+    return refuseUnreadableBody(error, () => requestIdOf(bytes));
   }
   if (Array.isArray(parsed)) {
     return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request");
@@ -90,17 +93,32 @@ export async function checkRequestShape(
  * The body reader's refusals as JSON-RPC errors: too large is a transport-level -32000 (413), bad
  * bytes or syntax a -32700 parse error, and unstorable text or too-deep nesting (valid JSON) an
  * invalid request, or invalid params when the field is inside `params`, with `data.reasons` naming
- * the JSON path. The id is unknown at this point (the body was refused as a whole), so it is null.
+ * the JSON path. Such a body is valid JSON, so its request id is recovered and the error answers
+ * that request (HTTP 200, as for any JSON-RPC error to a well-formed request); otherwise the id is
+ * null and the status says what went wrong.
  */
-function refuseUnreadableBody(error: unknown): Response {
+function refuseUnreadableBody(error: unknown, requestId: () => JsonRpcId): Response {
   if (!(error instanceof VitrinaError)) throw error;
   if (error.code === "payload_too_large") return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
   if (error.code === "invalid_payload") {
     const inParams = error.reasons.every((r) => r.field === "params" || r.field.startsWith("params.") || r.field.startsWith("params["));
     const fields = error.reasons.map((r) => `${r.field} ${r.reason}`).join("; ");
-    return jsonRpcErrorResponse(400, inParams ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST, "invalid_payload", `Invalid ${inParams ? "params" : "Request"}: ${fields}`, {}, null, error.reasons);
+    const id = requestId();
+    return jsonRpcErrorResponse(id === null ? 400 : 200, inParams ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST, "invalid_payload", `Invalid ${inParams ? "params" : "Request"}: ${fields}`, {}, id, error.reasons);
   }
   return jsonRpcErrorResponse(400, JSONRPC_PARSE_ERROR, "malformed_json", "Parse error: the body is not valid UTF-8 JSON");
+}
+
+/** The id of a body that parsed as JSON but was refused for its content; null when there is none. */
+function requestIdOf(bytes: Uint8Array | undefined): JsonRpcId {
+  if (bytes === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const id = isRecord(value) ? value.id : null;
+    return typeof id === "string" || typeof id === "number" ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
