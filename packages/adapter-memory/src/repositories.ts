@@ -143,6 +143,14 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         const current = state.conversations.get(id);
         return current?.workspaceId === workspaceId && state.conversations.replace({ ...current, updatedAt }, undo);
       },
+      async escalate(workspaceId, id, at) {
+        const current = state.conversations.get(id);
+        if (current?.workspaceId !== workspaceId || current.escalatedAt !== null) return null;
+        const escalated: ConversationRecord = { ...current, status: "pending", escalatedAt: at, updatedAt: at };
+        refuseSecondActiveWhatsapp(state, escalated);
+        state.conversations.replace(escalated, undo);
+        return escalated;
+      },
     },
     messages: {
       async insert(message) {

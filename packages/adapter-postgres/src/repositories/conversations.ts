@@ -67,6 +67,16 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
         const result = await q.query(`UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, updatedAt]);
         return affected(result) > 0;
       },
+      // The `escalated_at IS NULL` guard is re-checked on the row's latest version after a concurrent
+      // writer commits (READ COMMITTED), so a second escalation updates nothing.
+      escalate: (workspaceId, id, at) =>
+        one(
+          q,
+          `UPDATE ${s}.conversations SET status = 'pending', escalated_at = $3, updated_at = $3
+           WHERE workspace_id = $1 AND id = $2 AND escalated_at IS NULL RETURNING *`,
+          [workspaceId, id, at],
+          toConversation,
+        ),
     },
     messages: {
       async insert(m) {

@@ -43,12 +43,13 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
     async escalate(input: z.input<typeof escalateInput>): Promise<ConversationRecord> {
       const parsed = parseOrThrow(escalateInput, input, "escalation");
       return storage.transaction(async (tx) => {
-        const current = await tx.conversations.get(parsed.workspaceId, parsed.conversationId);
-        if (current === null) throw new NotFoundError(`conversation ${parsed.conversationId} does not exist`);
-        if (current.escalatedAt !== null) throw new VitrinaError("conflict", `conversation was already escalated at ${current.escalatedAt}`);
-        const now = clock.now().toISOString();
-        const next: ConversationRecord = { ...current, status: "pending", escalatedAt: now, updatedAt: now };
-        await tx.conversations.update(next);
+        // One conditional write, not read-then-write: two concurrent escalations must not both win.
+        const current = await tx.conversations.escalate(parsed.workspaceId, parsed.conversationId, clock.now().toISOString());
+        if (current === null) {
+          const existing = await tx.conversations.get(parsed.workspaceId, parsed.conversationId);
+          if (existing === null) throw new NotFoundError(`conversation ${parsed.conversationId} does not exist`);
+          throw new VitrinaError("conflict", `conversation was already escalated at ${existing.escalatedAt}`);
+        }
         await emitEvent(tx, deps, {
           workspaceId: parsed.workspaceId,
           type: "conversation.escalated",
@@ -61,7 +62,7 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
             assigned_to: parsed.assignedTo,
           },
         });
-        return next;
+        return current;
       });
     },
   };

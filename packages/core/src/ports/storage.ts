@@ -142,6 +142,12 @@ export interface ConversationRepository {
   findActive(workspaceId: string, contactId: string, channel: string): Promise<ConversationRecord | null>;
   /** Sets only `updatedAt` (a new message arrived); false when it does not exist. */
   touch(workspaceId: string, id: string, updatedAt: string): Promise<boolean>;
+  /**
+   * Marks the conversation `pending` with `escalatedAt = at` only if it was never escalated, in one
+   * conditional write, so of two concurrent escalations exactly one wins. Returns the escalated
+   * record, or null when it does not exist or was already escalated (read it to tell which).
+   */
+  escalate(workspaceId: string, id: string, at: string): Promise<ConversationRecord | null>;
 }
 
 export interface MessageRepository {

@@ -124,6 +124,20 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       expect(await storage().conversations.get(open.workspaceId, open.id)).toMatchObject({ status: "pending", escalatedAt: f.at(50) });
       expect(await storage().conversations.touch(open.workspaceId, f.id(), f.at())).toBe(false);
     });
+
+    it("escalate lets exactly one of many racing escalations through and keeps the first timestamp", async () => {
+      const contact = await newContact();
+      const open = conversation(contact);
+      await storage().conversations.insert(open);
+      const results = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) => storage().conversations.escalate(open.workspaceId, open.id, f.at(100 + i))),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await storage().conversations.get(open.workspaceId, open.id)).toEqual(winners[0]);
+      expect(winners[0]).toMatchObject({ status: "pending", escalatedAt: winners[0]!.updatedAt });
+      expect(await storage().conversations.escalate(open.workspaceId, f.id(), f.at())).toBeNull();
+    });
   });
 
   describe("concurrency: what sending relies on", () => {
