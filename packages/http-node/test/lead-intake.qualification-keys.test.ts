@@ -32,6 +32,17 @@ describe("qualification keys that shadow Object.prototype", () => {
     });
   }
 
+  it("stores a `__proto__` key in metadata as sent instead of dropping it", async () => {
+    const body = JSON.stringify(sampleLead({ metadata: { utm: "x" } })).replace('"metadata":{', '"metadata":{"__proto__":{"polluted":true},');
+    const { status, json } = await h.send(body);
+    expect(status).toBe(200);
+    const lead = await h.storage.leads.get(json.lead_event_id);
+    const metadata = (lead?.payload as { metadata: Record<string, unknown> }).metadata;
+    expect(Object.keys(metadata)).toEqual(["__proto__", "utm"]);
+    expect(Object.getOwnPropertyDescriptor(metadata, "__proto__")?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("refuses prototype keys for a vertical with no fields too", async () => {
     const { evaluateQualification } = await import("@vitrina/core");
     const qualification = JSON.parse('{"__proto__": 5, "constructor": 1, "toString": 2}') as Record<string, unknown>;

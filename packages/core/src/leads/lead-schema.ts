@@ -100,7 +100,7 @@ export const leadPayloadSchema = z.strictObject({
       purpose: optionalText(500),
     })
     .nullish(),
-  metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
+  metadata: jsonObjectAsSent("must be an object").nullish(),
 });
 
 export type LeadPayload = z.output<typeof leadPayloadSchema>;
