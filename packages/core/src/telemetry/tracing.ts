@@ -14,29 +14,29 @@ export const tracer = () => trace.getTracer(INSTRUMENTATION_SCOPE, SCOPE_VERSION
 
 /**
  * The low-cardinality class of a failure for `error.type`: a VitrinaError's code, a JSON-RPC
- * error's code, else the error's name. Never its message, which can quote the input (a phone
- * number, an email).
+ * error's code (the MCP SDK's McpError), else the error's name. `expected` marks the first two:
+ * failures we answer on purpose, whose messages can quote the caller's input (a phone number, a
+ * tool name typed by a model).
  */
-export function errorType(error: unknown): string {
-  if (error instanceof VitrinaError) return error.code;
-  // A JSON-RPC error (the MCP SDK's McpError) by its numeric code, as the MCP conventions ask.
+function classify(error: unknown): { type: string; expected: boolean } {
+  if (error instanceof VitrinaError) return { type: error.code, expected: true };
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "number") return String(code);
-  return error instanceof Error ? error.name : "_OTHER";
+  if (typeof code === "number") return { type: String(code), expected: true };
+  return { type: error instanceof Error ? error.name : "_OTHER", expected: false };
 }
 
+export const errorType = (error: unknown): string => classify(error).type;
+
 /**
- * Records a failure on `span`. Our own errors are recorded by code only, since their messages
- * may quote what the caller sent; anything else is a bug or an outage, recorded with its stack
- * as the logs record it.
+ * Records a failure on `span`. An expected one is recorded by its class only, never its message;
+ * anything else is a bug or an outage, recorded with its message and stack as the logs do.
  */
 export function recordFailure(span: Span, error: unknown): void {
-  const type = errorType(error);
+  const { type, expected } = classify(error);
   span.setAttribute("error.type", type);
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-  if (error instanceof VitrinaError) span.recordException({ name: error.name, message: error.code });
-  else if (error instanceof Error) span.recordException(error);
-  else span.recordException({ name: "_OTHER", message: "non-Error thrown" });
+  if (!expected && error instanceof Error) span.recordException(error);
+  else span.recordException({ name: error instanceof Error ? error.name : "_OTHER", message: type });
 }
 
 export interface SpanOptions {
