@@ -112,7 +112,9 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
 
   return {
     invoke(name: string, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
-      const attributes = { "vitrina.capability.name": name, "vitrina.workspace.id": options.principal.workspaceId };
+      // An unknown name is the caller's text: not recorded (it fails `not_found` anyway).
+      const known = deps.registry.get(name) !== undefined;
+      const attributes = { "vitrina.capability.name": known ? name : "_OTHER", "vitrina.workspace.id": options.principal.workspaceId };
       return withSpan("vitrina.capability.invoke", attributes, () => invoke(name, input, options));
     },
   };

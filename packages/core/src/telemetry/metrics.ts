@@ -1,5 +1,5 @@
 import { metrics, type Counter, type Histogram, type Meter, type MeterProvider } from "@opentelemetry/api";
-import { INSTRUMENTATION_SCOPE } from "./tracing.js";
+import { INSTRUMENTATION_SCOPE, SCOPE_VERSION } from "./tracing.js";
 
 /** Bucket bounds in seconds recommended by the HTTP semantic conventions for request durations. */
 const DURATION_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -24,7 +24,7 @@ let cached: { provider: MeterProvider; instruments: VitrinaInstruments } | null 
 export function instruments(): VitrinaInstruments {
   const provider = metrics.getMeterProvider();
   if (cached?.provider === provider) return cached.instruments;
-  const meter = provider.getMeter(INSTRUMENTATION_SCOPE);
+  const meter = provider.getMeter(INSTRUMENTATION_SCOPE, SCOPE_VERSION);
   const made: VitrinaInstruments = {
     meter,
     leads: meter.createCounter("vitrina.leads", { description: "Leads received by the intake, by outcome", unit: "{lead}" }),

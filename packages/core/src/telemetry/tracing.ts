@@ -3,7 +3,7 @@ import { VitrinaError } from "../errors.js";
 
 // Replaced by tsup with the package version; absent when tests run the TypeScript sources.
 declare const __VITRINA_CORE_VERSION__: string | undefined;
-const SCOPE_VERSION = typeof __VITRINA_CORE_VERSION__ === "string" ? __VITRINA_CORE_VERSION__ : undefined;
+export const SCOPE_VERSION = typeof __VITRINA_CORE_VERSION__ === "string" ? __VITRINA_CORE_VERSION__ : undefined;
 export const INSTRUMENTATION_SCOPE = "@vitrina/core";
 
 /**
