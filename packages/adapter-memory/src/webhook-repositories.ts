@@ -108,6 +108,11 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         state.webhookDeliveries.replace(next, undo);
         return next;
       },
+      async outboxStats(now) {
+        const pending = state.webhookDeliveries.filter((d) => d.status === "pending");
+        const due = pending.filter((d) => d.nextAttemptAt <= now).map((d) => d.nextAttemptAt).sort();
+        return { pending: pending.length, oldestDueAt: due[0] ?? null };
+      },
       async listBySubscription(subscriptionId, options) {
         const rows = state.webhookDeliveries.filter((d) => d.subscriptionId === subscriptionId).sort(newestFirst);
         const start = options.startingAfter === undefined ? 0 : rows.findIndex((d) => d.id === options.startingAfter) + 1;

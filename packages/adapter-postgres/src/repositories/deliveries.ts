@@ -99,6 +99,17 @@ export function deliveryRepositories(q: Queryable, s: string, channel: string): 
         if (rescheduled !== null) await notify();
         return rescheduled;
       },
+      async outboxStats(now) {
+        // One pass over the pending rows only, which the partial index on them finds.
+        const stats = await one(
+          q,
+          `SELECT count(*) AS pending, min(next_attempt_at) FILTER (WHERE next_attempt_at <= $1::timestamptz) AS oldest_due
+           FROM ${d} WHERE status = 'pending'`,
+          [now],
+          (r: any) => ({ pending: num(r.pending), oldestDueAt: isoOrNull(r.oldest_due) }),
+        );
+        return stats ?? { pending: 0, oldestDueAt: null };
+      },
       listBySubscription: (subscriptionId, options) =>
         // An unknown cursor makes the row comparison NULL: an empty page, like the memory adapter.
         many(

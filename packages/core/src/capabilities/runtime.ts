@@ -4,6 +4,7 @@ import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { InventoryProvider } from "../ports/inventory.js";
 import type { Storage } from "../ports/storage.js";
+import { withSpan } from "../telemetry/tracing.js";
 import { parseOrThrow, reasonsFromZod } from "../validation.js";
 import type { CapabilityContext, CapabilityPrincipal, CapabilityResult, Provenance } from "./definition.js";
 import { runLogicalAttempt } from "./logical-attempt.js";
@@ -109,6 +110,13 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     };
   }
 
-  return { invoke };
+  return {
+    invoke(name: string, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
+      // An unknown name is the caller's text: not recorded (it fails `not_found` anyway).
+      const known = deps.registry.get(name) !== undefined;
+      const attributes = { "vitrina.capability.name": known ? name : "_OTHER", "vitrina.workspace.id": options.principal.workspaceId };
+      return withSpan("vitrina.capability.invoke", attributes, () => invoke(name, input, options));
+    },
+  };
 }
 export type CapabilityRuntime = ReturnType<typeof createCapabilityRuntime>;

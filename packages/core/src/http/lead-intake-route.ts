@@ -1,4 +1,5 @@
 import type { LeadIntake } from "../leads/lead-intake.js";
+import { observeLeadIntake } from "../telemetry/lead-telemetry.js";
 import type { Route } from "./router.js";
 import { jsonResponse } from "./json.js";
 import { readBodyLimited } from "./read-body.js";
@@ -17,17 +18,20 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
     method: "POST",
     path: "/functions/v1/lead-intake",
     async handler(request) {
-      // Decoded by the intake after the signature is checked over these exact bytes.
-      await requireJsonContentType(request);
-      const body = await readBodyLimited(request, options.maxBodyBytes);
-      const result = await options.intake.receive(
-        {
-          connectorId: request.headers.get(names.connectorId),
-          timestamp: request.headers.get(names.timestamp),
-          signature: request.headers.get(names.signature),
-        },
-        body,
-      );
+      // Observed here rather than in the intake so refusals of the body (413, 415) count too.
+      const result = await observeLeadIntake(async () => {
+        // Decoded by the intake after the signature is checked over these exact bytes.
+        await requireJsonContentType(request);
+        const body = await readBodyLimited(request, options.maxBodyBytes);
+        return options.intake.receive(
+          {
+            connectorId: request.headers.get(names.connectorId),
+            timestamp: request.headers.get(names.timestamp),
+            signature: request.headers.get(names.signature),
+          },
+          body,
+        );
+      });
       return jsonResponse(result);
     },
   };

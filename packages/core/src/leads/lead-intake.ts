@@ -6,6 +6,7 @@ import type { MessagingTransport } from "../ports/messaging.js";
 import type { LeadEventRecord, OutboundMessageRecord, OutboundStatus, RejectedQualification } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { decodeJsonBody, DEFAULT_MAX_JSON_DEPTH } from "../http/read-json.js";
+import { annotateActiveSpan } from "../telemetry/tracing.js";
 import { parseOrThrow } from "../validation.js";
 import type { FirstMessageOptions } from "./first-message.js";
 import { DEFAULT_CONSENT_CLOCK_SKEW_MS, leadPayloadSchema, refuseConsentFromTheFuture } from "./lead-schema.js";
@@ -89,6 +90,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
     /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. */
     async receive(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadIntakeResponse> {
       const connector = await deps.verifier.verify(headers, body);
+      annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
       const payload = parseOrThrow(leadPayloadSchema, decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }), "lead payload");
       refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
       const workspace = await storage.workspaces.get(connector.workspaceId);

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../ports/logger.js";
+import { observeToolCall } from "../telemetry/mcp-telemetry.js";
 import type { Principal } from "./authenticator.js";
 import { MCP_SERVER_INFO } from "./protocol.js";
 import { listedTool, runTool, type ToolDefinition } from "./tool-definition.js";
@@ -30,11 +31,14 @@ export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
 export function createMcpServer(catalog: ToolCatalog, principal: Principal, logger: Logger): Server {
   const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = catalog.byName.get(request.params.name);
-    // An unknown tool is a protocol error (MCP tools spec), not a tool error.
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
+    const call = { tool: tool?.name ?? null, requestId: extra.requestId, meta: request.params._meta };
+    return observeToolCall(call, async () => {
+      // An unknown tool is a protocol error (MCP tools spec), not a tool error.
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
+    });
   });
   return server;
 }

@@ -44,6 +44,14 @@ export interface PerSubscriptionCap {
   held: Readonly<Record<string, number>>;
 }
 
+/** The outbox at a glance, for the `vitrina.outbox.*` gauges. */
+export interface OutboxStats {
+  /** Deliveries in status `pending`: due, leased or waiting for their next retry. */
+  pending: number;
+  /** The earliest `nextAttemptAt` among pending deliveries due at `now`; null when none is due. */
+  oldestDueAt: string | null;
+}
+
 export interface WebhookDeliveryRepository {
   /** Fails with `conflict` when (eventId, subscriptionId) already has a delivery. */
   insert(delivery: WebhookDeliveryRecord): Promise<void>;
@@ -69,6 +77,11 @@ export interface WebhookDeliveryRepository {
   completeClaim(id: string, workerId: string, outcome: DeliveryOutcome): Promise<boolean>;
   /** Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or leased. */
   reschedule(workspaceId: string, id: string, now: string, retryUntil: string): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Counts pending deliveries and finds the longest-overdue one, for monitoring. Polled by metric
+   * readers, so it must stay one cheap query (PostgreSQL: the partial index on pending rows).
+   */
+  outboxStats(now: string): Promise<OutboxStats>;
   /** Newest first (createdAt, then id), strictly after the cursor delivery when `startingAfter` is given. */
   listBySubscription(
     subscriptionId: string,

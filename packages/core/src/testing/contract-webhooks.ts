@@ -150,6 +150,33 @@ export function webhookContract(getStorage: () => Storage): void {
     expect((await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map((d) => d.id)).toEqual([busyRows[4]!.id]);
   });
 
+  it("reports the outbox depth and the longest-overdue pending delivery", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    // A `now` a year before every other fixture, so rows other tests left pending aren't due at it.
+    const year = 365 * 24 * 3600_000;
+    const now = f.at(-year);
+    const before = await storage.webhookDeliveries.outboxStats(now);
+    const oldest = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year - 60_000), createdAt: f.at(5) });
+    const rows = [
+      oldest,
+      w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year - 1000), leaseUntil: f.at(-year + 1000), leasedBy: "w1" }),
+      w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year + 30_000) }),
+      w.delivery(workspaceId, sub.id, { status: "succeeded", nextAttemptAt: f.at(-year - 90_000), deliveredAt: f.at(-year) }),
+      w.delivery(workspaceId, sub.id, { status: "failed", nextAttemptAt: f.at(-year - 90_000) }),
+    ];
+    for (const d of rows) await storage.webhookDeliveries.insert(d);
+    const after = await storage.webhookDeliveries.outboxStats(now);
+    // Three pending (due, leased, waiting for a retry); finished ones count for neither figure.
+    expect(after).toEqual({ pending: before.pending + 3, oldestDueAt: oldest.nextAttemptAt });
+    await storage.webhookDeliveries.completeClaim(rows[1]!.id, "w1", {
+      status: "succeeded", attemptCount: 1, nextAttemptAt: rows[1]!.nextAttemptAt, lastError: null, deliveredAt: now,
+    });
+    expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({ pending: before.pending + 2, oldestDueAt: oldest.nextAttemptAt });
+    expect((await storage.webhookDeliveries.outboxStats(f.at(-2 * year))).oldestDueAt).toBeNull();
+  });
+
   it("pages deliveries newest first and lists their attempts in order", async () => {
     const { storage, workspaceId } = await seed();
     const sub = w.subscription(workspaceId);

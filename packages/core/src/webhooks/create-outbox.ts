@@ -4,6 +4,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
+import { createOutboxGauges } from "../telemetry/outbox-gauges.js";
 import { createCommitSignal, notifyOnDeliveryCommit } from "./commit-signal.js";
 import { createOutboxDispatcher } from "./outbox-dispatcher.js";
 import { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox-worker.js";
@@ -89,6 +90,7 @@ export function createOutbox(deps: {
     headerPrefix: deps.headerPrefix,
     ...deliveryLimits(options),
   });
+  const observeOutbox = createOutboxGauges({ outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) }, deps.clock);
   return {
     storage,
     dispatcher,
@@ -96,6 +98,7 @@ export function createOutbox(deps: {
     /** Starts a delivery loop in this process; stop it with `await worker.stop()`. */
     startWorker(workerOptions: OutboxWorkerOptions = {}): OutboxWorker {
       const worker = startOutboxWorker(dispatcher, signal, deps.logger, workerOptions);
+      const stopObserving = observeOutbox();
       // Commits in other processes (another server, `vitrina worker`) wake this worker too, when
       // the storage can tell; a failure to listen only costs latency: the sweep still runs.
       const unlisten = deps.storage.listenForDeliveries?.(worker.wake).catch((error: unknown) => {
@@ -107,6 +110,7 @@ export function createOutbox(deps: {
         async stop() {
           await (await unlisten)?.().catch(() => {});
           await worker.stop();
+          stopObserving();
         },
       };
     },

@@ -5,7 +5,8 @@ import type { Logger } from "../ports/logger.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { DeliveryOutcome, Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
-import { postWebhook, signatureHeader, type AttemptResult } from "./post-webhook.js";
+import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
+import { signatureHeader, type AttemptResult } from "./post-webhook.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 
@@ -73,7 +74,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
     const key = await signingKey(subscription.sealedSecret);
     const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
-    return postWebhook({ ...options, url: url.href, body, signature, eventId: event.id });
+    return tracedPostWebhook({ ...options, url: url.href, body, signature, eventId: event.id }, delivery);
   }
 
   /**
@@ -112,6 +113,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const result = await attempt(delivery).catch((error: unknown) => internalFailure(delivery, error, started));
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
+    countDelivery(outcome.status, result);
     await storage
       .transaction(async (tx) => {
         // A worker whose lease expired meanwhile writes nothing: the new holder owns the row.

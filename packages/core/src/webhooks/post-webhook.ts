@@ -71,6 +71,8 @@ export async function postWebhook(request: {
   eventId: string;
   headerPrefix: string;
   timeoutMs: number;
+  /** Extra request headers (the trace context); they can't replace the ones set here. */
+  headers?: Record<string, string>;
 }): Promise<AttemptResult> {
   const started = performance.now();
   const controller = new AbortController();
@@ -86,6 +88,7 @@ export async function postWebhook(request: {
       redirect: "manual",
       signal: controller.signal,
       headers: {
+        ...request.headers,
         "content-type": "application/json",
         "user-agent": USER_AGENT,
         [`${request.headerPrefix}-Signature`]: request.signature,
