@@ -86,8 +86,8 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
   }
 
   return {
-    /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. */
-    async receive(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadIntakeResponse> {
+    /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. `logger`: the request's. */
+    async receive(headers: LeadSignatureHeaders, body: Uint8Array, logger: Logger = deps.logger): Promise<LeadIntakeResponse> {
       const connector = await deps.verifier.verify(headers, body);
       const payload = parseOrThrow(leadPayloadSchema, decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }), "lead payload");
       refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
@@ -103,7 +103,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       }
 
       const outbound = registered.outbound.status === "queued"
-        ? await sendFirstMessage(deps, registered.outbound, payload)
+        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
         : registered.outbound;
       return respond(registered.lead, outbound, qualification.recorded, false);
     },

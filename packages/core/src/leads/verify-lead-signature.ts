@@ -1,5 +1,5 @@
 import { importHmacKey, signedPayload, verifyHmacSha256Hex } from "../crypto/hmac.js";
-import { SignatureError } from "../errors.js";
+import { SignatureError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { ConnectorRecord } from "../ports/records.js";
 import type { SecretBox } from "../ports/secret-box.js";
@@ -40,7 +40,11 @@ export function createLeadSignatureVerifier(deps: {
     let key = keys.get(cacheKey);
     if (key === undefined) {
       if (keys.size >= KEY_CACHE_LIMIT) keys.delete(keys.keys().next().value as string);
-      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey);
+      // A secret that can't be opened (the secret box key changed) is our fault, not the CRM's: a
+      // 500 whose message names the connector, so the log line tells the operator which one.
+      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey, (cause: unknown) => {
+        throw new VitrinaError("internal", `the secret of connector ${connector.id} cannot be opened; an operator must check the secret box key`, { cause });
+      });
       key.catch(() => keys.delete(cacheKey));
       keys.set(cacheKey, key);
     }
