@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withRequestId } from "../../src/http/request-context.js";
-import { silentLogger } from "@vitrina/core";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { SCOPES, silentLogger } from "@vitrina/core";
 import { capturePino, observedVitrina } from "./support.js";
 
 function sequentialIds() {
@@ -76,5 +77,21 @@ describe("X-Request-Id", () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: { code: "internal", message: "internal error", reasons: [], request_id: "req-500" } });
     expect(lines).toEqual([expect.objectContaining({ level: 50, requestId: "req-500", code: "internal", cause: expect.stringContaining("database exploded") })]);
+  });
+});
+
+describe("5xx on the webhooks API", () => {
+  it("is logged at error with its cause and the request id, and answers a generic 500 with that id", async () => {
+    const storage = memoryStorage();
+    const broken = { ...storage, webhookSubscriptions: { ...storage.webhookSubscriptions, listByWorkspace: async () => Promise.reject(new Error("disk on fire at /var/lib/db")) } };
+    const h = await observedVitrina({ storage: broken });
+    const { secret } = await h.vitrina.apiKeys.issue({ userId: "owner" }, h.workspace.id, { name: "ops", scopes: [...SCOPES] });
+    const response = await h.vitrina.handler(get("/v1/webhooks", { authorization: `Bearer ${secret}`, "x-request-id": "r-api-500" }));
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: "internal", message: "internal error", reasons: [], request_id: "r-api-500" } });
+    expect(text).not.toContain("disk on fire");
+    expect(h.lines).toContainEqual(expect.objectContaining({ level: 50, requestId: "r-api-500", code: "internal", cause: expect.stringContaining("disk on fire") }));
+    expect(h.text()).not.toContain(secret);
   });
 });
