@@ -1,5 +1,6 @@
 import { VitrinaError } from "../errors.js";
 import type { LeadIntake, LeadIntakeResponse } from "../leads/lead-intake.js";
+import { CONNECTOR_ID_PATTERN } from "../leads/verify-lead-signature.js";
 import type { Logger } from "../ports/logger.js";
 import type { Route } from "./router.js";
 import { jsonResponse, statusForCode } from "./json.js";
@@ -12,15 +13,13 @@ export interface LeadIntakeRouteOptions {
   headerNames: { connectorId: string; timestamp: string; signature: string };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The connector id as logged: only when shaped like one, since a misconfigured CRM may put
  * anything in that header, its secret included.
  */
 function loggableConnectorId(header: string | null): string | null {
   if (header === null || header === "") return null;
-  return UUID.test(header) ? header.toLowerCase() : "(malformed)";
+  return CONNECTOR_ID_PATTERN.test(header) ? header.toLowerCase() : "(malformed)";
 }
 
 /**

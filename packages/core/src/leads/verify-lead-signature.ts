@@ -17,7 +17,8 @@ export interface LeadSignatureVerifier {
   verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<ConnectorRecord>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Connector ids are UUIDs; anything else names no connector (and is never looked up or logged). */
+export const CONNECTOR_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_CACHE_LIMIT = 1000;
 
 /**
@@ -76,7 +77,7 @@ export function createLeadSignatureVerifier(deps: {
         throw new SignatureError("timestamp_in_future", `${names.timestamp} is more than ${deps.toleranceMs / 60_000} minutes in the future; check the sender's clock`);
       }
       const connectorId = headers.connectorId!;
-      const connector = UUID.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
+      const connector = CONNECTOR_ID_PATTERN.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
       if (connector === null) {
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }
