@@ -71,7 +71,7 @@ async function oauthOptions(configured, env) {
 export const DEMO_API_KEY_SCOPES = [...SCOPES];
 
 export async function createDemo({ env = process.env, logger = consoleLogger, memory = false } = {}) {
-  const configured = await storageFromEnv({ memory, env });
+  const configured = await storageFromEnv({ memory, env, logger });
   const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
   const oauth = await oauthOptions(configured, env);
@@ -84,6 +84,8 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
     // other private address is still refused, and DNS names are checked after resolution.
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false" }),
     oauth,
+    // GET /healthz and /readyz for probes (see the README's "Operating Vitrina").
+    health: true,
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   // A fresh key per start: like connector secrets, API keys can't be shown again once stored.

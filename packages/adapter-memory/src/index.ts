@@ -47,6 +47,9 @@ export function memoryStorage(): Storage {
   return {
     ...(autocommit as unknown as StorageRepositories),
     transaction,
+    async ping() {
+      if (closed) throw new Error("memory storage is closed");
+    },
     async close() {
       closed = true;
     },

@@ -68,6 +68,13 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
     ...repositories(db, s, channel),
     transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(repositories(q, s, channel))),
     ...(listenForDeliveries ? { listenForDeliveries } : {}),
+    async ping() {
+      try {
+        await db.query("SELECT 1");
+      } catch (error) {
+        throw toStorageError(error);
+      }
+    },
     async close() {
       if (options.closeDriver ?? true) await closeDriver(db);
     },

@@ -12,7 +12,7 @@ export type * from "./ports/inventory.js";
 export type { MessagingTransport, OutgoingMessage, SendResult } from "./ports/messaging.js";
 export { systemClock, createManualClock, type Clock, type ManualClock } from "./ports/clock.js";
 export { randomUuid, type IdGenerator } from "./ports/ids.js";
-export { consoleLogger, silentLogger, type Logger } from "./ports/logger.js";
+export { childLogger, consoleLogger, defaultLogger, describeError, silentLogger, type LogFields, type Logger, type LogMethod } from "./ports/logger.js";
 export { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 export { importHmacKey, hmacSha256Hex, verifyHmacSha256Hex, signedPayload, timingSafeEqualStrings } from "./crypto/hmac.js";
 export { generateSecret, sha256Hex } from "./crypto/random.js";

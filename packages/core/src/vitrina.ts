@@ -16,7 +16,7 @@ import { eventSchemasDocument } from "./events/event-schemas.js";
 import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
-import { silentLogger, type Logger } from "./ports/logger.js";
+import { defaultLogger, type Logger } from "./ports/logger.js";
 import type { InventoryProvider } from "./ports/inventory.js";
 import type { MessagingTransport } from "./ports/messaging.js";
 import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
@@ -30,6 +30,8 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
+import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
+import { withRequestId } from "./http/request-context.js";
 
 export interface VitrinaOptions {
   storage: Storage;
@@ -39,7 +41,16 @@ export interface VitrinaOptions {
   secretBox: SecretBox | string;
   clock?: Clock;
   ids?: IdGenerator;
+  /**
+   * Where Vitrina writes what it does (pino's `(fields, message)` order, so `pino()` plugs in).
+   * Default: warnings and errors as JSON lines on stderr. See the README's "Operating Vitrina".
+   */
   logger?: Logger;
+  /**
+   * Serves `GET /healthz` and `GET /readyz` for probes; off unless `true` or options are given.
+   * See the README's "Operating Vitrina".
+   */
+  health?: boolean | HealthOptions;
   /** Replaces `Vitrina` in header names: `X-<prefix>-Timestamp`, `<prefix>-Signature`. */
   headerPrefix?: string;
   /** Capability runtime and catalog: attempt lease, MCP address in the catalog, extra capabilities. */
@@ -91,7 +102,7 @@ export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
 export function createVitrina(options: VitrinaOptions) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomUuid;
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? defaultLogger;
   const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
   const prefix = options.headerPrefix ?? "Vitrina";
   // The outbox wraps storage so commits that add deliveries wake the workers.
@@ -150,6 +161,9 @@ export function createVitrina(options: VitrinaOptions) {
     // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
     publicJsonRoute({ path: "/v1/events/schemas", revision: () => 0, document: eventSchemasDocument, maxAgeSeconds: 3600 }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
+    ...(options.health === undefined || options.health === false
+      ? []
+      : healthRoutes({ storage, clock, workers: outbox.runningWorkers, options: options.health === true ? {} : options.health })),
     leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
     ...(oauth?.routes ?? []),
     ...mcpRoutes({
@@ -164,7 +178,8 @@ export function createVitrina(options: VitrinaOptions) {
       resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
     }),
   ];
-  const handler: Handler = createRouter(routes, logger);
+  // Outermost layer: a request id on every response, and a logger bound to it for every route.
+  const handler: Handler = withRequestId(createRouter(routes, logger), { ids, logger });
 
   return {
     handler,
@@ -187,6 +202,8 @@ export function createVitrina(options: VitrinaOptions) {
     /** The delivery side: `startWorker()` runs a loop in this process; `dispatcher.runOnce` one batch. */
     outbox: { dispatcher: outbox.dispatcher, startWorker: outbox.startWorker },
     headerNames,
+    /** The logger given in options (or the default), for bindings such as `@vitrina/http-node`. */
+    logger,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,
     /** Closes the storage. */

@@ -13,16 +13,18 @@ export interface ServeVitrinaOptions extends ServeOptions {
  * then `onShutdown` runs.
  */
 export async function serveVitrina(
-  vitrina: Pick<Vitrina, "handler" | "outbox">,
+  vitrina: Pick<Vitrina, "handler" | "outbox"> & Partial<Pick<Vitrina, "logger">>,
   options: ServeVitrinaOptions = {},
 ): Promise<RunningServer & { worker: RunningWorker | null }> {
   const worker = options.worker === false ? null : startWorker(vitrina, { ...options.worker, handleSignals: false });
   const server = await serve(vitrina.handler, {
     ...options,
     onShutdown: async () => {
+      vitrina.logger?.info({ url: server.url }, "vitrina server stopped accepting; stopping the worker");
       await worker?.stop();
       await options.onShutdown?.();
     },
   });
+  vitrina.logger?.info({ url: server.url, worker: worker?.workerId ?? null }, "vitrina serving");
   return { ...server, worker };
 }

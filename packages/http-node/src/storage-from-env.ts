@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { VitrinaError, type Storage } from "@vitrina/core";
+import { VitrinaError, type Logger, type Storage } from "@vitrina/core";
 import { lockDataDir } from "./data-dir-lock.js";
 
 export interface ConfiguredStorage {
@@ -17,6 +17,8 @@ export interface StorageFromEnvOptions {
   /** Force the in-memory adapter (the `--memory` flag). */
   memory?: boolean;
   env?: Record<string, string | undefined>;
+  /** Where migrations say what they applied (info level). Default: Vitrina's default logger. */
+  logger?: Logger;
 }
 
 function describeUrl(url: string): string {
@@ -49,7 +51,7 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   if (env.DATABASE_URL) {
     const { default: pg } = await import("pg");
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
-    await postgres.migrate(pool);
+    await postgres.migrate(pool, { logger: options.logger });
     return {
       storage: postgres.postgresStorage(pool, { statementTimeoutMs }),
       description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}`,
@@ -64,7 +66,7 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   let db: InstanceType<typeof PGlite> | undefined;
   try {
     db = new PGlite(join(dataDir, "pglite"));
-    await postgres.migrate(db);
+    await postgres.migrate(db, { logger: options.logger });
   } catch (error) {
     await db?.close().catch(() => undefined);
     lock.release();

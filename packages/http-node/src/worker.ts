@@ -21,7 +21,7 @@ export interface RunningWorker extends OutboxWorker {
  * const worker = startWorker(vitrina, { onShutdown: () => vitrina.close() });
  * ```
  */
-export function startWorker(vitrina: Pick<Vitrina, "outbox">, options: StartWorkerOptions = {}): RunningWorker {
+export function startWorker(vitrina: Pick<Vitrina, "outbox"> & Partial<Pick<Vitrina, "logger">>, options: StartWorkerOptions = {}): RunningWorker {
   const worker = vitrina.outbox.startWorker(options);
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
@@ -36,10 +36,13 @@ export function startWorker(vitrina: Pick<Vitrina, "outbox">, options: StartWork
     })();
     return stopping;
   };
-  const onSignal = () => void stop();
+  const onSignal = (signal: NodeJS.Signals) => {
+    vitrina.logger?.info({ workerId: worker.workerId, signal }, "outbox worker received a stop signal");
+    void stop();
+  };
   if (options.handleSignals ?? true) {
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  return { workerId: worker.workerId, wake: worker.wake, stop, stopped };
+  return { workerId: worker.workerId, sweepIntervalMs: worker.sweepIntervalMs, lastHeartbeatAt: worker.lastHeartbeatAt, wake: worker.wake, stop, stopped };
 }

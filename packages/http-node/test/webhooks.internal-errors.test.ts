@@ -10,7 +10,8 @@ afterEach(async () => {
 
 function capturingLogger() {
   const errors: Array<{ message: string; fields: Record<string, unknown> | undefined }> = [];
-  const logger: Logger = { ...silentLogger, error: (message, fields) => errors.push({ message, fields }) };
+  const error = ((fields: Record<string, unknown>, message: string) => void errors.push({ message, fields })) as Logger["error"];
+  const logger: Logger = { ...silentLogger, child: undefined, error };
   return { logger, errors };
 }
 

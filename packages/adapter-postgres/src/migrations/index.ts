@@ -1,3 +1,4 @@
+import { defaultLogger, describeError, type Logger } from "@vitrina/core";
 import { runTransaction, type PostgresDriver } from "../driver.js";
 import { migration001 } from "./001-leads.js";
 import { migration002 } from "./002-capabilities.js";
@@ -30,12 +31,14 @@ export function quoteIdent(name: string): string {
 /**
  * Applies pending migrations in one transaction under a transaction-scoped advisory lock, so
  * instances starting together queue up instead of racing, and a failing migration leaves the
- * schema exactly as it was. Returns the versions it applied (empty when up to date).
+ * schema exactly as it was. Returns the versions it applied (empty when up to date), and logs
+ * each at info level on `logger` (default: Vitrina's, which shows warnings and errors only).
  */
-export async function migrate(db: PostgresDriver, options: { schema?: string } = {}): Promise<number[]> {
+export async function migrate(db: PostgresDriver, options: { schema?: string; logger?: Logger } = {}): Promise<number[]> {
   const schema = options.schema ?? "vitrina";
+  const logger = options.logger ?? defaultLogger;
   const s = quoteIdent(schema);
-  return runTransaction(db, undefined, async (q) => {
+  const applied = await runTransaction(db, undefined, async (q) => {
     await q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`vitrina:migrate:${schema}`]);
     await q.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await q.query(
@@ -50,5 +53,11 @@ export async function migrate(db: PostgresDriver, options: { schema?: string } =
       done.push(migration.version);
     }
     return done;
+  }).catch((error: unknown) => {
+    logger.error({ schema, cause: describeError(error) }, "migration failed; the schema was left as it was");
+    throw error;
   });
+  for (const version of applied) logger.info({ schema, version, name: migrations.find((m) => m.version === version)?.name }, "migration applied");
+  if (applied.length === 0) logger.debug({ schema }, "schema up to date; no migration applied");
+  return applied;
 }

@@ -1,5 +1,5 @@
 import { VitrinaError, type VitrinaErrorCode } from "../errors.js";
-import type { Logger } from "../ports/logger.js";
+import { describeError, type Logger } from "../ports/logger.js";
 
 /** The one place HTTP statuses are chosen for error codes. Documented in the core README. */
 const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
@@ -39,19 +39,21 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 }
 
 /**
- * Error body for the whole service: `{ "error": { "code", "message", "reasons": [{ "field", "reason" }] } }`.
+ * Error body for the whole service: `{ "error": { "code", "message", "reasons": [{ "field", "reason" }], "request_id" } }`.
+ * Every 5xx is logged at error level with its cause, because only an operator can fix it.
  * Anything that is not a VitrinaError is a bug or an outage: logged in full, answered with a
  * generic 500 so internals never leak.
  */
-export function errorResponse(error: unknown, logger: Logger, headers: Record<string, string> = {}): Response {
+export function errorResponse(error: unknown, logger: Logger, headers: Record<string, string> = {}, requestId?: string): Response {
+  const withId = <T extends object>(body: T) => (requestId === undefined ? body : { ...body, request_id: requestId });
   if (error instanceof VitrinaError) {
     const status = statusForCode(error.code);
-    if (status >= 500) logger.error(error.message, { code: error.code, cause: String(error.cause ?? "") });
+    if (status >= 500) logger.error({ code: error.code, status, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) }, error.message);
     const challenge = bearerChallenge(error.code);
-    return jsonResponse({ error: error.toJSON() }, status, challenge === null ? headers : { "www-authenticate": challenge, ...headers });
+    return jsonResponse({ error: withId(error.toJSON()) }, status, challenge === null ? headers : { "www-authenticate": challenge, ...headers });
   }
-  logger.error("unhandled error", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return jsonResponse({ error: { code: "internal", message: "internal error", reasons: [] } }, 500, headers);
+  logger.error({ code: "internal", status: 500, cause: describeError(error) }, "unhandled error");
+  return jsonResponse({ error: withId({ code: "internal", message: "internal error", reasons: [] }) }, 500, headers);
 }
 
 /** RFC 6750 challenges for the bearer-protected routes. */

@@ -1,7 +1,10 @@
-import type { LeadIntake } from "../leads/lead-intake.js";
+import { VitrinaError } from "../errors.js";
+import type { LeadIntake, LeadIntakeResponse } from "../leads/lead-intake.js";
+import { CONNECTOR_ID_PATTERN } from "../leads/verify-lead-signature.js";
+import type { Logger } from "../ports/logger.js";
 import { observeLeadIntake } from "../telemetry/lead-telemetry.js";
 import type { Route } from "./router.js";
-import { jsonResponse } from "./json.js";
+import { jsonResponse, statusForCode } from "./json.js";
 import { readBodyLimited } from "./read-body.js";
 import { requireJsonContentType } from "./read-json.js";
 
@@ -11,28 +14,55 @@ export interface LeadIntakeRouteOptions {
   headerNames: { connectorId: string; timestamp: string; signature: string };
 }
 
+/**
+ * The connector id as logged: only when shaped like one, since a misconfigured CRM may put
+ * anything in that header, its secret included.
+ */
+function loggableConnectorId(header: string | null): string | null {
+  if (header === null || header === "") return null;
+  return CONNECTOR_ID_PATTERN.test(header) ? header.toLowerCase() : "(malformed)";
+}
+
+/**
+ * One warn line per refused lead, so an operator can tell a CRM why it gets 401s or 422s: the
+ * code, the connector and the names of the fields at fault, never the body or a header's secret.
+ */
+function logRejection(logger: Logger, error: unknown, connectorId: string | null): void {
+  const code = error instanceof VitrinaError ? error.code : "internal";
+  const fields = error instanceof VitrinaError ? error.reasons.map((reason) => reason.field) : [];
+  logger.warn({ code, status: statusForCode(code), connectorId, ...(fields.length > 0 ? { fields } : {}) }, "lead rejected");
+}
+
+function logAcceptance(logger: Logger, result: LeadIntakeResponse, connectorId: string | null): void {
+  logger.info(
+    { connectorId, leadEventId: result.lead_event_id, duplicate: result.duplicate, outbound: result.outbound.status },
+    result.duplicate ? "lead accepted again (duplicate)" : "lead accepted",
+  );
+}
+
 /** `POST /functions/v1/lead-intake`: 200 with the intake response, a duplicate included. */
 export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
   const { headerNames: names } = options;
   return {
     method: "POST",
     path: "/functions/v1/lead-intake",
-    async handler(request) {
-      // Observed here rather than in the intake so refusals of the body (413, 415) count too.
-      const result = await observeLeadIntake(async () => {
-        // Decoded by the intake after the signature is checked over these exact bytes.
-        await requireJsonContentType(request);
-        const body = await readBodyLimited(request, options.maxBodyBytes);
-        return options.intake.receive(
-          {
-            connectorId: request.headers.get(names.connectorId),
-            timestamp: request.headers.get(names.timestamp),
-            signature: request.headers.get(names.signature),
-          },
-          body,
-        );
-      });
-      return jsonResponse(result);
+    async handler(request, _params, { logger }) {
+      const connectorId = request.headers.get(names.connectorId);
+      try {
+        // Observed here rather than in the intake so refusals of the body (413, 415) count too.
+        const result = await observeLeadIntake(async () => {
+          // Decoded by the intake after the signature is checked over these exact bytes.
+          await requireJsonContentType(request);
+          const body = await readBodyLimited(request, options.maxBodyBytes);
+          const signature = { connectorId, timestamp: request.headers.get(names.timestamp), signature: request.headers.get(names.signature) };
+          return options.intake.receive(signature, body, logger);
+        });
+        logAcceptance(logger, result, loggableConnectorId(connectorId));
+        return jsonResponse(result);
+      } catch (error) {
+        logRejection(logger, error, loggableConnectorId(connectorId));
+        throw error;
+      }
     },
   };
 }

@@ -2,9 +2,11 @@ import { VitrinaError } from "../errors.js";
 import { assertStorableText } from "../validation/storable-text.js";
 import type { Logger } from "../ports/logger.js";
 import { errorResponse } from "./json.js";
+import type { ContextualHandler, RequestContext } from "./request-context.js";
 
 export type Handler = (request: Request) => Promise<Response>;
-export type RouteHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
+/** `context` carries the request id and a logger bound to it; handlers that log use that logger. */
+export type RouteHandler = (request: Request, params: Record<string, string>, context: RequestContext) => Promise<Response>;
 
 export interface Route {
   method: string;
@@ -57,9 +59,10 @@ function decodeParams(names: string[], match: RegExpExecArray, query: URLSearchP
  * The whole service behind one `(request) => Promise<Response>`. Unknown paths get 404, a known
  * path with another method gets 405 with `Allow`, and every thrown error becomes the JSON error body.
  */
-export function createRouter(routes: Route[], logger: Logger): Handler {
+export function createRouter(routes: Route[], logger: Logger): ContextualHandler {
   const compiled = routes.map(compile);
-  return async (request) => {
+  return async (request, context = { logger }) => {
+    const scoped = context.logger;
     const { pathname, searchParams } = new URL(request.url);
     const allowed: string[] = [];
     for (const route of compiled) {
@@ -70,19 +73,20 @@ export function createRouter(routes: Route[], logger: Logger): Handler {
         continue;
       }
       try {
-        return await route.handler(request, decodeParams(route.names, match, searchParams));
+        return await route.handler(request, decodeParams(route.names, match, searchParams), context);
       } catch (error) {
-        return errorResponse(error, logger);
+        return errorResponse(error, scoped, {}, context.requestId);
       }
     }
     if (allowed.length > 0) {
       const allow = [...new Set(allowed)].join(", ");
       return errorResponse(
         new VitrinaError("method_not_allowed", `${request.method} is not allowed on ${pathname}; use ${allow}`),
-        logger,
+        scoped,
         { allow },
+        context.requestId,
       );
     }
-    return errorResponse(new VitrinaError("not_found", `no route for ${request.method} ${pathname}`), logger);
+    return errorResponse(new VitrinaError("not_found", `no route for ${request.method} ${pathname}`), scoped, {}, context.requestId);
   };
 }

@@ -87,8 +87,8 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
   }
 
   return {
-    /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. */
-    async receive(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadIntakeResponse> {
+    /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. `logger`: the request's. */
+    async receive(headers: LeadSignatureHeaders, body: Uint8Array, logger: Logger = deps.logger): Promise<LeadIntakeResponse> {
       const connector = await deps.verifier.verify(headers, body);
       annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
       const payload = parseOrThrow(leadPayloadSchema, decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }), "lead payload");
@@ -105,7 +105,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       }
 
       const outbound = registered.outbound.status === "queued"
-        ? await sendFirstMessage(deps, registered.outbound, payload)
+        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
         : registered.outbound;
       return respond(registered.lead, outbound, qualification.recorded, false);
     },

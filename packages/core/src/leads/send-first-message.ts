@@ -80,7 +80,7 @@ export async function sendFirstMessage(
     // Provider errors are VitrinaErrors with a message meant for users; anything else is a bug
     // whose details belong in the log, not in the response.
     const reason = error instanceof VitrinaError ? error.message : "messaging transport failed unexpectedly";
-    deps.logger.warn("first message failed", { leadEventId: message.leadEventId, error: String(error) });
+    deps.logger.warn({ leadEventId: message.leadEventId, error: String(error) }, "first message failed");
     next = { ...claimed.outbound, status: "failed", reason };
   }
   next.updatedAt = deps.clock.now().toISOString();

@@ -1,5 +1,5 @@
 import { importHmacKey, signedPayload, verifyHmacSha256Hex } from "../crypto/hmac.js";
-import { SignatureError } from "../errors.js";
+import { SignatureError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { ConnectorRecord } from "../ports/records.js";
 import type { SecretBox } from "../ports/secret-box.js";
@@ -17,7 +17,8 @@ export interface LeadSignatureVerifier {
   verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<ConnectorRecord>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Connector ids are UUIDs; anything else names no connector (and is never looked up or logged). */
+export const CONNECTOR_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_CACHE_LIMIT = 1000;
 
 /**
@@ -40,7 +41,11 @@ export function createLeadSignatureVerifier(deps: {
     let key = keys.get(cacheKey);
     if (key === undefined) {
       if (keys.size >= KEY_CACHE_LIMIT) keys.delete(keys.keys().next().value as string);
-      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey);
+      // A secret that can't be opened (the secret box key changed) is our fault, not the CRM's: a
+      // 500 whose message names the connector, so the log line tells the operator which one.
+      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey, (cause: unknown) => {
+        throw new VitrinaError("internal", `the secret of connector ${connector.id} cannot be opened; an operator must check the secret box key`, { cause });
+      });
       key.catch(() => keys.delete(cacheKey));
       keys.set(cacheKey, key);
     }
@@ -72,7 +77,7 @@ export function createLeadSignatureVerifier(deps: {
         throw new SignatureError("timestamp_in_future", `${names.timestamp} is more than ${deps.toleranceMs / 60_000} minutes in the future; check the sender's clock`);
       }
       const connectorId = headers.connectorId!;
-      const connector = UUID.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
+      const connector = CONNECTOR_ID_PATTERN.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
       if (connector === null) {
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }

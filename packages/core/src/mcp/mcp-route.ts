@@ -64,9 +64,9 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
 
-  async function serveAuthenticated(request: Request, principal: Principal, body: unknown): Promise<Response> {
+  async function serveAuthenticated(request: Request, principal: Principal, body: unknown, logger: Logger): Promise<Response> {
     // A stateless transport answers exactly one request, so server and transport are per request.
-    const server = createMcpServer(catalog, principal, deps.logger);
+    const server = createMcpServer(catalog, principal, logger);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -80,9 +80,10 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
     {
       method: "POST",
       path: "/mcp",
-      async handler(request) {
+      async handler(request, _params, context) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
-        const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body);
+        // The request's logger, so a failing tool's log line carries the request id.
+        const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
         return withCors(request, response, shape.allowedOrigins);
       },
     },

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotoco
 import { z } from "zod";
 import { VitrinaError } from "../errors.js";
 import { statusForCode } from "../http/json.js";
-import type { Logger } from "../ports/logger.js";
+import { describeError, type Logger } from "../ports/logger.js";
 import { parseOrThrow } from "../validation.js";
 import type { Principal, ScopeRequirement } from "./authenticator.js";
 
@@ -79,11 +79,11 @@ export async function runTool(tool: ToolDefinition, args: Record<string, unknown
   } catch (error) {
     if (error instanceof VitrinaError) {
       // Same rule as the HTTP error bodies: our own errors keep their message, outages are logged too.
-      if (statusForCode(error.code) >= 500) logger.error("mcp tool failed", { tool: tool.name, code: error.code, message: error.message });
+      if (statusForCode(error.code) >= 500) logger.error({ tool: tool.name, code: error.code, error: error.message, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) }, "mcp tool failed");
       const reasons = error.reasons.map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
       return toolError(reasons.length > 0 ? `${error.message}: ${reasons.join("; ")}` : error.message, error.code);
     }
-    logger.error("mcp tool failed", { tool: tool.name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    logger.error({ tool: tool.name, code: "internal", cause: describeError(error) }, "mcp tool failed");
     return toolError(`${tool.name} failed because of an internal error`, "internal");
   }
 }

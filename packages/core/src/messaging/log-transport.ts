@@ -11,7 +11,7 @@ export function logMessagingTransport(logger: Logger) {
     sent,
     async send(message) {
       sent.push(message);
-      logger.info("would send WhatsApp message", { to: message.to, template: message.template?.name, text: message.text });
+      logger.info({ to: message.to, template: message.template?.name, text: message.text }, "would send WhatsApp message");
       return { status: "sent", providerMessageId: `demo-${crypto.randomUUID()}` };
     },
   };

@@ -23,9 +23,9 @@ export function oauthJson(body: unknown, status = 200, headers: Record<string, s
 
 /** Catches OAuth errors (and an oversized body) into their RFC body; anything else is a bug for the router. */
 export function catchOAuthErrors(handler: RouteHandler): RouteHandler {
-  return async (request, params) => {
+  return async (request, params, context) => {
     try {
-      return await handler(request, params);
+      return await handler(request, params, context);
     } catch (error) {
       if (error instanceof OAuthError) return oauthErrorResponse(error);
       if (error instanceof VitrinaError && (error.code === "payload_too_large" || error.code === "invalid_argument")) {
@@ -76,8 +76,8 @@ export function withCors(allowOrigin: string, method: string, path: string, hand
     {
       method,
       path,
-      async handler(request, params) {
-        const response = await guarded(request, params);
+      async handler(request, params, context) {
+        const response = await guarded(request, params, context);
         for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
         return response;
       },

@@ -1,16 +1,89 @@
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
+/** Structured fields of one log entry; never a secret, a token or a lead body. */
+export type LogFields = Record<string, unknown>;
+
+/** One level's method: pino's order, fields first, then the message (or the message alone). */
+export interface LogMethod {
+  (fields: LogFields, message: string): void;
+  (message: string): void;
 }
 
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+/**
+ * The Logger port, shaped like pino's so a `pino()` instance plugs in as is:
+ * `logger.warn({ code, connectorId }, "lead rejected")`. `child` is optional; without it Vitrina
+ * merges the bindings (such as `requestId`) into every entry itself.
+ *
+ * ```ts
+ * createVitrina({ ..., logger: pino() });
+ * ```
+ */
+export interface Logger {
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+  child?(bindings: LogFields): Logger;
+}
 
-/** One JSON line per entry on the console; good enough for a demo and for log shippers. */
-export const consoleLogger: Logger = {
-  debug: (message, fields) => console.debug(JSON.stringify({ level: "debug", message, ...fields })),
-  info: (message, fields) => console.info(JSON.stringify({ level: "info", message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: "warn", message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: "error", message, ...fields })),
-};
+export type LogLevel = "debug" | "info" | "warn" | "error";
+const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+
+/** Normalises both call shapes to `[fields, message]`. */
+function entryOf(first: LogFields | string, second: string | undefined): [LogFields, string] {
+  return typeof first === "string" ? [{}, first] : [first, second ?? ""];
+}
+
+/** Turns an Error (or anything thrown) into loggable text: its stack, else its message. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/** A logger writing `write(level, fields, message)` for levels at or above `minimum`. */
+function levelledLogger(minimum: LogLevel, write: (level: LogLevel, fields: LogFields, message: string) => void, bindings: LogFields = {}): Logger {
+  const method = (level: LogLevel): LogMethod => {
+    if (LEVELS.indexOf(level) < LEVELS.indexOf(minimum)) return () => {};
+    return ((first: LogFields | string, second?: string) => {
+      const [fields, message] = entryOf(first, second);
+      write(level, { ...bindings, ...fields }, message);
+    }) as LogMethod;
+  };
+  return {
+    debug: method("debug"),
+    info: method("info"),
+    warn: method("warn"),
+    error: method("error"),
+    child: (more) => levelledLogger(minimum, write, { ...bindings, ...more }),
+  };
+}
+
+const jsonLine = (level: LogLevel, fields: LogFields, message: string) =>
+  JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields });
+
+export const silentLogger: Logger = levelledLogger("error", () => {});
+
+/**
+ * The default when no logger is given: warnings and errors as JSON lines on stderr (core can't
+ * import `node:*`; `console.error` writes to stderr in Node), so internal errors never vanish.
+ */
+export const defaultLogger: Logger = levelledLogger("warn", (level, fields, message) => console.error(jsonLine(level, fields, message)));
+
+/** Every level as one JSON line on the console (stdout for debug/info, stderr for warn/error). */
+export const consoleLogger: Logger = levelledLogger("debug", (level, fields, message) => {
+  const line = jsonLine(level, fields, message);
+  if (level === "warn" || level === "error") console.error(line);
+  else console.log(line);
+});
+
+/**
+ * The logger for one scope (a request, a worker): the logger's own `child` when it has one
+ * (pino keeps its bindings and serializers), otherwise a wrapper merging `bindings` into each entry.
+ */
+export function childLogger(logger: Logger, bindings: LogFields): Logger {
+  if (logger.child !== undefined) return logger.child(bindings);
+  const method = (level: LogLevel): LogMethod =>
+    ((first: LogFields | string, second?: string) => {
+      const [fields, message] = entryOf(first, second);
+      logger[level]({ ...bindings, ...fields }, message);
+    }) as LogMethod;
+  return { debug: method("debug"), info: method("info"), warn: method("warn"), error: method("error") };
+}

@@ -223,6 +223,11 @@ export interface Storage extends StorageRepositories {
    * repositories inside `work`; some adapters hold a single connection and would deadlock.
    */
   transaction<T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T>;
+  /**
+   * The cheapest round trip that proves the storage answers (PostgreSQL: `SELECT 1`); rejects
+   * when it can't, e.g. once closed. `/readyz` calls it under a timeout.
+   */
+  ping(): Promise<void>;
   /** Releases connections; the storage is unusable afterwards. */
   close(): Promise<void>;
   /**

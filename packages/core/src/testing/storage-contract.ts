@@ -40,6 +40,15 @@ export function runStorageContract(name: string, options: StorageContractOptions
       return { workspace, connector };
     }
 
+    it("answers ping while open and refuses it once closed", async () => {
+      await expect(storage.ping()).resolves.toBeUndefined();
+      // A storage of its own: closing the shared one would end the other tests.
+      const closing = await options.create();
+      await closing.ping();
+      await closing.close();
+      await expect(closing.ping()).rejects.toThrow();
+    });
+
     it("stores workspaces and members and reads them back", async () => {
       const workspace = f.workspace();
       await storage.workspaces.insert(workspace);

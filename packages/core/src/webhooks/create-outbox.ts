@@ -91,28 +91,34 @@ export function createOutbox(deps: {
     ...deliveryLimits(options),
   });
   const observeOutbox = createOutboxGauges({ outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) }, deps.clock);
+  // The workers running in this process, for `/readyz`; a worker in another process is invisible here.
+  const running = new Set<OutboxWorker>();
   return {
     storage,
     dispatcher,
+    runningWorkers: (): readonly OutboxWorker[] => [...running],
     subscriptions: createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations }),
     /** Starts a delivery loop in this process; stop it with `await worker.stop()`. */
     startWorker(workerOptions: OutboxWorkerOptions = {}): OutboxWorker {
-      const worker = startOutboxWorker(dispatcher, signal, deps.logger, workerOptions);
+      const worker = startOutboxWorker(dispatcher, signal, deps.logger, workerOptions, deps.clock);
       const stopObserving = observeOutbox();
       // Commits in other processes (another server, `vitrina worker`) wake this worker too, when
       // the storage can tell; a failure to listen only costs latency: the sweep still runs.
       const unlisten = deps.storage.listenForDeliveries?.(worker.wake).catch((error: unknown) => {
-        deps.logger.warn("cannot listen for deliveries from other processes; relying on the sweep", { error: String(error) });
+        deps.logger.warn({ error: String(error) }, "cannot listen for deliveries from other processes; relying on the sweep");
         return null;
       });
-      return {
+      const handle: OutboxWorker = {
         ...worker,
         async stop() {
+          running.delete(handle);
           await (await unlisten)?.().catch(() => {});
           await worker.stop();
           stopObserving();
         },
       };
+      running.add(handle);
+      return handle;
     },
   };
 }

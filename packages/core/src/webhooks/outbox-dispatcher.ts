@@ -1,7 +1,7 @@
 import { importHmacKey } from "../crypto/hmac.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
-import type { Logger } from "../ports/logger.js";
+import { describeError, type Logger } from "../ports/logger.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { DeliveryOutcome, Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
@@ -65,7 +65,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     // delivery ends, loudly, because only an operator can tell what happened.
     const event = await storage.events.get(delivery.eventId);
     if (event === null) {
-      options.logger.error("webhook delivery failed for good: its event is missing", idsOf(delivery));
+      options.logger.error(idsOf(delivery), "webhook delivery failed for good: its event is missing");
       return { terminal: `event ${delivery.eventId} is missing` };
     }
     const url = new URL(subscription.url);
@@ -85,7 +85,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    */
   function internalFailure(delivery: WebhookDeliveryRecord, error: unknown, started: number): AttemptResult {
     const message = error instanceof Error ? error.message : String(error);
-    options.logger.error("webhook delivery failed on an internal error; retrying on the normal schedule", { ...idsOf(delivery), error: message });
+    options.logger.error({ ...idsOf(delivery), error: describeError(error) }, "webhook delivery failed on an internal error; retrying on the normal schedule");
     return { ok: false, statusCode: null, durationMs: Math.round(performance.now() - started), error: `internal error: ${message.slice(0, 500)}` };
   }
 
@@ -104,6 +104,22 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       lastError: gone ? "receiver answered 410 Gone; subscription disabled" : result.error,
       deliveredAt: null,
     };
+  }
+
+  /**
+   * One line per attempt: info while it succeeds or will be retried, warn when the delivery ends
+   * failed (only a person can act on it). Receiver URLs and bodies are never logged.
+   */
+  function logAttempt(delivery: WebhookDeliveryRecord, result: AttemptResult | Terminal, outcome: DeliveryOutcome) {
+    const fields = {
+      ...idsOf(delivery),
+      attempt: outcome.attemptCount,
+      outcome: outcome.status,
+      ...("terminal" in result ? { error: result.terminal } : { statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error === null ? {} : { error: result.error }) }),
+      ...(outcome.status === "pending" ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+    };
+    if (outcome.status === "failed") options.logger.warn(fields, "webhook delivery failed for good");
+    else options.logger.info(fields, outcome.status === "succeeded" ? "webhook delivered" : "webhook attempt failed; retrying");
   }
 
   /** Attempts one claimed delivery and records the outcome; never rejects (errors are logged). */
@@ -130,9 +146,10 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
         });
         if (result.statusCode === 410) await disableSubscription(tx, delivery, now.toISOString());
       })
+      .then(() => logAttempt(delivery, result, outcome))
       .catch((error: unknown) => {
         // The lease runs out and another claim attempts it again: at least once, never lost.
-        options.logger.error("recording a webhook attempt failed; the delivery is retried once its lease expires", { ...idsOf(delivery), workerId, error: String(error) });
+        options.logger.error({ ...idsOf(delivery), workerId, error: describeError(error) }, "recording a webhook attempt failed; the delivery is retried once its lease expires");
       });
   }
 
@@ -140,7 +157,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const subscription = await tx.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
     if (subscription === null || !subscription.enabled) return;
     await tx.webhookSubscriptions.update({ ...subscription, enabled: false, disabledReason: "receiver answered 410 Gone", updatedAt: at });
-    options.logger.warn("webhook subscription disabled after 410 Gone", { subscriptionId: subscription.id });
+    options.logger.warn({ subscriptionId: subscription.id }, "webhook subscription disabled after 410 Gone");
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { Logger } from "../ports/logger.js";
+import { systemClock, type Clock } from "../ports/clock.js";
+import { describeError, type Logger } from "../ports/logger.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import type { CommitSignal } from "./commit-signal.js";
 import type { OutboxDispatcher } from "./outbox-dispatcher.js";
@@ -15,6 +16,10 @@ export interface OutboxWorkerOptions {
 
 export interface OutboxWorker {
   readonly workerId: string;
+  /** How often the loop sweeps, so also the longest a healthy loop goes without a heartbeat. */
+  readonly sweepIntervalMs: number;
+  /** When the loop last went round (claimed, or woke to sleep again); `/readyz` checks its age. */
+  lastHeartbeatAt(): Date;
   /** Runs a sweep now (also called after every commit that adds deliveries). */
   wake(): void;
   /** Stops claiming, lets in-flight deliveries finish and record their outcome, then resolves. */
@@ -33,6 +38,7 @@ export function startOutboxWorker(
   signal: CommitSignal,
   logger: Logger,
   options: OutboxWorkerOptions = {},
+  clock: Clock = systemClock,
 ): OutboxWorker {
   const workerId = options.workerId ?? `worker-${crypto.randomUUID().slice(0, 8)}`;
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
@@ -41,6 +47,19 @@ export function startOutboxWorker(
   let running = true;
   let woken = false;
   let sleeper: (() => void) | null = null;
+  let lastHeartbeat = clock.now();
+  let lastHeartbeatLogged = Number.NEGATIVE_INFINITY;
+  let claimedSinceLog = 0;
+
+  // Once per sweep interval at most, a debug line with what the loop did since the last one.
+  const heartbeat = (claimed: number) => {
+    lastHeartbeat = clock.now();
+    claimedSinceLog += claimed;
+    if (lastHeartbeat.getTime() - lastHeartbeatLogged < interval) return;
+    logger.debug({ workerId, claimed: claimedSinceLog, inFlight: inFlight.size }, "outbox worker heartbeat");
+    lastHeartbeatLogged = lastHeartbeat.getTime();
+    claimedSinceLog = 0;
+  };
 
   const wake = () => {
     woken = true;
@@ -71,6 +90,7 @@ export function startOutboxWorker(
     inFlight.add(delivering);
   }
 
+  logger.info({ workerId, sweepIntervalMs: interval, concurrency: dispatcher.concurrency }, "outbox worker started");
   const loop = (async () => {
     while (running) {
       woken = false;
@@ -82,9 +102,10 @@ export function startOutboxWorker(
           claimed = batch.length;
           for (const delivery of batch) start(delivery);
         } catch (error) {
-          logger.error("outbox sweep failed", { workerId, error: String(error) });
+          logger.error({ workerId, error: describeError(error) }, "outbox sweep failed");
         }
       }
+      heartbeat(claimed);
       if (!running) break;
       if ((claimed > 0 && inFlight.size < dispatcher.concurrency) || woken) continue;
       await sleep();
@@ -94,12 +115,17 @@ export function startOutboxWorker(
 
   return {
     workerId,
+    sweepIntervalMs: interval,
+    lastHeartbeatAt: () => lastHeartbeat,
     wake,
     async stop() {
+      const wasRunning = running;
+      if (wasRunning) logger.info({ workerId, inFlight: inFlight.size }, "outbox worker stopping; finishing in-flight deliveries");
       running = false;
       unsubscribe();
       sleeper?.();
       await loop;
+      if (wasRunning) logger.info({ workerId }, "outbox worker stopped");
     },
   };
 }

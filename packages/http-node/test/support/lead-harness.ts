@@ -21,7 +21,8 @@ export async function startLeadHarness(options: { messaging?: MessagingTransport
   const demoTransport = logMessagingTransport(silentLogger);
   const messaging = options.messaging ?? demoTransport;
   const clock = createManualClock(Date.now());
-  const vitrina = createVitrina({ storage, messaging, secretBox: TEST_SECRET_BOX_KEY, clock });
+  // Silent: these suites refuse leads on purpose; the logs themselves are tested in core.
+  const vitrina = createVitrina({ storage, messaging, secretBox: TEST_SECRET_BOX_KEY, clock, logger: silentLogger });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
   const { connector, secret } = await vitrina.connectors.create({ userId: "owner-1" }, workspace.id, {
     name: "HubSpot",
