@@ -1,5 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../ports/logger.js";
 import type { Principal } from "./authenticator.js";
 import { MCP_SERVER_INFO } from "./protocol.js";
@@ -32,8 +32,9 @@ export function createMcpServer(catalog: ToolCatalog, principal: Principal, logg
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = catalog.byName.get(request.params.name);
-    // An unknown tool is a protocol error (MCP tools spec), not a tool error.
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // The gate answers unknown tools (refuseInvalidMessage); this only guards the invariant. Not an
+    // McpError: its message already carries "MCP error -32602:", which clients would prefix again.
+    if (tool === undefined) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
     return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
   });
   return server;
