@@ -44,6 +44,13 @@ describe("MCP conformance server scenarios (equivalent checks)", () => {
     await client.close();
   });
 
+  it("the optional features not offered (resources, prompts, logging, completions) answer -32601 Method not found", async () => {
+    for (const [method, params] of [["resources/list", {}], ["prompts/list", {}], ["logging/setLevel", { level: "info" }], ["completion/complete", { ref: { type: "ref/prompt", name: "x" }, argument: { name: "a", value: "" } }]] as const) {
+      const res = await h.post({ jsonrpc: "2.0", id: 4, method, params });
+      expect(res.json, method).toMatchObject({ id: 4, error: { code: -32601 } });
+    }
+  });
+
   it("tools-list: an array where every tool has a name, a description and an object inputSchema", async () => {
     const client = await conformanceClient();
     const { tools } = await client.listTools();
