@@ -1,5 +1,12 @@
-import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { FieldReason } from "../errors.js";
+import { reasonsFromZod } from "../validation.js";
 import { JSONRPC_INVALID_PARAMS, JSONRPC_INVALID_REQUEST, jsonRpcErrorResponse } from "./jsonrpc-response.js";
 import type { ToolCatalog } from "./mcp-server.js";
 
@@ -31,27 +38,47 @@ function toolCallReasons(params: unknown): FieldReason[] {
   return reasons;
 }
 
+/**
+ * The SDK's schemas for the requests this server answers. The SDK checks a request against them
+ * itself, but a failure there surfaces as -32603 Internal error with the zod issues as its message.
+ */
+const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: true } | { success: false; error: Parameters<typeof reasonsFromZod>[0] } }> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  "tools/list": ListToolsRequestSchema,
+  "tools/call": CallToolRequestSchema,
+};
+
 const describe = (reasons: FieldReason[]) => reasons.map((r) => `${r.field} ${r.reason}`).join("; ");
 
 /**
  * Refuses, as JSON-RPC errors, what the SDK would answer wrongly: a malformed envelope is -32600
  * Invalid Request (HTTP 400, id null: JSON-RPC says so when the request can't be read), where the
- * SDK says -32700 Parse error; a tools/call without a usable name or arguments, or naming no
- * listed tool, is -32602 Invalid params answering the request's id (HTTP 200). Null when the
- * message may go on.
+ * SDK says -32700 Parse error; a request whose params don't fit its method (a tools/call without
+ * a usable name or arguments, `initialize` without capabilities…) is -32602 Invalid params, where
+ * the SDK says -32603 with a zod dump, and so is a tools/call naming no listed tool; both answer
+ * the request's id (HTTP 200). Null when the message may go on.
  */
 export function refuseInvalidMessage(body: Record<string, unknown>, catalog: ToolCatalog): Response | null {
+  const invalidRequest = (reasons: FieldReason[]) =>
+    jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", `Invalid Request: ${describe(reasons)}`, {}, null, reasons);
   const envelope = envelopeReasons(body);
-  if (envelope.length > 0 || !JSONRPCMessageSchema.safeParse(body).success) {
-    const reasons = envelope.length > 0 ? envelope : [{ field: "", reason: "is not a JSON-RPC 2.0 request, notification or response" }];
-    return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", `Invalid Request: ${describe(reasons)}`, {}, null, reasons);
-  }
-  if (body.method !== "tools/call") return null;
+  if (envelope.length > 0) return invalidRequest(envelope);
+
   const id = (body.id ?? null) as JsonRpcId;
-  const reasons = toolCallReasons(body.params);
-  if (reasons.length > 0) return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "invalid_payload", `Invalid params: ${describe(reasons)}`, {}, id, reasons);
-  const name = (body.params as { name: string }).name;
-  // MCP tools spec: an unknown tool is a protocol error, not a tool result.
-  if (!catalog.byName.has(name)) return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "not_found", `Unknown tool: ${name}`, {}, id);
-  return null;
+  const invalidParams = (reasons: FieldReason[]) =>
+    jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "invalid_payload", `Invalid params: ${describe(reasons)}`, {}, id, reasons);
+  // A notification (no id) gets no answer, so only requests are checked further.
+  if (id !== null && body.method === "tools/call") {
+    const reasons = toolCallReasons(body.params);
+    if (reasons.length > 0) return invalidParams(reasons);
+    const name = (body.params as { name: string }).name;
+    // MCP tools spec: an unknown tool is a protocol error, not a tool result.
+    if (!catalog.byName.has(name)) return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "not_found", `Unknown tool: ${name}`, {}, id);
+  }
+  const schema = id === null ? undefined : REQUEST_SCHEMAS[body.method as string];
+  const params = schema?.safeParse(body);
+  if (params?.success === false) return invalidParams(reasonsFromZod(params.error));
+  const message = JSONRPCMessageSchema.safeParse(body);
+  return message.success ? null : invalidRequest(reasonsFromZod(message.error));
 }

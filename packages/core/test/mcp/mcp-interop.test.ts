@@ -74,6 +74,21 @@ describe("JSON-RPC errors (item 10)", () => {
     }
   });
 
+  it("any request whose params don't fit its method is -32602 naming the field, never -32603 with a zod dump", async () => {
+    for (const [method, params, field] of [
+      ["initialize", undefined, "params"],
+      ["initialize", { protocolVersion: "2025-06-18", clientInfo: { name: "x", version: "1" } }, "params.capabilities"],
+      ["tools/list", { cursor: 5 }, "params.cursor"],
+      ["ping", { _meta: 3 }, "params._meta"],
+    ] as const) {
+      const res = await h.post({ jsonrpc: "2.0", id: 11, method, ...(params !== undefined && { params }) });
+      expect(res.status, method).toBe(200);
+      expect(res.json, method).toMatchObject({ id: 11, error: { code: -32602, data: { reasons: [expect.objectContaining({ field })] } } });
+      expect(res.json.error.message).toMatch(new RegExp(`^Invalid params: ${field.replace(".", "\\.")}`));
+      expect(res.json.error.message).not.toMatch(/\n|"code"/);
+    }
+  });
+
   it("a malformed envelope is -32600 Invalid Request (400), not a parse error", async () => {
     for (const body of [{ jsonrpc: "2.0", id: 1 }, { jsonrpc: "1.0", id: 1, method: "ping" }, { id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1, method: 7 }, { hello: "world" }]) {
       const res = await h.post(body);
