@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { MCP_PATH } from "../http/body-too-large.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -90,16 +91,16 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   return [
     {
       method: "POST",
-      path: "/mcp",
+      path: MCP_PATH,
       async handler(request) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
         const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body);
         return withCors(request, response, shape.isAllowedOrigin);
       },
     },
-    { method: "OPTIONS", path: "/mcp", handler: async (request) => preflightResponse(request, shape.isAllowedOrigin) },
+    { method: "OPTIONS", path: MCP_PATH, handler: async (request) => preflightResponse(request, shape.isAllowedOrigin) },
     // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
     // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
-    ...["GET", "DELETE"].map((method) => ({ method, path: "/mcp", handler: async () => postOnly(method) })),
+    ...["GET", "DELETE"].map((method) => ({ method, path: MCP_PATH, handler: async () => postOnly(method) })),
   ];
 }
