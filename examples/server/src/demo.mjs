@@ -66,6 +66,23 @@ async function oauthOptions(configured, env) {
   };
 }
 
+const CANONICAL_STYLES = ["none", "underscore", "dotted"];
+
+/**
+ * The MCP options the environment may set: browser origins allowed besides the server's own
+ * (VITRINA_MCP_ALLOWED_ORIGINS, comma-separated), the canonical capability names as extra tools
+ * (VITRINA_MCP_CANONICAL_TOOL_NAMES), and the public URL whose origin is the server's own.
+ */
+export function mcpOptionsFromEnv(env) {
+  const allowedOrigins = (env.VITRINA_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean);
+  const canonicalToolNames = env.VITRINA_MCP_CANONICAL_TOOL_NAMES?.trim() || "none";
+  if (!CANONICAL_STYLES.includes(canonicalToolNames)) {
+    throw new Error(`VITRINA_MCP_CANONICAL_TOOL_NAMES must be one of ${CANONICAL_STYLES.join(", ")}, not "${canonicalToolNames}"`);
+  }
+  const publicBaseUrl = env.VITRINA_PUBLIC_URL?.replace(/\/$/, "");
+  return { allowedOrigins, canonicalToolNames, ...(publicBaseUrl ? { publicBaseUrl } : {}) };
+}
+
 /** Every scope the MCP tools use; the demo API key holds them all. */
 /** The demo key may do everything: the five capability scopes, MCP's write tools and the webhooks API. */
 export const DEMO_API_KEY_SCOPES = [...SCOPES];
@@ -86,6 +103,7 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
     oauth,
     // GET /healthz and /readyz for probes (see the README's "Operating Vitrina").
     health: true,
+    mcp: mcpOptionsFromEnv(env),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   // A fresh key per start: like connector secrets, API keys can't be shown again once stored.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { bodyTooLargeResponse } from "@vitrina/core";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
 
@@ -20,9 +21,18 @@ function plainError(status: number, code: string, message: string): Response {
   });
 }
 
+/** 413 in the format of the route the body was meant for (a JSON-RPC error on `/mcp`), closing the connection. */
+function tooLarge(req: IncomingMessage, maxBodySize: number): Response {
+  const response = bodyTooLargeResponse(req.url ?? "/", maxBodySize);
+  response.headers.set("connection", "close");
+  return response;
+}
+
 /**
  * Adapts a fetch-style handler to `node:http`. Does not touch the global Request/Response.
- * A body over the limit answers 413; an unread body is drained so keep-alive clients don't hang.
+ * A body over the limit answers 413, in the error format of the route it was sent to (see
+ * `bodyTooLargeResponse`: a JSON-RPC error on `/mcp`); an unread body is drained so keep-alive
+ * clients don't hang.
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): RequestListener {
   const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
@@ -31,13 +41,13 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       const declared = Number(req.headers["content-length"] ?? 0);
       let response: Response;
       if (declared > maxBodySize) {
-        response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
+        response = tooLarge(req, maxBodySize);
       } else {
         try {
           response = await handler(toWebRequest(req, res, maxBodySize));
         } catch (error) {
           if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
-            response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
+            response = tooLarge(req, maxBodySize);
           } else if (error instanceof BadRequestTargetError) {
             response = plainError(400, "invalid_argument", error.message);
           } else {

@@ -43,6 +43,22 @@ describe("serve / toNodeListener", () => {
     expect(called).toBe(false);
   });
 
+  it("answers /mcp's over-limit body as a JSON-RPC error, still without calling the handler", async () => {
+    let called = false;
+    server = await serve(
+      async () => {
+        called = true;
+        return new Response("ok");
+      },
+      { port: 0, handleSignals: false, maxBodySize: 1000 },
+    );
+    const response = await fetch(`${server.url}/mcp`, { method: "POST", body: "x".repeat(2000) });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { code: "payload_too_large" } } });
+    expect(called).toBe(false);
+  });
+
   it("answers 413 for a chunked body that grows past the limit", async () => {
     server = await serve(async (request) => new Response(String((await request.arrayBuffer()).byteLength)), {
       port: 0,

@@ -1,11 +1,15 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { VitrinaError } from "../errors.js";
 import type { CapabilityDescriptor } from "../capabilities/definition.js";
+import { IDEMPOTENCY_SEMANTICS, takeIdempotencyKey, withIdempotencyArgument } from "./idempotency-argument.js";
 import type { CapabilitySource } from "./mcp-options.js";
 import type { JsonObjectSchema, ToolDefinition } from "./tool-definition.js";
 
 /** The six capabilities of the spec, which MCP can also expose under their canonical names. */
 export const SPEC_CAPABILITIES = ["catalog.search", "contacts.get", "contacts.search", "contacts.update", "conversations.history", "inventory.check"];
+
+/** The `_meta` key naming a tool's capability, on its tools/list entry and on each result. */
+export const CAPABILITY_META = "vitrina/capability";
 
 /** The legacy MCP names of the spec, each backed by one capability. */
 const LEGACY_TOOLS: Array<[tool: string, title: string, capability: string]> = [
@@ -43,23 +47,27 @@ function outputSchemaOf(d: CapabilityDescriptor): { schema: JsonObjectSchema; wr
 
 function capabilityTool(name: string, title: string, d: CapabilityDescriptor, source: CapabilitySource): ToolDefinition {
   const output = outputSchemaOf(d);
+  const keyed = d.idempotency.required;
+  const inputSchema = d.inputSchema as JsonObjectSchema;
   return {
     name,
     title,
-    description: `${d.summary} (capability ${d.name} ${d.version})`,
-    inputSchema: d.inputSchema as JsonObjectSchema,
+    description: `${d.summary} (capability ${d.name} ${d.version})${keyed ? ` ${IDEMPOTENCY_SEMANTICS}` : ""}`,
+    inputSchema: keyed ? withIdempotencyArgument(inputSchema) : inputSchema,
     outputSchema: output.schema,
     annotations: annotationsOf(d),
+    // Machine-readable link from any alias (query_catalog) to the capability it runs (catalog.search).
+    meta: { [CAPABILITY_META]: d.name, "vitrina/capabilityVersion": d.version },
     scope: { requiredScopes: d.requiredScopes, scopeMatch: d.scopeMatch },
     async run(args, { principal, meta }) {
       // The runtime validates the arguments against the same schema tools/list published.
-      const idempotencyKey = typeof meta?.idempotencyKey === "string" ? meta.idempotencyKey : undefined;
-      const { output: result, provenance } = await source.invoke(d.name, args, {
+      const { input, key } = keyed ? takeIdempotencyKey(args, meta) : { input: args, key: undefined };
+      const { output: result, provenance } = await source.invoke(d.name, input, {
         principal: { ...principal, actorId: principal.keyId },
-        ...(idempotencyKey !== undefined && { idempotencyKey }),
+        ...(key !== undefined && { idempotencyKey: key }),
       });
       const structured = output.wrap ? { items: result } : (result as Record<string, unknown>);
-      return { structured, meta: { "vitrina/capability": d.name, "vitrina/provenance": provenance } };
+      return { structured, meta: { [CAPABILITY_META]: d.name, "vitrina/provenance": provenance } };
     },
   };
 }

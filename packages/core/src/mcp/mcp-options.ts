@@ -9,9 +9,11 @@ export interface McpOptions {
    */
   authenticate?: Authenticator;
   /**
-   * Browser origins allowed to call `/mcp` (exact `scheme://host[:port]`). A request without an
-   * `Origin` header (CLI, desktop and server clients) is always allowed; any other origin gets 403,
-   * which is what stops DNS-rebinding attacks on a server bound to localhost. Default: none.
+   * Browser origins allowed to call `/mcp` (exact `scheme://host[:port]`), besides the server's
+   * own origin, which is always allowed: `publicBaseUrl`'s origin when set, else the request's
+   * own origin when its host is `localhost` or an IP address. A request without an `Origin`
+   * header (CLI, desktop and server clients) is always allowed; any other origin gets 403, which
+   * is what stops DNS-rebinding attacks on a server bound to localhost. Default: none.
    */
   allowedOrigins?: string[];
   /** `create_quote` answers a tool error until this is true (spec: financial tools disabled in V1). */
@@ -21,7 +23,11 @@ export interface McpOptions {
    * `dotted` (`inventory.check`). Default `none`: exactly the 8 tools of the spec.
    */
   canonicalToolNames?: "none" | "underscore" | "dotted";
-  /** Public base URL (`https://api.example.com`) for `resource_metadata`; default: the request's origin. */
+  /**
+   * Public base URL (`https://api.example.com`): its origin is the server's own origin for the
+   * `Origin` check. Set it when browsers reach the server by a DNS name (a DNS name in the Host
+   * header is not trusted, see `allowedOrigins`).
+   */
   publicBaseUrl?: string;
   /** Largest JSON-RPC body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;

@@ -11,21 +11,36 @@ import {
   JSONRPC_SERVER_ERROR,
   jsonRpcErrorResponse,
 } from "./jsonrpc-response.js";
+import { isRecord, refuseInvalidMessage, type JsonRpcId } from "./jsonrpc-message-checks.js";
+import type { OriginPolicy } from "./mcp-cors.js";
 import type { ToolCatalog } from "./mcp-server.js";
 import { isAcceptedProtocolHeader, negotiateProtocolVersion, ACCEPTED_PROTOCOL_VERSIONS } from "./protocol.js";
 
 export interface RequestShapeOptions {
-  allowedOrigins: ReadonlySet<string>;
-  /** The RFC 9728 metadata address the 401 names (`…/.well-known/oauth-protected-resource/mcp`). */
-  resourceMetadataUrl(request: Request): string;
+  isAllowedOrigin: OriginPolicy;
+  /** The RFC 9728 metadata address the 401 names; absent when no metadata is served (OAuth off). */
+  resourceMetadataUrl?: (request: Request) => string;
   catalog: ToolCatalog;
 }
 
-type JsonRpcId = string | number | null;
+/**
+ * Whether an `Accept` header lets us answer JSON: absent, `application/json`, `application/*` or
+ * `*\/*`, at a non-zero quality. The server never streams, so `text/event-stream` is not needed.
+ */
+export function acceptsJson(accept: string | null): boolean {
+  if (accept === null || accept.trim() === "") return true;
+  return accept.split(",").some((part) => {
+    const [range = "", ...params] = part.split(";").map((p) => p.trim().toLowerCase());
+    const quality = params.find((p) => p.startsWith("q="));
+    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
+    return range === "application/json" || range === "application/*" || range === "*/*";
+  });
+}
 
 /**
- * Everything the SDK transport would not refuse on its own, in order: Origin, protocol version
- * header, bearer token, body size and JSON, batches, and the tool's scopes. Returns the refusal,
+ * Everything the SDK transport would not refuse (or would refuse wrongly) on its own, in order:
+ * Origin, protocol version header, Accept, bearer token, body size and JSON, batches, the
+ * JSON-RPC envelope and tools/call parameters, and the tool's scopes. Returns the refusal,
  * or the principal and the parsed body (with `initialize` pinned to our protocol version) to
  * hand to the transport.
  */
@@ -40,18 +55,21 @@ export async function checkRequestShape(
     return jsonRpcErrorResponse(...args);
   };
   const origin = request.headers.get("origin");
-  if (origin !== null && !options.allowedOrigins.has(origin)) {
+  if (origin !== null && !options.isAllowedOrigin(request, origin)) {
     return refuse(403, JSONRPC_SERVER_ERROR, "forbidden", `Origin ${origin} is not allowed to call this MCP server`);
   }
   const version = request.headers.get("mcp-protocol-version");
   if (!isAcceptedProtocolHeader(version)) {
     return refuse(400, JSONRPC_SERVER_ERROR, "invalid_argument", `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`);
   }
+  if (!acceptsJson(request.headers.get("accept"))) {
+    return refuse(406, JSONRPC_SERVER_ERROR, "invalid_argument", "Not Acceptable: this server answers application/json only; send Accept: application/json (or none)");
+  }
   const principal = await authenticate(request);
   if (principal === null) {
     // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
     return refuse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
-      "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl(request) }),
+      "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl?.(request) }),
     });
   }
 
@@ -69,6 +87,8 @@ export async function checkRequestShape(
   }
   if (!isRecord(parsed)) return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "Invalid Request: expected a JSON-RPC message object");
 
+  const invalid = refuseInvalidMessage(parsed, options.catalog);
+  if (invalid !== null) return invalid;
   let body = parsed;
   const id: JsonRpcId = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
   const params = isRecord(body.params) ? body.params : undefined;
@@ -77,7 +97,6 @@ export async function checkRequestShape(
   }
   if (body.method === "tools/call" && typeof params?.name === "string") {
     const tool = options.catalog.byName.get(params.name);
-    // Unknown tools go on to the SDK, which answers the JSON-RPC "Unknown tool" error.
     if (tool !== undefined && missingScopes(principal, tool.scope).length > 0) {
       const scope = tool.scope.requiredScopes.join(" ");
       const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
@@ -119,8 +138,4 @@ function requestIdOf(bytes: Uint8Array | undefined): JsonRpcId {
   } catch {
     return null;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,17 +1,17 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { MCP_PATH } from "../http/body-too-large.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
-import { protectedResourceMetadataUrl } from "../oauth/oauth-urls.js";
 import type { Storage } from "../ports/storage.js";
 import { rejectEveryone, type Principal } from "./authenticator.js";
 import { catalogPriceLookup } from "./catalog-prices.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";
 import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
-import { preflightResponse, withCors } from "./mcp-cors.js";
+import { originPolicy, preflightResponse, withCors } from "./mcp-cors.js";
 import { DEFAULT_MCP_BODY_LIMIT, type CapabilitySource, type McpOptions } from "./mcp-options.js";
 import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
 import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
@@ -28,6 +28,19 @@ export interface McpRouteDependencies {
   options?: McpOptions;
   /** Where the 401 points clients for discovery; the OAuth server supplies it (its `publicUrl`). */
   resourceMetadataUrl?: (request: Request) => string;
+}
+
+/**
+ * The request as the SDK transport wants it. The transport insists on `Accept` listing both JSON
+ * and `text/event-stream` (406 otherwise), though in JSON-response mode it never streams; the
+ * gate already checked the client accepts JSON. The body was read by the gate and is passed as
+ * `parsedBody`, so the copy carries none.
+ */
+function asJsonOnlyClient(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  headers.delete("content-length");
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 function postOnly(method: string): Response {
@@ -56,10 +69,9 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   const catalog = mcpTools(deps);
   const authenticate = options.authenticate ?? rejectEveryone;
   const shape: RequestShapeOptions = {
-    allowedOrigins: new Set(options.allowedOrigins ?? []),
-    resourceMetadataUrl:
-      deps.resourceMetadataUrl ??
-      ((request) => protectedResourceMetadataUrl(`${(options.publicBaseUrl ?? new URL(request.url).origin).replace(/\/$/, "")}/mcp`)),
+    isAllowedOrigin: originPolicy(options.allowedOrigins, options.publicBaseUrl),
+    // Without OAuth no metadata document is served, so the 401 names none.
+    ...(deps.resourceMetadataUrl !== undefined && { resourceMetadataUrl: deps.resourceMetadataUrl }),
     catalog,
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
@@ -70,7 +82,7 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { parsedBody: body });
+      return await transport.handleRequest(asJsonOnlyClient(request), { parsedBody: body });
     } finally {
       void server.close().catch(() => {});
     }
@@ -79,17 +91,17 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   return [
     {
       method: "POST",
-      path: "/mcp",
+      path: MCP_PATH,
       async handler(request, _params, context) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
         // The request's logger, so a failing tool's log line carries the request id.
         const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
-        return withCors(request, response, shape.allowedOrigins);
+        return withCors(request, response, shape.isAllowedOrigin);
       },
     },
-    { method: "OPTIONS", path: "/mcp", handler: async (request) => preflightResponse(request, shape.allowedOrigins) },
+    { method: "OPTIONS", path: MCP_PATH, handler: async (request) => preflightResponse(request, shape.isAllowedOrigin) },
     // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
     // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
-    ...["GET", "DELETE"].map((method) => ({ method, path: "/mcp", handler: async () => postOnly(method) })),
+    ...["GET", "DELETE"].map((method) => ({ method, path: MCP_PATH, handler: async () => postOnly(method) })),
   ];
 }

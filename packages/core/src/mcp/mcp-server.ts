@@ -1,5 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../ports/logger.js";
 import { observeToolCall } from "../telemetry/mcp-telemetry.js";
 import type { Principal } from "./authenticator.js";
@@ -35,8 +35,9 @@ export function createMcpServer(catalog: ToolCatalog, principal: Principal, logg
     const tool = catalog.byName.get(request.params.name);
     const call = { tool: tool?.name ?? null, requestId: extra.requestId, meta: request.params._meta };
     return observeToolCall(call, async () => {
-      // An unknown tool is a protocol error (MCP tools spec), not a tool error.
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      // The gate answers unknown tools (refuseInvalidMessage); this only guards the invariant. Not an
+      // McpError: its message already carries "MCP error -32602:", which clients would prefix again.
+      if (tool === undefined) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
       return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
     });
   });

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { toCatalogJsonSchema } from "../capabilities/json-schema.js";
 import { VitrinaError } from "../errors.js";
 import { statusForCode } from "../http/json.js";
 import { describeError, type Logger } from "../ports/logger.js";
@@ -8,7 +9,7 @@ import type { Principal, ScopeRequirement } from "./authenticator.js";
 
 export interface ToolContext {
   principal: Principal;
-  /** `params._meta` of the call; `idempotencyKey` there is passed on to write capabilities. */
+  /** `params._meta` of the call (`idempotencyKey` there is still read by write capabilities). */
   meta: Record<string, unknown> | undefined;
 }
 
@@ -29,15 +30,16 @@ export interface ToolDefinition {
   /** Must describe an object: MCP's `structuredContent` is one, so arrays come wrapped as `{ items }`. */
   outputSchema: JsonObjectSchema;
   annotations: ToolAnnotations;
+  /** The listing's `_meta`: for a capability-backed tool, the capability it runs (its canonical name). */
+  meta?: Record<string, unknown>;
   scope: ScopeRequirement;
   /** Validates `args` itself (or leaves it to the capability runtime) and runs. */
   run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
 }
 
-/** JSON Schema of a zod schema, without `$schema`, as tools/list carries it. */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObjectSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return json as JsonObjectSchema;
+/** JSON Schema of a zod schema as tools/list carries it: the catalog's form (no `$schema`, no type arrays). */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObjectSchema {
+  return toCatalogJsonSchema(schema, io) as JsonObjectSchema;
 }
 
 /** A tool whose input and output are zod objects: arguments are validated before `run` sees them. */
@@ -54,8 +56,8 @@ export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
 }
 
 export function listedTool(tool: ToolDefinition): Tool {
-  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-  return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations } };
+  const { name, title, description, inputSchema, outputSchema, annotations, meta } = tool;
+  return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations }, ...(meta && { _meta: meta }) };
 }
 
 function toolError(message: string, code: string): CallToolResult {

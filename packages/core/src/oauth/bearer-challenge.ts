@@ -5,12 +5,14 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
 /**
  * The `WWW-Authenticate` of a refused MCP call (RFC 6750 §3, RFC 9728 §5.1). `resource_metadata`
- * is always there (it is how MCP clients discover the authorization server); `error="invalid_token"`
- * only when a token was presented, since a request without one just lacks authentication.
+ * is there whenever a metadata document is served (it is how MCP clients discover the
+ * authorization server); without OAuth there is none, and a `realm` stands in, since RFC 6750
+ * wants at least one parameter. `error="invalid_token"` only when a token was presented, since a
+ * request without one just lacks authentication.
  */
-export function unauthorizedChallenge(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): string {
+export function unauthorizedChallenge(request: Request, urls: Partial<Pick<OAuthUrls, "resourceMetadata">>): string {
   const presented = bearerToken(request) !== null;
-  const parts = [`resource_metadata=${quoted(urls.resourceMetadata)}`];
+  const parts = [urls.resourceMetadata === undefined ? `realm="mcp"` : `resource_metadata=${quoted(urls.resourceMetadata)}`];
   if (presented) parts.push(`error="invalid_token"`, `error_description="The access token is invalid, expired, revoked or for another resource"`);
   return `Bearer ${parts.join(", ")}`;
 }

@@ -62,8 +62,9 @@ describe("the catalog document", () => {
     expect(Object.keys(item.items.properties).sort()).toEqual(
       ["address", "amenities", "availability", "currency", "delivery", "description", "developer", "image_url", "location", "name", "price", "sku", "source", "stock", "typologies"],
     );
-    expect(item.items.properties.name).toEqual({ type: ["string", "null"] });
-    expect(item.items.properties.price).toEqual({ type: ["number", "null"] });
+    // Nullable as anyOf, never a `type` array: the portable form (Ajv strict, MCP Inspector).
+    expect(item.items.properties.name).toEqual({ anyOf: [{ type: "string" }, { type: "null" }] });
+    expect(item.items.properties.price).toEqual({ anyOf: [{ type: "number" }, { type: "null" }] });
     expect(item.items.properties.amenities).toEqual({ anyOf: [{ anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] }, { type: "null" }] });
     expect((schemas["catalog.search"]!.inputSchema as Schema).properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
     expect((schemas["conversations.history"]!.inputSchema as Schema).properties.limit).toMatchObject({ type: "integer", minimum: 0, maximum: 200 });

@@ -27,14 +27,15 @@ describe("MCP with API keys from the API-key service", () => {
     await h.vitrina.apiKeys.revoke({ userId: "owner" }, h.workspace.id, key.id);
     const refused = await h.post({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: `Bearer ${secret}` });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("www-authenticate")).toMatch(/resource_metadata=/);
+    // OAuth is off here, so the challenge names no metadata document.
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer realm="mcp", error="invalid_token"/);
   });
 
   it("refuses an unknown key with 401 and the discovery challenge", async () => {
     h = await startMcpHarness({ authenticate: undefined });
     const refused = await h.post({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: "Bearer vtr_live_not_a_real_key" });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_token"|^Bearer resource_metadata=/);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer realm="mcp", error="invalid_token"/);
   });
 
   it("create_quote, when enabled, stores the quote with server-computed VAT and emits quote.created", async () => {

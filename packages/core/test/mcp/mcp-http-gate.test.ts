@@ -14,16 +14,18 @@ const initialize = (protocolVersion: string) => ({
 const toolsCall = (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } });
 
 describe("the /mcp HTTP gate", () => {
-  it("answers 401 with the protected-resource discovery header without a key or with a wrong one", async () => {
+  it("answers 401 with the protected-resource discovery header (OAuth on) without a key or with a wrong one", async () => {
+    const withOAuth = await startMcpHarness({}, { oauth: true });
     for (const authorization of ["", `Bearer vk_wrong`, `Basic ${btoa("a:b")}`]) {
-      const res = await h.post(toolsCall("query_catalog"), { authorization });
+      const res = await withOAuth.post(toolsCall("query_catalog"), { authorization });
       expect(res.status).toBe(401);
       const header = res.headers.get("www-authenticate") ?? "";
-      expect(header.startsWith(`Bearer resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/mcp"`)).toBe(true);
+      expect(header.startsWith(`Bearer resource_metadata="${withOAuth.server.url}/.well-known/oauth-protected-resource/mcp"`)).toBe(true);
       // RFC 6750 §3.1: `error="invalid_token"` only when a bearer token was actually presented.
       expect(header.includes('error="invalid_token"')).toBe(authorization.startsWith("Bearer "));
       expect(res.json.error).toMatchObject({ code: -32000, data: { code: "unauthorized" } });
     }
+    await withOAuth.close();
   });
 
   it("the SDK client fails to connect without a key", async () => {

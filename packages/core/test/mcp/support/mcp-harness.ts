@@ -28,7 +28,7 @@ export const TOKENS = { full: "vk_test_full", readOnly: "vk_test_read_only", cat
  * WhatsApp conversation with two messages and a closed web conversation, three API tokens, and an
  * SDK client factory. Every tool answers from this storage through the real capability runtime.
  */
-export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { storage?: Storage } = {}) {
+export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { storage?: Storage; oauth?: boolean } = {}) {
   const storage = options.storage ?? memoryStorage();
   const messaging = logMessagingTransport(silentLogger);
   const f = fixtures();
@@ -56,6 +56,8 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
     storage,
     messaging,
     secretBox: Buffer.alloc(32, 7).toString("base64"),
+    // The authorization server, for tests about its discovery; nobody is ever authorized here.
+    ...(options.oauth === true && { oauth: { authorize: async () => new Response("no sign-in in tests", { status: 403 }) } }),
     mcp: {
       authenticate: staticTokenAuthenticator({
         [TOKENS.full]: principal("key-full", ALL_SCOPES),

@@ -1,0 +1,26 @@
+import { VitrinaError } from "../errors.js";
+import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "../mcp/jsonrpc-response.js";
+import { jsonResponse } from "./json.js";
+
+/** Where `createVitrina` serves MCP; its refusals are JSON-RPC errors, which MCP clients parse. */
+export const MCP_PATH = "/mcp";
+
+/**
+ * The 413 a server binding sends for a body over its own limit, in the error format of the route
+ * at that URL: a JSON-RPC error (`-32000`, `data.code: "payload_too_large"`) on `/mcp`, the
+ * standard error body everywhere else. Bindings that refuse a body before the handler runs (a
+ * declared Content-Length too large) use it so the client reads the same shape the route itself
+ * would answer.
+ *
+ * ```ts
+ * if (declaredLength > limit) return bodyTooLargeResponse(req.url ?? "/", limit);
+ * ```
+ */
+export function bodyTooLargeResponse(url: string, limit: number): Response {
+  const message = `request body exceeds the limit of ${limit} bytes`;
+  // A path alone (a Node request's target) is enough: only the path picks the format.
+  if (new URL(url, "http://localhost").pathname.replace(/\/$/, "") === MCP_PATH) {
+    return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", message);
+  }
+  return jsonResponse({ error: new VitrinaError("payload_too_large", message).toJSON() }, 413);
+}
