@@ -45,7 +45,7 @@ describe("MCP tools/call and capability spans, with the OpenTelemetry SDK instal
     for (const marker of ["María", h.contact.phoneE164, h.contact.email!]) expect(exported).not.toContain(marker);
   });
 
-  it("marks a tool error as tool_error with our code, and an unknown tool by its JSON-RPC code without its name", async () => {
+  it("marks a tool error as tool_error with our code, and exports nothing of an unknown tool's name", async () => {
     const refused = (await client.callTool({ name: "get_contact", arguments: { contact_id: 42 } })) as any;
     expect(refused.isError).toBe(true);
     await expect(client.callTool({ name: "no_such_tool_+56911112222", arguments: {} })).rejects.toThrow(/Unknown tool/);
@@ -57,8 +57,8 @@ describe("MCP tools/call and capability spans, with the OpenTelemetry SDK instal
       "tool_error",
       "invalid_payload",
     ]);
-    const unknown = spans.find((s) => s.name === "tools/call");
-    expect([unknown?.status.code, unknown?.attributes["error.type"], unknown?.attributes["gen_ai.tool.name"]]).toEqual([SpanStatusCode.ERROR, "-32602", undefined]);
+    // The request gate answers an unknown tool (-32602) before any tool runs, so it opens no tool span.
+    expect(spans.filter((s) => s.name.startsWith("tools/call") && s.name !== "tools/call get_contact")).toEqual([]);
     expect(await sdk.everythingExported()).not.toContain("56911112222");
   });
 });
