@@ -30,7 +30,7 @@ function recordGraph() {
   const message = { id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "contact", content: "hola", createdAt: f.at() };
   const event = { id: `evt_${f.id()}`, workspaceId: workspace.id, type: "quote.created", created: f.at(), data: { quote_id: "q1" } };
   const hash = () => f.id().replace(/-/g, "").repeat(2);
-  const client = { id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"], scopes: null, metadata: {}, createdAt: f.at() };
+  const client = { id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"], scopes: null, metadata: {}, createdAt: f.at(), approvedAt: null };
   const family = { id: f.id(), clientId: client.id, userId: "u1", workspaceId: workspace.id, scopes: ["catalog:read"], resource: "https://api.example.com/mcp", createdAt: f.at(), revokedAt: null };
   const code = {
     codeHash: hash(), clientId: client.id, redirectUri: "http://127.0.0.1/cb", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
