@@ -59,7 +59,7 @@ describe("OAuth with the official MCP SDK client: native, confidential and priva
         expect(query.get("state")).toBe("sdk-state-42");
         return query.get("code")!;
       });
-      expect(provider.information?.redirect_uris).toEqual(["http://127.0.0.1/callback"]);
+      expect(provider.information).toMatchObject({ redirect_uris: ["http://127.0.0.1/callback"] });
     } finally {
       await listener.close();
     }
