@@ -65,7 +65,8 @@ describe("OAuth: refused refreshes, loopback ports, private-use schemes, no open
 
   it("4. an invalid request of a client no user approved gets an error page, never a redirect (RFC 9700 §4.11.2)", async () => {
     const evil = (await h.register({ redirect_uris: ["https://evil.example/landing"] })).json.client_id;
-    for (const params of [{ response_type: "x" }, { code_challenge: null }, { scope: "webhooks:write" }, { resource: "https://other.example/mcp" }]) {
+    const invalid: Array<Record<string, string | null>> = [{ response_type: "x" }, { code_challenge: null }, { scope: "webhooks:write" }, { resource: "https://other.example/mcp" }];
+    for (const params of invalid) {
       const { response, location } = await h.authorize(evil, { redirect_uri: "https://evil.example/landing", ...params });
       expect(response.status, JSON.stringify(params)).toBe(400);
       expect(location).toBeNull();
