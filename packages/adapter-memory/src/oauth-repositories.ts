@@ -32,7 +32,7 @@ const before = (iso: string | null, cutoff: string) => iso !== null && Date.pars
 function purgeExpired(state: MemoryState, cutoffs: OAuthPurgeCutoffs, undo: UndoLog): OAuthPurgeCounts {
   const codes = deleteWhere(state.oauthCodes, (c) => c.codeHash, (c) => before(c.expiresAt, cutoffs.now), undo);
   const endedGrants = new Set(
-    state.oauthFamilies.filter((f) => before(f.revokedAt, cutoffs.now) || before(f.createdAt, cutoffs.grantsCreatedBefore)).map((f) => f.id),
+    state.oauthFamilies.filter((f) => before(f.revokedAt, cutoffs.now) || before(f.expiresAt, cutoffs.now)).map((f) => f.id),
   );
   // The foreign key's ON DELETE CASCADE in PostgreSQL: a grant's refresh tokens go with it.
   const refreshTokens = deleteWhere(state.oauthRefreshTokens, (t) => t.tokenHash, (t) => endedGrants.has(t.familyId) || before(t.expiresAt, cutoffs.now), undo);

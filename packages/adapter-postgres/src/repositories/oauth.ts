@@ -42,6 +42,7 @@ const toFamily = (r: any): OAuthTokenFamilyRecord => ({
   scopes: r.scopes,
   resource: r.resource,
   createdAt: iso(r.created_at),
+  expiresAt: iso(r.expires_at),
   revokedAt: isoOrNull(r.revoked_at),
 });
 
@@ -89,8 +90,8 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
     oauthTokens: {
       async insertFamily(f) {
         await q.query(
-          `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, revoked_at) VALUES (${placeholders(8)})`,
-          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.revokedAt],
+          `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, expires_at, revoked_at) VALUES (${placeholders(9)})`,
+          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.expiresAt, f.revokedAt],
         );
       },
       getFamily: (id) => one(q, `SELECT * FROM ${s}.oauth_token_families WHERE id = $1`, [id], toFamily),
@@ -112,12 +113,12 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
         // deleting them in the `tokens` CTE too is what lets them be counted.
         const { rows } = await q.query(
           `WITH codes AS (DELETE FROM ${s}.oauth_codes WHERE expires_at < $1 RETURNING 1),
-                grants AS (DELETE FROM ${s}.oauth_token_families WHERE revoked_at < $1 OR created_at < $2 RETURNING id),
+                grants AS (DELETE FROM ${s}.oauth_token_families WHERE revoked_at < $1 OR expires_at < $1 RETURNING id),
                 tokens AS (DELETE FROM ${s}.oauth_refresh_tokens WHERE expires_at < $1 OR family_id IN (SELECT id FROM grants) RETURNING 1),
-                clients AS (DELETE FROM ${s}.oauth_clients WHERE approved_at IS NULL AND created_at < $3 RETURNING 1)
+                clients AS (DELETE FROM ${s}.oauth_clients WHERE approved_at IS NULL AND created_at < $2 RETURNING 1)
            SELECT (SELECT count(*) FROM codes) AS codes, (SELECT count(*) FROM grants) AS grants,
                   (SELECT count(*) FROM tokens) AS refresh_tokens, (SELECT count(*) FROM clients) AS clients`,
-          [cutoffs.now, cutoffs.grantsCreatedBefore, cutoffs.unapprovedClientsCreatedBefore],
+          [cutoffs.now, cutoffs.unapprovedClientsCreatedBefore],
         );
         const r = rows[0]!;
         return { codes: Number(r.codes), grants: Number(r.grants), refreshTokens: Number(r.refresh_tokens), clients: Number(r.clients) };

@@ -23,8 +23,6 @@ export function registeredGrantTypes(client: OAuthClientRecord): string[] {
 const mayRefresh = (client: OAuthClientRecord) => registeredGrantTypes(client).includes("refresh_token");
 
 const ms = (iso: string) => Date.parse(iso);
-/** When a grant ends, however often it was refreshed (`grantLifetimeSeconds`). */
-const grantEndsAt = (context: OAuthContext, family: OAuthTokenFamilyRecord) => ms(family.createdAt) + context.ttlSeconds.grant * 1000;
 
 /**
  * Stores a new refresh token of `family` (in the caller's transaction) and signs an access token.
@@ -39,7 +37,7 @@ async function issueTokens(
   client: OAuthClientRecord,
 ): Promise<OAuthTokens> {
   const now = context.clock.now().getTime();
-  const endsAt = grantEndsAt(context, family);
+  const endsAt = ms(family.expiresAt);
   // Only clients that registered the refresh_token grant get one (RFC 7591 default: code only).
   const refreshToken = mayRefresh(client) ? generateSecret("vtr_rt_") : undefined;
   if (refreshToken !== undefined) {
@@ -101,7 +99,7 @@ export async function exchangeAuthorizationCode(context: OAuthContext, urls: OAu
     if (refusal !== null) return refusal;
     const family: OAuthTokenFamilyRecord = {
       id: code.familyId, clientId: client.id, userId: code.userId, workspaceId: code.workspaceId,
-      scopes: code.scopes, resource: code.resource, createdAt: now, revokedAt: null,
+      scopes: code.scopes, resource: code.resource, createdAt: now, expiresAt: context.isoIn(context.ttlSeconds.grant), revokedAt: null,
     };
     await tx.oauthTokens.insertFamily(family);
     return issueTokens(context, tx, urls, family, code.scopes, client);
@@ -119,7 +117,7 @@ async function checkRefresh(context: OAuthContext, client: OAuthClientRecord, to
   if (family === null || family.revokedAt !== null) throw new InvalidGrantError("the grant of this refresh token was revoked");
   if (family.clientId !== client.id) throw new InvalidGrantError("refresh token was issued to another client");
   if (ms(token.expiresAt) <= now.getTime()) throw new InvalidGrantError("refresh token expired");
-  if (grantEndsAt(context, family) <= now.getTime()) throw new InvalidGrantError("the grant reached its absolute lifetime; authorize again");
+  if (ms(family.expiresAt) <= now.getTime()) throw new InvalidGrantError("the grant reached its absolute lifetime; authorize again");
   const resource = form.get("resource");
   if (resource !== null && resource !== family.resource) throw new InvalidTargetError("resource does not match the grant");
   const scopes = parseScopeParameter(form.get("scope")) ?? token.scopes;

@@ -56,6 +56,8 @@ export interface OAuthTokenFamilyRecord {
   scopes: string[];
   resource: string;
   createdAt: string;
+  /** The grant's absolute end (`grantLifetimeSeconds` after the authorization), however often it is refreshed. */
+  expiresAt: string;
   revokedAt: string | null;
 }
 
@@ -72,10 +74,8 @@ export interface OAuthRefreshTokenRecord {
 
 /** What `OAuthTokenRepository.purgeExpired` deletes (ISO 8601 instants). */
 export interface OAuthPurgeCutoffs {
-  /** Codes and refresh tokens (spent or not) that expired before this; grants revoked before this. */
+  /** Codes, refresh tokens (spent or not) and grants that expired before this; grants revoked before this. */
   now: string;
-  /** Grants created before this have reached their absolute lifetime: deleted with their refresh tokens. */
-  grantsCreatedBefore: string;
   /** Clients registered before this that no user ever approved (`approvedAt` null). */
   unapprovedClientsCreatedBefore: string;
 }

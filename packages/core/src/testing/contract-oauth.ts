@@ -14,7 +14,7 @@ export function runOAuthStorageContract(storage: () => Storage): void {
   const family = (over: Partial<OAuthTokenFamilyRecord> = {}): OAuthTokenFamilyRecord => ({
     id: f.id(), clientId: f.id(), userId: "u1", workspaceId: f.id(),
     scopes: ["catalog:read", "inventory:read"], resource: "https://api.example.com/mcp",
-    createdAt: f.at(), revokedAt: null, ...over,
+    createdAt: f.at(), expiresAt: f.at(90 * 86_400_000), revokedAt: null, ...over,
   });
   const refresh = (familyId: string, over: Partial<OAuthRefreshTokenRecord> = {}): OAuthRefreshTokenRecord => ({
     tokenHash: hash(), familyId, scopes: ["catalog:read"], expiresAt: f.at(86_400_000), createdAt: f.at(), usedAt: null, ...over,
@@ -65,8 +65,8 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       const liveCode = code({ expiresAt: f.at(10 * 86_400_000 + 60_000) });
       const expiredCode = code({ expiresAt: f.at(60_000), usedAt: f.at(1000) });
       for (const c of [liveCode, expiredCode]) await storage().oauthCodes.insert(c);
-      const live = family({ createdAt: f.at(5 * 86_400_000) });
-      const ended = family({ createdAt: f.at() });
+      const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
+      const ended = family({ createdAt: f.at(), expiresAt: f.at(86_400_000) });
       const revoked = family({ createdAt: f.at(5 * 86_400_000), revokedAt: f.at(6 * 86_400_000) });
       for (const g of [live, ended, revoked]) await storage().oauthTokens.insertFamily(g);
       const liveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000) });
@@ -76,17 +76,13 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       const revokedToken = refresh(revoked.id, { expiresAt: f.at(20 * 86_400_000) });
       for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken]) await storage().oauthTokens.insertRefreshToken(t);
 
-      const counts = await storage().oauthTokens.purgeExpired({
-        now, grantsCreatedBefore: f.at(86_400_000), unapprovedClientsCreatedBefore: f.at(9 * 86_400_000),
-      });
+      const counts = await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) });
       // At least these (the storage may hold older records of other tests, purged along).
       expect(counts.codes).toBeGreaterThanOrEqual(1);
       expect(counts.grants).toBeGreaterThanOrEqual(2);
       expect(counts.refreshTokens).toBeGreaterThanOrEqual(3);
       expect(counts.clients).toBeGreaterThanOrEqual(1);
-      expect(await storage().oauthTokens.purgeExpired({
-        now, grantsCreatedBefore: f.at(86_400_000), unapprovedClientsCreatedBefore: f.at(9 * 86_400_000),
-      })).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
+      expect(await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) })).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
       expect(await storage().oauthCodes.get(liveCode.codeHash)).toEqual(liveCode);
       expect(await storage().oauthCodes.get(expiredCode.codeHash)).toBeNull();
       expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
