@@ -1,4 +1,4 @@
-import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { VitrinaError, type OAuthPurgeCounts, type OAuthPurgeCutoffs, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { MemoryTable, UndoLog } from "./table.js";
 
@@ -19,6 +19,28 @@ function markUsed<Row extends { usedAt: string | null }>(table: MemoryTable<Row>
   return used;
 }
 
+/** Deletes every row `doomed` picks; returns how many. */
+function deleteWhere<Row>(table: MemoryTable<Row>, keyOf: (row: Row) => string, doomed: (row: Row) => boolean, undo: UndoLog): number {
+  const rows = table.filter(doomed);
+  for (const row of rows) table.delete(keyOf(row), undo);
+  return rows.length;
+}
+
+/** ISO 8601 UTC strings of one format compare in time order. */
+const before = (iso: string | null, cutoff: string) => iso !== null && Date.parse(iso) < Date.parse(cutoff);
+
+function purgeExpired(state: MemoryState, cutoffs: OAuthPurgeCutoffs, undo: UndoLog): OAuthPurgeCounts {
+  const codes = deleteWhere(state.oauthCodes, (c) => c.codeHash, (c) => before(c.expiresAt, cutoffs.now), undo);
+  const endedGrants = new Set(
+    state.oauthFamilies.filter((f) => before(f.revokedAt, cutoffs.now) || before(f.expiresAt, cutoffs.now)).map((f) => f.id),
+  );
+  // The foreign key's ON DELETE CASCADE in PostgreSQL: a grant's refresh tokens go with it.
+  const refreshTokens = deleteWhere(state.oauthRefreshTokens, (t) => t.tokenHash, (t) => endedGrants.has(t.familyId) || before(t.expiresAt, cutoffs.now), undo);
+  const grants = deleteWhere(state.oauthFamilies, (f) => f.id, (f) => endedGrants.has(f.id), undo);
+  const clients = deleteWhere(state.oauthClients, (c) => c.id, (c) => c.approvedAt === null && before(c.createdAt, cutoffs.unapprovedClientsCreatedBefore), undo);
+  return { codes, grants, refreshTokens, clients };
+}
+
 /** The OAuth 2.1 repositories over one memory state (see `createMemoryRepositories`). */
 export function createMemoryOAuthRepositories(state: MemoryState, undo: UndoLog): OAuthRepositories {
   return {
@@ -28,6 +50,10 @@ export function createMemoryOAuthRepositories(state: MemoryState, undo: UndoLog)
       },
       async get(id) {
         return state.oauthClients.get(id);
+      },
+      async markApproved(id, approvedAt) {
+        const client = state.oauthClients.get(id);
+        if (client !== null && client.approvedAt === null) state.oauthClients.replace({ ...client, approvedAt }, undo);
       },
     },
     oauthCodes: {
@@ -62,6 +88,9 @@ export function createMemoryOAuthRepositories(state: MemoryState, undo: UndoLog)
       },
       async markRefreshTokenUsed(tokenHash, usedAt) {
         return markUsed(state.oauthRefreshTokens, tokenHash, usedAt, undo);
+      },
+      async purgeExpired(cutoffs) {
+        return purgeExpired(state, cutoffs, undo);
       },
     },
   };

@@ -6,6 +6,7 @@ import { migration003 } from "./003-webhooks.js";
 import { migration004 } from "./004-oauth.js";
 import { migration005 } from "./005-lead-references.js";
 import { migration006 } from "./006-one-welcome-per-person.js";
+import { migration007 } from "./007-oauth-lifecycle.js";
 
 export interface Migration {
   version: number;
@@ -22,6 +23,7 @@ export const migrations: Migration[] = [
   { version: 4, name: "oauth", statements: migration004 },
   { version: 5, name: "lead-references", statements: migration005 },
   { version: 6, name: "one-welcome-per-person", statements: migration006 },
+  { version: 7, name: "oauth-lifecycle", statements: migration007 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -16,6 +16,7 @@ const toClient = (r: any): OAuthClientRecord => ({
   scopes: r.scopes,
   metadata: r.metadata,
   createdAt: iso(r.created_at),
+  approvedAt: isoOrNull(r.approved_at),
 });
 
 const toCode = (r: any): OAuthAuthorizationCodeRecord => ({
@@ -41,6 +42,7 @@ const toFamily = (r: any): OAuthTokenFamilyRecord => ({
   scopes: r.scopes,
   resource: r.resource,
   createdAt: iso(r.created_at),
+  expiresAt: iso(r.expires_at),
   revokedAt: isoOrNull(r.revoked_at),
 });
 
@@ -63,11 +65,15 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
     oauthClients: {
       async insert(c) {
         await q.query(
-          `INSERT INTO ${s}.oauth_clients (id, secret_hash, token_endpoint_auth_method, redirect_uris, scopes, metadata, created_at) VALUES (${placeholders(7)})`,
-          [c.id, c.secretHash, c.tokenEndpointAuthMethod, json(c.redirectUris), c.scopes === null ? null : json(c.scopes), json(c.metadata), c.createdAt],
+          `INSERT INTO ${s}.oauth_clients (id, secret_hash, token_endpoint_auth_method, redirect_uris, scopes, metadata, created_at, approved_at) VALUES (${placeholders(8)})`,
+          [c.id, c.secretHash, c.tokenEndpointAuthMethod, json(c.redirectUris), c.scopes === null ? null : json(c.scopes), json(c.metadata), c.createdAt, c.approvedAt],
         );
       },
       get: (id) => one(q, `SELECT * FROM ${s}.oauth_clients WHERE id = $1`, [id], toClient),
+      async markApproved(id, approvedAt) {
+        // Only the column that changes, and only once: concurrent first approvals can't clobber each other.
+        await q.query(`UPDATE ${s}.oauth_clients SET approved_at = $2 WHERE id = $1 AND approved_at IS NULL`, [id, approvedAt]);
+      },
     },
     oauthCodes: {
       async insert(c) {
@@ -84,8 +90,8 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
     oauthTokens: {
       async insertFamily(f) {
         await q.query(
-          `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, revoked_at) VALUES (${placeholders(8)})`,
-          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.revokedAt],
+          `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, expires_at, revoked_at) VALUES (${placeholders(9)})`,
+          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.expiresAt, f.revokedAt],
         );
       },
       getFamily: (id) => one(q, `SELECT * FROM ${s}.oauth_token_families WHERE id = $1`, [id], toFamily),
@@ -102,6 +108,21 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
       getRefreshToken: (tokenHash) => one(q, `SELECT * FROM ${s}.oauth_refresh_tokens WHERE token_hash = $1`, [tokenHash], toRefreshToken),
       markRefreshTokenUsed: (tokenHash, usedAt) =>
         one(q, `UPDATE ${s}.oauth_refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING *`, [tokenHash, usedAt], toRefreshToken),
+      async purgeExpired(cutoffs) {
+        // One statement, one snapshot. A grant's refresh tokens would go by ON DELETE CASCADE anyway;
+        // deleting them in the `tokens` CTE too is what lets them be counted.
+        const { rows } = await q.query(
+          `WITH codes AS (DELETE FROM ${s}.oauth_codes WHERE expires_at < $1 RETURNING 1),
+                grants AS (DELETE FROM ${s}.oauth_token_families WHERE revoked_at < $1 OR expires_at < $1 RETURNING id),
+                tokens AS (DELETE FROM ${s}.oauth_refresh_tokens WHERE expires_at < $1 OR family_id IN (SELECT id FROM grants) RETURNING 1),
+                clients AS (DELETE FROM ${s}.oauth_clients WHERE approved_at IS NULL AND created_at < $2 RETURNING 1)
+           SELECT (SELECT count(*) FROM codes) AS codes, (SELECT count(*) FROM grants) AS grants,
+                  (SELECT count(*) FROM tokens) AS refresh_tokens, (SELECT count(*) FROM clients) AS clients`,
+          [cutoffs.now, cutoffs.unapprovedClientsCreatedBefore],
+        );
+        const r = rows[0]!;
+        return { codes: Number(r.codes), grants: Number(r.grants), refreshTokens: Number(r.refresh_tokens), clients: Number(r.clients) };
+      },
     },
   };
 }

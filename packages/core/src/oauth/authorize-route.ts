@@ -3,10 +3,11 @@ import { generateSecret, sha256Hex } from "../crypto/random.js";
 import type { Route } from "../http/router.js";
 import type { OAuthClientRecord } from "../ports/oauth-records.js";
 import type { OAuthContext } from "./oauth-context.js";
-import { catchOAuthErrors } from "./oauth-http.js";
+import { catchOAuthErrors, oauthErrorResponse } from "./oauth-http.js";
 import type { OAuthUrls } from "./oauth-urls.js";
 import { parseScopeParameter } from "./oauth-urls.js";
 import { isS256Challenge } from "./pkce.js";
+import { redirectUriMatches } from "./redirect-uris.js";
 
 /** Errors from here on go back to the client's redirect URI (RFC 6749 §4.1.2.1). */
 function redirectWithError(redirectUri: string, error: OAuthError, state: string | null, issuer: string): Response {
@@ -26,9 +27,16 @@ async function resolveClient(context: OAuthContext, query: URLSearchParams): Pro
   if (client === null) throw new InvalidRequestError(`client ${clientId} is not registered`);
   const redirectUri = query.get("redirect_uri");
   if (redirectUri === null) throw new InvalidRequestError("redirect_uri is required");
-  // Exact string match (OAuth 2.1 §2.3.1): no prefix, no normalisation.
-  if (!client.redirectUris.includes(redirectUri)) throw new InvalidRequestError(`redirect_uri ${redirectUri} is not registered for this client`);
+  // Exact string match (OAuth 2.1 §2.3.1), any port on loopback (RFC 8252 §7.3).
+  if (!client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri))) throw new InvalidRequestError(`redirect_uri ${redirectUri} is not registered for this client`);
   return { client, redirectUri };
+}
+
+/** No `scope` asked: the default scopes (reads) this client may have; writes must be asked for. */
+function defaultScopes(context: OAuthContext, allowed: string[]): string[] {
+  const scopes = context.defaultScopes.filter((s) => allowed.includes(s));
+  if (scopes.length === 0) throw new InvalidScopeError(`no scope was requested and this client has no default scope; ask for some of: ${allowed.join(" ")}`);
+  return scopes;
 }
 
 function checkAuthorizationRequest(context: OAuthContext, urls: OAuthUrls, client: OAuthClientRecord, query: URLSearchParams) {
@@ -39,7 +47,7 @@ function checkAuthorizationRequest(context: OAuthContext, urls: OAuthUrls, clien
   if (method !== "S256") throw new InvalidRequestError(`code_challenge_method must be S256 (${method ?? "plain"} is refused)`);
   if (!isS256Challenge(challenge)) throw new InvalidRequestError("code_challenge must be the base64url SHA-256 of the verifier (43 characters)");
   const allowed = client.scopes ?? context.scopesSupported;
-  const scopes = parseScopeParameter(query.get("scope")) ?? allowed;
+  const scopes = parseScopeParameter(query.get("scope")) ?? defaultScopes(context, allowed);
   const refused = scopes.filter((s) => !allowed.includes(s) || !context.scopesSupported.includes(s));
   if (refused.length > 0) throw new InvalidScopeError(`this client may not ask for: ${refused.join(" ")}`);
   const resource = query.get("resource") ?? urls.resource;
@@ -59,8 +67,17 @@ export function authorizeRoutes(context: OAuthContext): Route[] {
     const { client, redirectUri } = await resolveClient(context, query);
     const state = query.get("state");
     const fail = (error: OAuthError) => redirectWithError(redirectUri, error, state, urls.issuer);
+    let checked: ReturnType<typeof checkAuthorizationRequest>;
     try {
-      const { challenge, scopes, resource } = checkAuthorizationRequest(context, urls, client, query);
+      checked = checkAuthorizationRequest(context, urls, client, query);
+    } catch (error) {
+      // RFC 9700 §4.11.2: registration is open, so redirecting an invalid request of a client no
+      // user ever approved would make this server an open redirector. Answer here instead.
+      if (!(error instanceof OAuthError)) throw error;
+      return client.approvedAt === null ? oauthErrorResponse(error) : fail(error);
+    }
+    try {
+      const { challenge, scopes, resource } = checked;
       const deny = () => fail(new AccessDeniedError("the user denied the request"));
       const decision = await context.options.authorize(request, { client, scopes, resource, deny });
       if (decision instanceof Response) return decision;
@@ -84,6 +101,7 @@ export function authorizeRoutes(context: OAuthContext): Route[] {
         createdAt: context.clock.now().toISOString(),
         usedAt: null,
       });
+      await context.storage.oauthClients.markApproved(client.id, context.clock.now().toISOString());
       const location = new URL(redirectUri);
       location.searchParams.set("code", code);
       if (state !== null) location.searchParams.set("state", state);

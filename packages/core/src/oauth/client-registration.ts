@@ -1,4 +1,4 @@
-import { InvalidClientMetadataError, OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidClientMetadataError, OAuthError, TooManyRequestsError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import { VitrinaError } from "../errors.js";
@@ -9,24 +9,14 @@ import { TOKEN_ENDPOINT_AUTH_METHODS } from "./metadata-routes.js";
 import type { OAuthContext } from "./oauth-context.js";
 import { oauthJson, withCors } from "./oauth-http.js";
 import { parseScopeParameter } from "./oauth-urls.js";
+import { checkRedirectUri, InvalidRedirectUriError } from "./redirect-uris.js";
 
-/** RFC 7591 §3.2.2 `invalid_redirect_uri` (the SDK has no class for it). */
-export class InvalidRedirectUriError extends OAuthError {
-  static override errorCode = "invalid_redirect_uri";
-}
+export { InvalidRedirectUriError } from "./redirect-uris.js";
 
-const REGISTRATION_BODY_LIMIT = 64 * 1024;
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
-/** https anywhere, or http on a loopback host (native apps, OAuth 2.1 §8.4.2); never a fragment. */
-export function checkRedirectUri(uri: string): void {
-  const url = URL.canParse(uri) ? new URL(uri) : null;
-  if (url === null) throw new InvalidRedirectUriError(`redirect URI ${uri} is not an absolute URL`);
-  if (url.hash !== "") throw new InvalidRedirectUriError(`redirect URI ${uri} must not have a fragment`);
-  if (url.protocol === "https:") return;
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return;
-  throw new InvalidRedirectUriError(`redirect URI ${uri} must use https, or http on a loopback host (127.0.0.1, [::1], localhost)`);
-}
+export const DEFAULT_REGISTRATION_MAX_BODY_BYTES = 16 * 1024;
+export const DEFAULT_REGISTRATION_MAX_REDIRECT_URIS = 10;
+/** Longer than any real callback URL; a bound so one registration can't store megabytes of URIs. */
+const MAX_REDIRECT_URI_LENGTH = 2048;
 
 function subsetOrThrow(field: string, values: string[], allowed: string[]): void {
   const unknown = values.filter((v) => !allowed.includes(v));
@@ -39,11 +29,11 @@ function metadataError(field: string, reason: string): OAuthError {
   return field.startsWith("redirect_uris") ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
 }
 
-async function parseRegistration(request: Request) {
+async function parseRegistration(request: Request, maxBytes: number) {
   let body: unknown;
   try {
     // No Content-Type check: registration has always read the body as JSON whatever it declares.
-    body = await readJsonBody(request, { maxBytes: REGISTRATION_BODY_LIMIT, requireJsonContentType: false, subject: "client metadata" });
+    body = await readJsonBody(request, { maxBytes, requireJsonContentType: false, subject: "client metadata" });
   } catch (error) {
     if (!(error instanceof VitrinaError) || error.code === "payload_too_large") throw error; // 413 from catchOAuthErrors
     const first = error.reasons[0];
@@ -58,21 +48,45 @@ async function parseRegistration(request: Request) {
   return parsed.data;
 }
 
+function checkRedirectUris(uris: string[], publicClient: boolean, maxCount: number): void {
+  if (uris.length === 0) throw new InvalidRedirectUriError("redirect_uris must list at least one URI");
+  if (uris.length > maxCount) throw new InvalidRedirectUriError(`redirect_uris lists ${uris.length} URIs; at most ${maxCount} are accepted`);
+  for (const uri of uris) {
+    if (uri.length > MAX_REDIRECT_URI_LENGTH) throw new InvalidRedirectUriError(`a redirect URI is longer than ${MAX_REDIRECT_URI_LENGTH} characters`);
+    checkRedirectUri(uri, { publicClient });
+  }
+}
+
+function tooManyRegistrations(retryAfterSeconds: number): Response {
+  const error = new TooManyRequestsError("too many client registrations; retry later");
+  return oauthJson(error.toResponseObject(), 429, { "retry-after": String(retryAfterSeconds) });
+}
+
 /**
  * `POST /register` (RFC 7591): public clients (`token_endpoint_auth_method: none`) and
  * confidential ones, whose secret is generated here, shown once in this answer and stored hashed.
+ * Open to anyone, so bounded: a rate limit (before the body is read), a body size and a count of
+ * redirect URIs. The answer echoes every registered field, defaults included (RFC 7591 §3.2.1).
  */
 export function clientRegistrationRoutes(context: OAuthContext): Route[] {
+  const limits = context.options.registration ?? {};
+  const maxBodyBytes = limits.maxBodyBytes ?? DEFAULT_REGISTRATION_MAX_BODY_BYTES;
+  const maxRedirectUris = limits.maxRedirectUris ?? DEFAULT_REGISTRATION_MAX_REDIRECT_URIS;
   return withCors(context.corsAllowOrigin, "POST", "/register", async (request) => {
-    const metadata = await parseRegistration(request);
-    if (metadata.redirect_uris.length === 0) throw new InvalidRedirectUriError("redirect_uris must list at least one URI");
-    metadata.redirect_uris.forEach(checkRedirectUri);
+    const admission = context.admitRegistration(request);
+    if (!admission.admitted) {
+      await request.body?.cancel(); // drain: a client must not hang on an unread body
+      return tooManyRegistrations(admission.retryAfterSeconds);
+    }
+    const metadata = await parseRegistration(request, maxBodyBytes);
     // RFC 7591 §2: the default method is client_secret_basic.
     const method = (metadata.token_endpoint_auth_method ?? "client_secret_basic") as OAuthClientAuthMethod;
     subsetOrThrow("token_endpoint_auth_method", [method], TOKEN_ENDPOINT_AUTH_METHODS);
+    checkRedirectUris(metadata.redirect_uris, method === "none", maxRedirectUris);
     const grantTypes = metadata.grant_types ?? ["authorization_code"];
     subsetOrThrow("grant_types", grantTypes, ["authorization_code", "refresh_token"]);
-    subsetOrThrow("response_types", metadata.response_types ?? ["code"], ["code"]);
+    const responseTypes = metadata.response_types ?? ["code"];
+    subsetOrThrow("response_types", responseTypes, ["code"]);
     const scopes = parseScopeParameter(metadata.scope);
     if (scopes !== null) subsetOrThrow("scope", scopes, context.scopesSupported);
 
@@ -84,12 +98,16 @@ export function clientRegistrationRoutes(context: OAuthContext): Route[] {
       tokenEndpointAuthMethod: method,
       redirectUris: metadata.redirect_uris,
       scopes,
-      metadata: { ...metadata, token_endpoint_auth_method: method, grant_types: grantTypes },
+      // Stored with its defaults, so what is echoed is what is enforced. No `scope` stays absent
+      // (any supported scope, as `scopesSupported` is today) and is echoed as that list below.
+      metadata: { ...metadata, token_endpoint_auth_method: method, grant_types: grantTypes, response_types: responseTypes },
       createdAt: issuedAt.toISOString(),
+      approvedAt: null,
     };
     await context.storage.oauthClients.insert(client);
     const information: OAuthClientInformationFull = {
       ...(client.metadata as typeof metadata),
+      scope: (scopes ?? context.scopesSupported).join(" "),
       client_id: client.id,
       client_id_issued_at: Math.floor(issuedAt.getTime() / 1000),
       ...(secret === undefined ? {} : { client_secret: secret, client_secret_expires_at: 0 }),

@@ -2,8 +2,26 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontex
 import type { Route } from "../http/router.js";
 import type { OAuthContext } from "./oauth-context.js";
 import { oauthJson, withCors } from "./oauth-http.js";
+import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"];
+
+/**
+ * Metadata built from the request's `Host` differs per Host, so no cache may keep it (a poisoned
+ * Host must not reach other users); configured URLs are the same for everyone and may be cached.
+ */
+const cachingOf = (urls: OAuthUrls): Record<string, string> =>
+  urls.fromHost ? { "cache-control": "no-store", vary: "Host" } : { "cache-control": "public, max-age=300" };
+
+/**
+ * RFC 9728 §3.3: the metadata at `/.well-known/oauth-protected-resource<path>` must describe the
+ * resource `<path>` names. Matched on the path, since behind a proxy the request's origin is not the
+ * public one. Null when this server has no resource there (e.g. the root, when the MCP URL is `/mcp`).
+ */
+function resourceNamedBy(request: Request, resources: string[]): string | null {
+  const path = new URL(request.url).pathname.replace(/\/+$/, "");
+  return resources.find((resource) => new URL(protectedResourceMetadataUrl(resource)).pathname === path) ?? null;
+}
 
 /**
  * Discovery: RFC 9728 protected-resource metadata (path-inserted form for `/mcp`, and the root
@@ -12,14 +30,18 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "clien
 export function oauthMetadataRoutes(context: OAuthContext): Route[] {
   const protectedResource = async (request: Request) => {
     const urls = context.urls(request);
+    const resource = resourceNamedBy(request, context.acceptedResources(urls));
+    if (resource === null) {
+      return oauthJson({ error: "not_found", error_description: `no protected resource is described at ${new URL(request.url).pathname}; see ${urls.resourceMetadata}` }, 404, cachingOf(urls));
+    }
     const body: OAuthProtectedResourceMetadata = {
-      resource: urls.resource,
+      resource,
       authorization_servers: [urls.issuer],
       scopes_supported: context.scopesSupported,
       bearer_methods_supported: ["header"],
       resource_name: "Vitrina MCP server",
     };
-    return oauthJson(body, 200, { "cache-control": "public, max-age=300" });
+    return oauthJson(body, 200, cachingOf(urls));
   };
   const authorizationServer = async (request: Request) => {
     const urls = context.urls(request);
@@ -39,7 +61,7 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
       scopes_supported: context.scopesSupported,
       authorization_response_iss_parameter_supported: true,
     };
-    return oauthJson(body, 200, { "cache-control": "public, max-age=300" });
+    return oauthJson(body, 200, cachingOf(urls));
   };
   const jwks = async () => oauthJson(await context.keys.jwks(), 200, { "cache-control": "public, max-age=300" });
   const cors = (path: string, handler: (request: Request) => Promise<Response>) =>

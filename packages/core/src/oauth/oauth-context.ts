@@ -4,10 +4,12 @@ import type { Storage } from "../ports/storage.js";
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_CODE_TTL_SECONDS,
+  DEFAULT_GRANT_LIFETIME_SECONDS,
   DEFAULT_OAUTH_SCOPES,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
   type OAuthOptions,
 } from "./oauth-options.js";
+import { registrationLimiter } from "./registration-rate-limit.js";
 import { resolveOAuthUrls, type OAuthUrls } from "./oauth-urls.js";
 import { createSigningKeys, type SigningKeys } from "./signing-keys.js";
 
@@ -26,7 +28,11 @@ export interface OAuthContext {
   options: OAuthOptions;
   keys: SigningKeys;
   scopesSupported: string[];
-  ttlSeconds: { accessToken: number; refreshToken: number; code: number };
+  /** Scopes of a request that names none (before clamping to the client's). */
+  defaultScopes: string[];
+  ttlSeconds: { accessToken: number; refreshToken: number; code: number; grant: number; refreshReuse: number };
+  /** Whether `/register` may take one more registration now (the in-process token bucket). */
+  admitRegistration(request: Request): { admitted: true } | { admitted: false; retryAfterSeconds: number };
   corsAllowOrigin: string;
   urls(request: Request): OAuthUrls;
   /** The MCP resource and any additional ones: what `resource` may name. */
@@ -37,15 +43,20 @@ export interface OAuthContext {
 
 export function createOAuthContext(deps: OAuthDependencies): OAuthContext {
   const { options, clock } = deps;
+  const scopesSupported = options.scopesSupported ?? DEFAULT_OAUTH_SCOPES;
   return {
     ...deps,
     keys: createSigningKeys(options.signingKey),
-    scopesSupported: options.scopesSupported ?? DEFAULT_OAUTH_SCOPES,
+    scopesSupported,
     ttlSeconds: {
       accessToken: options.accessTokenTtlSeconds ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
       refreshToken: options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
       code: options.codeTtlSeconds ?? DEFAULT_CODE_TTL_SECONDS,
+      grant: options.grantLifetimeSeconds ?? DEFAULT_GRANT_LIFETIME_SECONDS,
+      refreshReuse: options.refreshTokenReuseIntervalSeconds ?? 0,
     },
+    defaultScopes: options.defaultScopes ?? scopesSupported.filter((scope) => scope.endsWith(":read")),
+    admitRegistration: registrationLimiter(options.registration?.rateLimit, clock),
     corsAllowOrigin: options.corsAllowOrigin ?? "*",
     urls: (request) => resolveOAuthUrls(request, options),
     acceptedResources: (urls) => [urls.resource, ...(options.additionalResources ?? [])],

@@ -78,7 +78,11 @@ export function withCors(allowOrigin: string, method: string, path: string, hand
       path,
       async handler(request, params, context) {
         const response = await guarded(request, params, context);
-        for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+        // `Vary` may already name Host (host-derived metadata): add to it, never replace it.
+        for (const [name, value] of Object.entries(cors)) {
+          if (name === "vary") response.headers.append(name, value);
+          else response.headers.set(name, value);
+        }
         return response;
       },
     },

@@ -56,12 +56,54 @@ export interface OAuthOptions {
   signingKey?: OAuthSigningKeyOptions;
   /** Access token lifetime. Default 3600 (1 hour). */
   accessTokenTtlSeconds?: number;
-  /** Refresh token lifetime, renewed on every rotation. Default 2592000 (30 days). */
+  /** Refresh token lifetime, renewed on every rotation (never past the grant's end). Default 2592000 (30 days). */
   refreshTokenTtlSeconds?: number;
+  /**
+   * Absolute lifetime of a grant (every token from one authorization), however often it is
+   * refreshed: after it the user must authorize again. Default 7776000 (90 days).
+   */
+  grantLifetimeSeconds?: number;
+  /**
+   * How long a spent refresh token may be presented again and still get new tokens instead of
+   * revoking the grant, for a client whose refresh response was lost. Default 0 (any reuse revokes).
+   */
+  refreshTokenReuseIntervalSeconds?: number;
+  /**
+   * What a client that sends no `scope` gets (clamped to what it may ask for). Default: the read
+   * scopes of `scopesSupported` (`DEFAULT_OAUTH_SCOPES_WHEN_NONE_REQUESTED`): writes must be asked for.
+   */
+  defaultScopes?: string[];
+  /** Limits of `POST /register` (open to anyone, so bounded). */
+  registration?: OAuthRegistrationOptions;
   /** Authorization code lifetime. Default 60. */
   codeTtlSeconds?: number;
   /** `Access-Control-Allow-Origin` of the metadata, register, token and revoke endpoints. Default `*`. */
   corsAllowOrigin?: string;
+}
+
+/** Size and rate limits of dynamic client registration. */
+export interface OAuthRegistrationOptions {
+  /** Largest accepted metadata body. Default 16384 bytes. */
+  maxBodyBytes?: number;
+  /** Most `redirect_uris` one client may register. Default 10. */
+  maxRedirectUris?: number;
+  /**
+   * A token bucket per key, held in this process's memory (each process counts on its own).
+   * Default `{ burst: 20, perHour: 60 }` over one global bucket; `false` turns it off.
+   */
+  rateLimit?: RegistrationRateLimit | false;
+}
+
+export interface RegistrationRateLimit {
+  /** Registrations allowed at once. */
+  burst: number;
+  /** Refill rate of the bucket. */
+  perHour: number;
+  /**
+   * The bucket a request counts against. Default: one global bucket (a web Request carries no
+   * client IP). Behind a proxy you trust: `(request) => request.headers.get("x-forwarded-for") ?? "?"`.
+   */
+  key?: (request: Request) => string;
 }
 
 /**
@@ -72,3 +114,6 @@ export const DEFAULT_OAUTH_SCOPES: string[] = SCOPES.filter((scope) => !scope.st
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_CODE_TTL_SECONDS = 60;
+export const DEFAULT_GRANT_LIFETIME_SECONDS = 90 * 24 * 3600;
+/** Scopes granted when a client asks for none: reads only. */
+export const DEFAULT_OAUTH_SCOPES_WHEN_NONE_REQUESTED: string[] = DEFAULT_OAUTH_SCOPES.filter((scope) => scope.endsWith(":read"));

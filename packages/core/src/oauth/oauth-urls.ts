@@ -3,6 +3,8 @@ import type { OAuthOptions } from "./oauth-options.js";
 /** The addresses of one deployment, as clients must see them. */
 export interface OAuthUrls {
   issuer: string;
+  /** True when issuer or resource came from the request's `Host` (no `publicUrl`/`issuer` set): never cache. */
+  fromHost: boolean;
   /** The MCP URL: the `resource` of the metadata and the `aud` of access tokens. */
   resource: string;
   /** RFC 9728 path-inserted metadata address of `resource`. */
@@ -14,15 +16,18 @@ export interface OAuthUrls {
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /**
- * Resolves the configured URLs, or derives them from the request's origin when not configured,
- * so a single-host deployment needs no configuration and a proxied one sets `publicUrl`/`issuer`.
+ * Resolves the configured URLs, or derives them when not configured: the issuer from `publicUrl`'s
+ * origin, and without `publicUrl` both from the request's origin (its `Host`), so a single-host
+ * deployment needs no configuration and a proxied one sets `publicUrl`.
  */
 export function resolveOAuthUrls(request: Request, options: Pick<OAuthOptions, "publicUrl" | "issuer">): OAuthUrls {
-  const origin = new URL(request.url).origin;
-  const issuer = trimSlash(options.issuer ?? origin);
-  const resource = options.publicUrl ?? `${origin}/mcp`;
+  const requestOrigin = new URL(request.url).origin;
+  const configuredOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
+  const issuer = trimSlash(options.issuer ?? configuredOrigin ?? requestOrigin);
+  const resource = options.publicUrl ?? `${requestOrigin}/mcp`;
   return {
     issuer,
+    fromHost: options.publicUrl === undefined,
     resource,
     resourceMetadata: protectedResourceMetadataUrl(resource),
     endpoint: (path) => `${issuer}${path}`,

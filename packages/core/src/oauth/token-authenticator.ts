@@ -35,13 +35,16 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
     // One primary-key read per call buys immediate revocation (refresh reuse, RFC 7009).
     const family = await options.tokens.getFamily(claims.familyId);
     if (family === null || family.revokedAt !== null) return null;
+    // The grant record is the authority on whose token this is; a token that disagrees with its
+    // own grant is refused rather than believed. Scopes: the token's (a refresh may narrow), within the grant's.
+    if (family.workspaceId !== claims.workspaceId || family.userId !== claims.userId || family.clientId !== claims.clientId) return null;
     const principal: OAuthPrincipal = {
       kind: "oauth",
-      workspaceId: claims.workspaceId,
-      keyId: claims.familyId,
-      scopes: claims.scopes,
-      subject: claims.userId,
-      clientId: claims.clientId,
+      workspaceId: family.workspaceId,
+      keyId: family.id,
+      scopes: claims.scopes.filter((scope) => family.scopes.includes(scope)),
+      subject: family.userId,
+      clientId: family.clientId,
     };
     return principal;
   };

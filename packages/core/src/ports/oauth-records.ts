@@ -20,6 +20,12 @@ export interface OAuthClientRecord {
   /** The registered metadata as the client sent it (client_name, client_uri, …), echoed back. */
   metadata: Record<string, unknown>;
   createdAt: string;
+  /**
+   * When a user first approved this client (the first authorization code issued to it); null
+   * until then. Until a user has approved it, `/authorize` never redirects an invalid request to
+   * it (no open redirector), and an unapproved client is deleted by `purgeExpiredOAuthRecords`.
+   */
+  approvedAt: string | null;
 }
 
 /** An authorization code between `/authorize` and `/token`: single use, short-lived. */
@@ -50,6 +56,8 @@ export interface OAuthTokenFamilyRecord {
   scopes: string[];
   resource: string;
   createdAt: string;
+  /** The grant's absolute end (`grantLifetimeSeconds` after the authorization), however often it is refreshed. */
+  expiresAt: string;
   revokedAt: string | null;
 }
 
@@ -62,4 +70,20 @@ export interface OAuthRefreshTokenRecord {
   expiresAt: string;
   createdAt: string;
   usedAt: string | null;
+}
+
+/** What `OAuthTokenRepository.purgeExpired` deletes (ISO 8601 instants). */
+export interface OAuthPurgeCutoffs {
+  /** Codes, refresh tokens (spent or not) and grants that expired before this; grants revoked before this. */
+  now: string;
+  /** Clients registered before this that no user ever approved (`approvedAt` null). */
+  unapprovedClientsCreatedBefore: string;
+}
+
+/** How many rows `purgeExpired` deleted, per kind (refresh tokens include those of deleted grants). */
+export interface OAuthPurgeCounts {
+  codes: number;
+  grants: number;
+  refreshTokens: number;
+  clients: number;
 }

@@ -14,6 +14,8 @@ import type {
 import type {
   OAuthAuthorizationCodeRecord,
   OAuthClientRecord,
+  OAuthPurgeCounts,
+  OAuthPurgeCutoffs,
   OAuthRefreshTokenRecord,
   OAuthTokenFamilyRecord,
 } from "./oauth-records.js";
@@ -168,6 +170,8 @@ export interface EventRepository {
 export interface OAuthClientRepository {
   insert(client: OAuthClientRecord): Promise<void>;
   get(id: string): Promise<OAuthClientRecord | null>;
+  /** Sets `approvedAt` unless already set (the first approval wins). */
+  markApproved(id: string, approvedAt: string): Promise<void>;
 }
 
 export interface OAuthCodeRepository {
@@ -189,6 +193,11 @@ export interface OAuthTokenRepository {
   getRefreshToken(tokenHash: string): Promise<OAuthRefreshTokenRecord | null>;
   /** Like `OAuthCodeRepository.markUsed`: returns the token only to the one caller that used it first. */
   markRefreshTokenUsed(tokenHash: string, usedAt: string): Promise<OAuthRefreshTokenRecord | null>;
+  /**
+   * Deletes what no longer serves a purpose (see `OAuthPurgeCutoffs`): expired codes, expired
+   * refresh tokens, revoked or ended grants with their refresh tokens, unapproved old clients.
+   */
+  purgeExpired(cutoffs: OAuthPurgeCutoffs): Promise<OAuthPurgeCounts>;
 }
 
 export interface StorageRepositories extends CapabilityRepositories {

@@ -30,8 +30,8 @@ function recordGraph() {
   const message = { id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "contact", content: "hola", createdAt: f.at() };
   const event = { id: `evt_${f.id()}`, workspaceId: workspace.id, type: "quote.created", created: f.at(), data: { quote_id: "q1" } };
   const hash = () => f.id().replace(/-/g, "").repeat(2);
-  const client = { id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"], scopes: null, metadata: {}, createdAt: f.at() };
-  const family = { id: f.id(), clientId: client.id, userId: "u1", workspaceId: workspace.id, scopes: ["catalog:read"], resource: "https://api.example.com/mcp", createdAt: f.at(), revokedAt: null };
+  const client = { id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"], scopes: null, metadata: {}, createdAt: f.at(), approvedAt: null };
+  const family = { id: f.id(), clientId: client.id, userId: "u1", workspaceId: workspace.id, scopes: ["catalog:read"], resource: "https://api.example.com/mcp", createdAt: f.at(), expiresAt: f.at(90 * 86_400_000), revokedAt: null };
   const code = {
     codeHash: hash(), clientId: client.id, redirectUri: "http://127.0.0.1/cb", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
     resource: family.resource, scopes: ["catalog:read"], userId: "u1", workspaceId: workspace.id, familyId: family.id, expiresAt: f.at(60_000), createdAt: f.at(), usedAt: null,

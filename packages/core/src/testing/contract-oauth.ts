@@ -14,7 +14,7 @@ export function runOAuthStorageContract(storage: () => Storage): void {
   const family = (over: Partial<OAuthTokenFamilyRecord> = {}): OAuthTokenFamilyRecord => ({
     id: f.id(), clientId: f.id(), userId: "u1", workspaceId: f.id(),
     scopes: ["catalog:read", "inventory:read"], resource: "https://api.example.com/mcp",
-    createdAt: f.at(), revokedAt: null, ...over,
+    createdAt: f.at(), expiresAt: f.at(90 * 86_400_000), revokedAt: null, ...over,
   });
   const refresh = (familyId: string, over: Partial<OAuthRefreshTokenRecord> = {}): OAuthRefreshTokenRecord => ({
     tokenHash: hash(), familyId, scopes: ["catalog:read"], expiresAt: f.at(86_400_000), createdAt: f.at(), usedAt: null, ...over,
@@ -26,12 +26,17 @@ export function runOAuthStorageContract(storage: () => Storage): void {
     expiresAt: f.at(60_000), createdAt: f.at(), usedAt: null, ...over,
   });
 
+  const client = () => ({
+    id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"],
+    scopes: null, metadata: {}, createdAt: f.at(), approvedAt: null as string | null,
+  });
+
   describe("oauth", () => {
     it("stores public and confidential clients and reads them back", async () => {
       const confidential = {
         id: f.id(), secretHash: hash(), tokenEndpointAuthMethod: "client_secret_basic" as const,
         redirectUris: ["https://app.example.com/cb", "http://localhost:8080/cb"], scopes: ["catalog:read"],
-        metadata: { client_name: "Claude 🤖", grant_types: ["authorization_code", "refresh_token"] }, createdAt: f.at(),
+        metadata: { client_name: "Claude 🤖", grant_types: ["authorization_code", "refresh_token"] }, createdAt: f.at(), approvedAt: null,
       };
       const pub = { ...confidential, id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, scopes: null, metadata: {} };
       await storage().oauthClients.insert(confidential);
@@ -40,6 +45,56 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       expect(await storage().oauthClients.get(pub.id)).toEqual(pub);
       expect(await storage().oauthClients.get(f.id())).toBeNull();
       await expect(storage().oauthClients.insert(pub)).rejects.toMatchObject({ code: "conflict" });
+    });
+
+    it("records a client's first approval once", async () => {
+      const stored = { ...client(), approvedAt: null };
+      await storage().oauthClients.insert(stored);
+      await storage().oauthClients.markApproved(stored.id, f.at(1000));
+      await storage().oauthClients.markApproved(stored.id, f.at(2000));
+      expect(await storage().oauthClients.get(stored.id)).toEqual({ ...stored, approvedAt: f.at(1000) });
+      await storage().oauthClients.markApproved(f.id(), f.at()); // unknown: nothing to do, no error
+    });
+
+    it("purges expired codes and refresh tokens, ended or revoked grants, and old unapproved clients", async () => {
+      const now = f.at(10 * 86_400_000);
+      const keptClient = { ...client(), createdAt: f.at(), approvedAt: f.at(1000) };
+      const youngClient = { ...client(), createdAt: f.at(9.5 * 86_400_000) };
+      const oldUnapproved = { ...client(), createdAt: f.at() };
+      for (const c of [keptClient, youngClient, oldUnapproved]) await storage().oauthClients.insert(c);
+      const liveCode = code({ expiresAt: f.at(10 * 86_400_000 + 60_000) });
+      const expiredCode = code({ expiresAt: f.at(60_000), usedAt: f.at(1000) });
+      for (const c of [liveCode, expiredCode]) await storage().oauthCodes.insert(c);
+      const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
+      const ended = family({ createdAt: f.at(), expiresAt: f.at(86_400_000) });
+      const revoked = family({ createdAt: f.at(5 * 86_400_000), revokedAt: f.at(6 * 86_400_000) });
+      for (const g of [live, ended, revoked]) await storage().oauthTokens.insertFamily(g);
+      const liveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000) });
+      const spentLiveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000), usedAt: f.at(6 * 86_400_000) });
+      const expiredToken = refresh(live.id, { expiresAt: f.at(9 * 86_400_000) });
+      const endedToken = refresh(ended.id, { expiresAt: f.at(20 * 86_400_000) });
+      const revokedToken = refresh(revoked.id, { expiresAt: f.at(20 * 86_400_000) });
+      for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken]) await storage().oauthTokens.insertRefreshToken(t);
+
+      const counts = await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) });
+      // At least these (the storage may hold older records of other tests, purged along).
+      expect(counts.codes).toBeGreaterThanOrEqual(1);
+      expect(counts.grants).toBeGreaterThanOrEqual(2);
+      expect(counts.refreshTokens).toBeGreaterThanOrEqual(3);
+      expect(counts.clients).toBeGreaterThanOrEqual(1);
+      expect(await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) })).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
+      expect(await storage().oauthCodes.get(liveCode.codeHash)).toEqual(liveCode);
+      expect(await storage().oauthCodes.get(expiredCode.codeHash)).toBeNull();
+      expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
+      expect(await storage().oauthTokens.getFamily(ended.id)).toBeNull();
+      expect(await storage().oauthTokens.getFamily(revoked.id)).toBeNull();
+      // A spent token is kept until it would have expired: presenting it again still means theft.
+      expect(await storage().oauthTokens.getRefreshToken(spentLiveToken.tokenHash)).toEqual(spentLiveToken);
+      expect(await storage().oauthTokens.getRefreshToken(liveToken.tokenHash)).toEqual(liveToken);
+      for (const t of [expiredToken, endedToken, revokedToken]) expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
+      expect(await storage().oauthClients.get(keptClient.id)).toEqual(keptClient);
+      expect(await storage().oauthClients.get(youngClient.id)).toEqual(youngClient);
+      expect(await storage().oauthClients.get(oldUnapproved.id)).toBeNull();
     });
 
     it("lets exactly one of many concurrent exchanges use an authorization code", async () => {

@@ -9,16 +9,17 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
   });
   afterAll(async () => h?.close());
 
-  it("serves RFC 9728 metadata at the path-inserted and root forms, valid for the SDK", async () => {
-    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
-      const body = OAuthProtectedResourceMetadataSchema.parse(await (await fetch(`${h.base}${path}`)).json());
-      expect(body).toMatchObject({
-        resource: h.mcpUrl,
-        authorization_servers: [h.base],
-        bearer_methods_supported: ["header"],
-        scopes_supported: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"],
-      });
-    }
+  it("serves RFC 9728 metadata at the path-inserted form, valid for the SDK; the root names no resource here (§3.3)", async () => {
+    const body = OAuthProtectedResourceMetadataSchema.parse(await (await fetch(`${h.base}/.well-known/oauth-protected-resource/mcp`)).json());
+    expect(body).toMatchObject({
+      resource: h.mcpUrl,
+      authorization_servers: [h.base],
+      bearer_methods_supported: ["header"],
+      scopes_supported: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"],
+    });
+    const root = await fetch(`${h.base}/.well-known/oauth-protected-resource`);
+    expect(root.status).toBe(404);
+    expect(((await root.json()) as { error_description: string }).error_description).toContain("/.well-known/oauth-protected-resource/mcp");
   });
 
   it("serves RFC 8414 metadata naming every endpoint, and a JWKS of public keys only", async () => {

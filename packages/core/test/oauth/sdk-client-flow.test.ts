@@ -1,33 +1,9 @@
-import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
-
-/** An MCP client's side of OAuth, as a desktop client would keep it: in memory, browser replaced by fetch. */
-class TestClientProvider implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = "http://127.0.0.1:9999/callback";
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: "SDK test client",
-    redirect_uris: [this.redirectUrl],
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
-    token_endpoint_auth_method: "none",
-  };
-  state = () => "sdk-state-42";
-  clientInformation = () => this.information;
-  saveClientInformation = (info: OAuthClientInformationMixed) => void (this.information = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-}
+import { TestClientProvider } from "./support/sdk-client-provider.js";
 
 /** Plays the browser: open the authorization URL (the consent hook approves), read the redirect. */
 async function followAuthorization(url: URL) {

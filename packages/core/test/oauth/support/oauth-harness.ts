@@ -23,7 +23,8 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
   const clock = createManualClock(Date.now());
   let workspaceId = "";
   const autoApprove: AuthorizeHook = async (_request, { scopes }) => ({ userId: OWNER, workspaceId, grantedScopes: scopes });
-  const oauth: OAuthOptions = { authorize: over.authorize ?? autoApprove, ...over.oauth };
+  // Suites register many clients on one server: no registration rate limit unless a test sets one.
+  const oauth: OAuthOptions = { authorize: over.authorize ?? autoApprove, registration: { rateLimit: false }, ...over.oauth };
   const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, clock, oauth });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
