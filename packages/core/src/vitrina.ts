@@ -23,6 +23,7 @@ import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 import type { Storage } from "./ports/storage.js";
 import { createWorkspaceService } from "./workspaces/workspace-service.js";
 import { createOutbox, type WebhookOptions } from "./webhooks/create-outbox.js";
+import type { OutboxWorkerOptions } from "./webhooks/outbox-worker.js";
 import { createApiKeyService } from "./auth/api-keys.js";
 import type { Authenticator } from "./auth/principal.js";
 import { firstOf } from "./auth/principal.js";
@@ -30,6 +31,9 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
+import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
+import { createMaintenance } from "./maintenance/maintenance.js";
+import { resolveRetention, type RetentionOptions } from "./maintenance/retention.js";
 
 export interface VitrinaOptions {
   storage: Storage;
@@ -67,6 +71,8 @@ export interface VitrinaOptions {
     /** How far in the future `whatsapp_consent.timestamp` may be (sender clock skew); later is refused with 422. Default 300000 (5 minutes). */
     consentClockSkewMs?: number;
     firstMessage?: FirstMessageOptions;
+    /** How the worker settles first messages a crash left `queued` (see the core README, "Stuck first messages"). */
+    firstMessageRecovery?: FirstMessageRecoveryOptions;
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
   };
@@ -74,6 +80,8 @@ export interface VitrinaOptions {
   oauth?: OAuthOptions;
   /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
   mcp?: McpOptions;
+  /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
+  retention?: RetentionOptions | false;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -124,6 +132,15 @@ export function createVitrina(options: VitrinaOptions) {
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
+
+  // Retention hook for OAuth: expired codes, spent refresh tokens and unused clients are purged by
+  // a step added to `extraSteps` here when `oauth` is configured.
+  const retention = options.retention === false ? null : resolveRetention(options.retention);
+  const maintenance = createMaintenance(
+    { storage, messaging: options.messaging, clock, ids, logger, firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage },
+    retention,
+    resolveFirstMessageRecovery(options.leadIntake?.firstMessageRecovery),
+  );
 
   const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
   const capabilities = createCapabilityService({
@@ -184,8 +201,13 @@ export function createVitrina(options: VitrinaOptions) {
     orders,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
-    /** The delivery side: `startWorker()` runs a loop in this process; `dispatcher.runOnce` one batch. */
-    outbox: { dispatcher: outbox.dispatcher, startWorker: outbox.startWorker },
+    /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
+    outbox: {
+      dispatcher: outbox.dispatcher,
+      startWorker: (workerOptions?: OutboxWorkerOptions) => maintenance.attachTo(outbox.startWorker(workerOptions)),
+    },
+    /** Retention runs and the stuck first-message sweep, by hand (the worker runs both periodically). */
+    maintenance,
     headerNames,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,

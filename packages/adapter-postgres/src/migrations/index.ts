@@ -5,6 +5,7 @@ import { migration003 } from "./003-webhooks.js";
 import { migration004 } from "./004-oauth.js";
 import { migration005 } from "./005-lead-references.js";
 import { migration006 } from "./006-one-welcome-per-person.js";
+import { migration009 } from "./009-retention-and-send-lease.js";
 
 export interface Migration {
   version: number;
@@ -21,6 +22,7 @@ export const migrations: Migration[] = [
   { version: 4, name: "oauth", statements: migration004 },
   { version: 5, name: "lead-references", statements: migration005 },
   { version: 6, name: "one-welcome-per-person", statements: migration006 },
+  { version: 9, name: "retention-and-send-lease", statements: migration009 },
 ];
 
 export function quoteIdent(name: string): string {
