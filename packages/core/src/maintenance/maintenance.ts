@@ -14,7 +14,7 @@ export function createMaintenance(deps: SendFirstMessageDeps, retention: Retenti
     /** The resolved retention settings, or null when retention is off. */
     retention,
     /** One retention run now (`dryRun` only counts). Runs with the defaults even when the worker's retention is off. */
-    runRetention(options: { dryRun?: boolean; settings?: RetentionSettings } = {}): Promise<RetentionReport> {
+    async runRetention(options: { dryRun?: boolean; settings?: RetentionSettings } = {}): Promise<RetentionReport> {
       const settings = options.settings ?? retention;
       if (settings === null) {
         throw new VitrinaError("invalid_argument", "retention is off (retention: false); pass settings to run it by hand", {
