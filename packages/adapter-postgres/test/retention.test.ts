@@ -26,7 +26,7 @@ async function setup(storage: Storage, retention: RetentionOptions | false = {})
     webhooks: { fetch: async (input) => new Response("", { status: answers[new URL(String(input)).hostname] ?? 500 }) },
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const subscriptions = [];
+  const subscriptions: Array<{ id: string }> = [];
   for (const host of Object.keys(answers)) {
     subscriptions.push(await vitrina.webhooks.create(workspace.id, { url: `https://${host}/hook`, events: ["conversation.started"], secret: "0123456789abcdef0123456789abcdef" }));
   }

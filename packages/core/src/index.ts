@@ -52,7 +52,7 @@ export { eventDataSchemas, eventEnvelopeSchema, eventJsonSchemas, eventSchemasDo
 export { publicJsonRoute, type PublicJsonRouteOptions } from "./http/public-json-route.js";
 export { RETRY_WINDOW_MS } from "./events/emit-event.js";
 export { runRetention, resolveRetention, type RetentionOptions, type RetentionReport, type RetentionSettings, type RetentionStep } from "./maintenance/retention.js";
-export type { Maintenance } from "./maintenance/maintenance.js";
+export type { Maintenance, WorkerOptions } from "./maintenance/maintenance.js";
 export {
   reconcileFirstMessages,
   resolveFirstMessageRecovery,

@@ -23,7 +23,6 @@ import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
 import type { Storage } from "./ports/storage.js";
 import { createWorkspaceService } from "./workspaces/workspace-service.js";
 import { createOutbox, type WebhookOptions } from "./webhooks/create-outbox.js";
-import type { OutboxWorkerOptions } from "./webhooks/outbox-worker.js";
 import { createApiKeyService } from "./auth/api-keys.js";
 import type { Authenticator } from "./auth/principal.js";
 import { firstOf } from "./auth/principal.js";
@@ -32,7 +31,7 @@ import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quo
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
-import { createMaintenance } from "./maintenance/maintenance.js";
+import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions } from "./maintenance/retention.js";
 
 export interface VitrinaOptions {
@@ -204,7 +203,7 @@ export function createVitrina(options: VitrinaOptions) {
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
     outbox: {
       dispatcher: outbox.dispatcher,
-      startWorker: (workerOptions?: OutboxWorkerOptions) => maintenance.attachTo(outbox.startWorker(workerOptions)),
+      startWorker: (workerOptions?: WorkerOptions) => maintenance.attachTo(outbox.startWorker(workerOptions), workerOptions),
     },
     /** Retention runs and the stuck first-message sweep, by hand (the worker runs both periodically). */
     maintenance,

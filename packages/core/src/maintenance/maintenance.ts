@@ -1,9 +1,18 @@
 import { VitrinaError } from "../errors.js";
 import { reconcileFirstMessages, type FirstMessageRecoverySettings } from "../leads/reconcile-first-messages.js";
 import type { SendFirstMessageDeps } from "../leads/send-first-message.js";
-import type { OutboxWorker } from "../webhooks/outbox-worker.js";
+import type { OutboxWorker, OutboxWorkerOptions } from "../webhooks/outbox-worker.js";
 import { startPeriodicTasks, type PeriodicTask } from "./periodic-tasks.js";
 import { runRetention, type RetentionReport, type RetentionSettings } from "./retention.js";
+
+/** Options of `vitrina.outbox.startWorker`: the outbox worker's, and which housekeeping runs with it. */
+export interface WorkerOptions extends OutboxWorkerOptions {
+  /**
+   * Run the stuck first-message sweep in this worker. Default true. Turn it off in a process whose
+   * messaging transport is not the real one (the `vitrina worker` CLI): the sweep sends through it.
+   */
+  recoverFirstMessages?: boolean;
+}
 
 /**
  * Housekeeping the worker runs besides deliveries: retention (unless `retention: false`) and the
@@ -36,8 +45,11 @@ export function createMaintenance(deps: SendFirstMessageDeps, retention: Retenti
       }
     },
     /** Wraps an outbox worker so its `stop` also stops the periodic maintenance started with it. */
-    attachTo(worker: OutboxWorker): OutboxWorker {
-      const tasks: PeriodicTask[] = [{ name: "first-message recovery", intervalMs: recovery.intervalMs, run: () => maintenance.reconcileFirstMessages() }];
+    attachTo(worker: OutboxWorker, options: WorkerOptions = {}): OutboxWorker {
+      const tasks: PeriodicTask[] = [];
+      if (options.recoverFirstMessages ?? true) {
+        tasks.push({ name: "first-message recovery", intervalMs: recovery.intervalMs, run: () => maintenance.reconcileFirstMessages() });
+      }
       if (retention !== null) tasks.push({ name: "retention", intervalMs: retention.intervalMs, run: () => maintenance.runRetention() });
       const periodic = startPeriodicTasks(tasks, deps.logger);
       return {
