@@ -167,6 +167,16 @@ describe("retention in the worker (memory)", () => {
   });
 });
 
+describe("retention extra steps (memory)", () => {
+  it("runs each extra purge once per run with the clock's time, and reports its count under its kind; a dry run skips them", async () => {
+    const calls: string[] = [];
+    const s = await setup(memoryStorage(), { extraSteps: [{ kind: "oauth", run: async ({ now }) => (calls.push(now.toISOString()), 3) }] });
+    expect(await s.vitrina.maintenance.runRetention({ dryRun: true })).toMatchObject({ extra: {} });
+    expect(await s.vitrina.maintenance.runRetention()).toMatchObject({ extra: { oauth: 3 }, complete: true });
+    expect(calls).toEqual([s.clock.now().toISOString()]);
+  });
+});
+
 describe("retention options", () => {
   it("refuses nonsense at start-up with the field at fault", () => {
     const base = { storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 3).toString("base64") };

@@ -32,7 +32,7 @@ import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
-import { resolveRetention, type RetentionOptions } from "./maintenance/retention.js";
+import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
 
 export interface VitrinaOptions {
   storage: Storage;
@@ -132,16 +132,20 @@ export function createVitrina(options: VitrinaOptions) {
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
 
-  // Retention hook for OAuth: expired codes, spent refresh tokens and unused clients are purged by
-  // a step added to `extraSteps` here when `oauth` is configured.
-  const retention = options.retention === false ? null : resolveRetention(options.retention);
+  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
+  // RETENTION HOOK (OAuth): when `oauth` is configured, push the step that purges expired codes,
+  // spent refresh tokens and unused registered clients here, e.g.
+  // `{ kind: "oauth", run: ({ storage, now }) => purgeExpiredOAuthRecords(storage, now) }`.
+  const builtinRetentionSteps: RetentionStep[] = [];
+  const retention = options.retention === false
+    ? null
+    : resolveRetention({ ...options.retention, extraSteps: [...builtinRetentionSteps, ...(options.retention?.extraSteps ?? [])] });
   const maintenance = createMaintenance(
     { storage, messaging: options.messaging, clock, ids, logger, firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage },
     retention,
     resolveFirstMessageRecovery(options.leadIntake?.firstMessageRecovery),
   );
 
-  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
   const capabilities = createCapabilityService({
     storage,
     clock,
