@@ -6,6 +6,8 @@ import type { UndoLog } from "./table.js";
 import { createCommerceRepositories } from "./commerce-repositories.js";
 import { createContactRepositories } from "./contact-repositories.js";
 import { createWebhookRepositories } from "./webhook-repositories.js";
+import { createOutboundRepository } from "./outbound-repositories.js";
+import { createRetentionRepository } from "./retention-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
@@ -94,26 +96,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return state.opportunities.filter((o) => o.contactId === contactId).sort(byCreated);
       },
     },
-    outbound: {
-      async insert(message) {
-        state.outbound.insert(message, undo);
-      },
-      async findByLeadEvent(leadEventId) {
-        return state.outbound.lookup("lead", leadEventId);
-      },
-      async update(message) {
-        return state.outbound.replace(message, undo);
-      },
-      async listByWorkspace(workspaceId) {
-        return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);
-      },
-      async findLatestLiveByContact(workspaceId, contactId, since) {
-        const live = state.outbound
-          .lookupAll("contact", contactId)
-          .filter((m) => m.workspaceId === workspaceId && (m.status === "queued" || m.status === "sent") && m.createdAt >= since);
-        return live.sort(newestFirst)[0] ?? null;
-      },
-    },
+    ...createOutboundRepository(state, undo),
     conversations: {
       async insert(conversation) {
         refuseSecondActiveWhatsapp(state, conversation);
@@ -180,5 +163,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     ...createCapabilityRepositories(state, undo),
     ...createCommerceRepositories(state, undo),
     ...createWebhookRepositories(state, undo),
+    ...createRetentionRepository(state, undo),
   });
 }

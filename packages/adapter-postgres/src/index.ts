@@ -6,6 +6,8 @@ import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
+import { outboundRepository } from "./repositories/outbound.js";
+import { retentionRepository } from "./repositories/retention.js";
 import { oauthRepositories } from "./repositories/oauth.js";
 import { workspaceRepositories } from "./repositories/workspaces.js";
 import { commerceRepositories } from "./repositories/commerce.js";
@@ -41,12 +43,14 @@ function repositories(q: Queryable, s: string, channel: string): StorageReposito
     ...workspaceRepositories(mapped, s),
     ...contactRepositories(mapped, s),
     ...leadRepositories(mapped, s),
+    ...outboundRepository(mapped, s),
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
     ...capabilityRepositories(mapped, s),
     ...commerceRepositories(mapped, s),
     ...subscriptionRepositories(mapped, s),
     ...deliveryRepositories(mapped, s, channel),
+    ...retentionRepository(mapped, s),
   };
 }
 

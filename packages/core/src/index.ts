@@ -52,6 +52,15 @@ export { seedDemoData } from "./capabilities/seed-demo-data.js";
 export { eventDataSchemas, eventEnvelopeSchema, eventJsonSchemas, eventSchemasDocument, type EventData } from "./events/event-schemas.js";
 export { publicJsonRoute, type PublicJsonRouteOptions } from "./http/public-json-route.js";
 export { RETRY_WINDOW_MS } from "./events/emit-event.js";
+export { runRetention, resolveRetention, type RetentionOptions, type RetentionReport, type RetentionSettings, type RetentionStep } from "./maintenance/retention.js";
+export type { Maintenance, WorkerOptions } from "./maintenance/maintenance.js";
+export {
+  reconcileFirstMessages,
+  resolveFirstMessageRecovery,
+  OUTCOME_UNKNOWN_REASON,
+  type FirstMessageRecoveryOptions,
+  type FirstMessageRecoveryReport,
+} from "./leads/reconcile-first-messages.js";
 export { SCOPES, isScope, type Scope } from "./auth/scopes.js";
 export { bearerToken, firstOf, requirePrincipal, requireScope, type Authenticator, type Principal, type OAuthPrincipal } from "./auth/principal.js";
 export { createApiKeyService, API_KEY_PREFIX, type ApiKeyService, type ApiKeyView } from "./auth/api-keys.js";

@@ -10,6 +10,7 @@ import { defaultVerticals, type VerticalDefinitions } from "./leads/qualificatio
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
+import { purgeExpiredOAuthRecords } from "./oauth/purge-records.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
@@ -32,6 +33,15 @@ import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
+import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
+import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
+import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
+
+/** One retention step for every OAuth record kind; the report counts them together. */
+async function oauthPurgeStep({ storage, now }: { storage: Storage; now: Date }): Promise<number> {
+  const purged = await purgeExpiredOAuthRecords(storage, now);
+  return purged.codes + purged.grants + purged.refreshTokens + purged.clients;
+}
 
 export interface VitrinaOptions {
   storage: Storage;
@@ -78,6 +88,8 @@ export interface VitrinaOptions {
     /** How far in the future `whatsapp_consent.timestamp` may be (sender clock skew); later is refused with 422. Default 300000 (5 minutes). */
     consentClockSkewMs?: number;
     firstMessage?: FirstMessageOptions;
+    /** How the worker settles first messages a crash left `queued` (see the core README, "Stuck first messages"). */
+    firstMessageRecovery?: FirstMessageRecoveryOptions;
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
   };
@@ -85,6 +97,8 @@ export interface VitrinaOptions {
   oauth?: OAuthOptions;
   /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
   mcp?: McpOptions;
+  /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
+  retention?: RetentionOptions | false;
 }
 
 export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
@@ -137,6 +151,18 @@ export function createVitrina(options: VitrinaOptions) {
   });
 
   const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
+  // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
+  // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
+  const builtinRetentionSteps: RetentionStep[] = oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }];
+  const retention = options.retention === false
+    ? null
+    : resolveRetention({ ...options.retention, extraSteps: [...builtinRetentionSteps, ...(options.retention?.extraSteps ?? [])] });
+  const maintenance = createMaintenance(
+    { storage, messaging: options.messaging, clock, ids, logger, firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage },
+    retention,
+    resolveFirstMessageRecovery(options.leadIntake?.firstMessageRecovery),
+  );
+
   const capabilities = createCapabilityService({
     storage,
     clock,
@@ -199,8 +225,13 @@ export function createVitrina(options: VitrinaOptions) {
     orders,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
-    /** The delivery side: `startWorker()` runs a loop in this process; `dispatcher.runOnce` one batch. */
-    outbox: { dispatcher: outbox.dispatcher, startWorker: outbox.startWorker },
+    /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
+    outbox: {
+      dispatcher: outbox.dispatcher,
+      startWorker: (workerOptions?: WorkerOptions) => maintenance.attachTo(outbox.startWorker(workerOptions), workerOptions),
+    },
+    /** Retention runs and the stuck first-message sweep, by hand (the worker runs both periodically). */
+    maintenance,
     headerNames,
     /** The logger given in options (or the default), for bindings such as `@vitrina/http-node`. */
     logger,

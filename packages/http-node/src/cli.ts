@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { isVitrinaError } from "@vitrina/core";
 import { apiKeysCommand, consoleUsage, deliveriesCommand, workerCommand, workspacesCommand } from "./cli/console-commands.js";
+import { cleanupCommand, cleanupUsage } from "./cli/cleanup.js";
 import { connectorsCommand, connectorsUsage } from "./cli/connectors.js";
 import { openCliContext } from "./cli/context.js";
 import { storageFromEnv } from "./storage-from-env.js";
@@ -12,6 +13,7 @@ const usage = `usage:
 vitrina migrate                 apply pending database migrations
 ${connectorsUsage}
 ${consoleUsage}
+${cleanupUsage}
 
 Storage: DATABASE_URL (PostgreSQL), else PGlite in VITRINA_DATA_DIR (default .vitrina/), or --memory.
 Secrets are sealed with VITRINA_SECRET_KEY (base64, 32 bytes), else with a key kept in the data dir.`;
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
       subscription: { type: "string" },
       limit: { type: "string" },
       "starting-after": { type: "string" },
+      "dry-run": { type: "boolean" },
     },
   });
   const [command, ...rest] = positionals;
@@ -49,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
     await configured.storage.close();
     return;
   }
-  const commands = { connectors: connectorsCommand, workspaces: workspacesCommand, "api-keys": apiKeysCommand, deliveries: deliveriesCommand, worker: workerCommand };
+  const commands = { connectors: connectorsCommand, workspaces: workspacesCommand, "api-keys": apiKeysCommand, deliveries: deliveriesCommand, worker: workerCommand, cleanup: cleanupCommand };
   const run = commands[command as keyof typeof commands];
   if (run !== undefined) {
     const ctx = await openCliContext({ memory: values.memory });

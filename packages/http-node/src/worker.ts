@@ -1,6 +1,6 @@
-import type { OutboxWorker, OutboxWorkerOptions, Vitrina } from "@vitrina/core";
+import type { OutboxWorker, Vitrina, WorkerOptions } from "@vitrina/core";
 
-export interface StartWorkerOptions extends OutboxWorkerOptions {
+export interface StartWorkerOptions extends WorkerOptions {
   /** Stop gracefully on SIGTERM and SIGINT (finish in-flight deliveries). Default true. */
   handleSignals?: boolean;
   /** Runs after the worker stopped (e.g. close the storage). */

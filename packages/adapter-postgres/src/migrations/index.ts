@@ -7,6 +7,7 @@ import { migration004 } from "./004-oauth.js";
 import { migration005 } from "./005-lead-references.js";
 import { migration006 } from "./006-one-welcome-per-person.js";
 import { migration007 } from "./007-oauth-lifecycle.js";
+import { migration008 } from "./008-retention-and-send-lease.js";
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export const migrations: Migration[] = [
   { version: 5, name: "lead-references", statements: migration005 },
   { version: 6, name: "one-welcome-per-person", statements: migration006 },
   { version: 7, name: "oauth-lifecycle", statements: migration007 },
+  { version: 8, name: "retention-and-send-lease", statements: migration008 },
 ];
 
 export function quoteIdent(name: string): string {

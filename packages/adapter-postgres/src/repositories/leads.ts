@@ -1,4 +1,4 @@
-import type { LeadEventRecord, OpportunityRecord, OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
+import type { LeadEventRecord, OpportunityRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, json, many, num, one, placeholders } from "../rows.js";
 
@@ -13,6 +13,7 @@ const toLead = (r: any): LeadEventRecord => ({
   payload: r.payload,
   qualificationRejected: r.qualification_rejected,
   receivedAt: iso(r.received_at),
+  ...(r.payload_redacted_at === null || r.payload_redacted_at === undefined ? {} : { payloadRedactedAt: iso(r.payload_redacted_at) }),
 });
 
 const toOpportunity = (r: any): OpportunityRecord => ({
@@ -29,24 +30,7 @@ const toOpportunity = (r: any): OpportunityRecord => ({
   createdAt: iso(r.created_at),
 });
 
-const toOutbound = (r: any): OutboundMessageRecord => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
-  leadEventId: r.lead_event_id,
-  contactId: r.contact_id,
-  channel: r.channel,
-  status: r.status,
-  reason: r.reason,
-  providerMessageId: r.provider_message_id,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
-
-const outboundValues = (m: OutboundMessageRecord) => [
-  m.id, m.workspaceId, m.leadEventId, m.contactId, m.channel, m.status, m.reason, m.providerMessageId, m.createdAt, m.updatedAt,
-];
-
-export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities" | "outbound"> {
+export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
   return {
     leads: {
       async insertIfNew(l) {
@@ -77,34 +61,6 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
       get: (id) => one(q, `SELECT * FROM ${s}.opportunities WHERE id = $1`, [id], toOpportunity),
       listByContact: (contactId) =>
         many(q, `SELECT * FROM ${s}.opportunities WHERE contact_id = $1 ORDER BY created_at, id`, [contactId], toOpportunity),
-    },
-    outbound: {
-      async insert(m) {
-        await q.query(
-          `INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, provider_message_id, created_at, updated_at)
-           VALUES (${placeholders(10)})`,
-          outboundValues(m),
-        );
-      },
-      findByLeadEvent: (leadEventId) => one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
-      async update(m) {
-        const result = await q.query(
-          `UPDATE ${s}.outbound_messages SET workspace_id = $2, lead_event_id = $3, contact_id = $4, channel = $5, status = $6, reason = $7,
-             provider_message_id = $8, created_at = $9, updated_at = $10 WHERE id = $1`,
-          outboundValues(m),
-        );
-        return affected(result) > 0;
-      },
-      listByWorkspace: (workspaceId) =>
-        many(q, `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toOutbound),
-      findLatestLiveByContact: (workspaceId, contactId, since) =>
-        one(
-          q,
-          `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 AND contact_id = $2 AND status IN ('queued', 'sent') AND created_at >= $3
-           ORDER BY created_at DESC, id DESC LIMIT 1`,
-          [workspaceId, contactId, since],
-          toOutbound,
-        ),
     },
   };
 }

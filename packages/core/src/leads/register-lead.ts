@@ -96,6 +96,8 @@ export async function registerLead(
     status: decision.status,
     reason: decision.reason,
     providerMessageId: null,
+    handedToProviderAt: null,
+    providerAnsweredAt: null,
     createdAt: now,
     updatedAt: now,
   };

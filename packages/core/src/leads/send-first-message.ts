@@ -33,22 +33,31 @@ function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): stri
   return null;
 }
 
+/** The reason a first message carries while the provider call is in flight. */
+export const HANDED_TO_PROVIDER = "handed to the messaging provider";
+
 /**
- * Re-checks the contact under its row lock and hands the message to the provider (status stays
- * `queued`, reason "sending") or blocks it. An opt-out that committed before this point stops the
- * send; one that commits after it (while the provider call is in flight) does not: that window is
- * the provider call's length, since no transaction may stay open across it.
+ * Re-checks the contact under its row lock and claims the message for sending (status stays
+ * `queued`, `handedToProviderAt` starts the send lease) or blocks it. The claim is a
+ * compare-and-set on "never handed over": when the stuck-message sweep and the request that
+ * registered the lead both try, only one sends. An opt-out that committed before this point stops
+ * the send; one that commits after it (while the provider call is in flight) does not: that window
+ * is the provider call's length, since no transaction may stay open across it.
+ * Returns `contact: null` when there is nothing to send (blocked, or claimed elsewhere).
  */
 async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMessageRecord, payload: LeadPayload) {
   return deps.storage.transaction(async (tx) => {
     const contact = await tx.contacts.getForUpdate(message.workspaceId, message.contactId);
     const stop = reasonToStop(contact, payload);
     const updatedAt = deps.clock.now().toISOString();
-    const next: OutboundMessageRecord = stop === null
-      ? { ...message, reason: "handed to the messaging provider", updatedAt }
-      : { ...message, status: "blocked", reason: stop, updatedAt };
-    await tx.outbound.update(next);
-    return { contact: stop === null ? contact : null, outbound: next };
+    const claimed = await tx.outbound.claimUnsent(
+      message.id,
+      stop === null
+        ? { status: "queued", reason: HANDED_TO_PROVIDER, handedToProviderAt: updatedAt, updatedAt }
+        : { status: "blocked", reason: stop, handedToProviderAt: null, updatedAt },
+    );
+    if (claimed === null) return { contact: null, outbound: (await tx.outbound.findByLeadEvent(message.leadEventId)) ?? message };
+    return { contact: stop === null ? contact : null, outbound: claimed };
   });
 }
 
@@ -58,6 +67,8 @@ async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMess
  * it), `failed` with the provider's reason, or `blocked` when the contact opted out in between.
  * A sent or queued message goes into the contact's WhatsApp conversation (opened, with
  * `conversation.started`, only when none is active): outcome, conversation and message commit together.
+ * When the process stops during the provider call the message stays `queued` with
+ * `handedToProviderAt` set; `reconcileFirstMessages` settles it once the send lease passed.
  */
 export async function sendFirstMessage(
   deps: SendFirstMessageDeps,
@@ -75,13 +86,14 @@ export async function sendFirstMessage(
       status: result.status,
       reason: result.status === "queued" ? "held by the messaging provider" : null,
       providerMessageId: result.providerMessageId,
+      providerAnsweredAt: deps.clock.now().toISOString(),
     };
   } catch (error) {
     // Provider errors are VitrinaErrors with a message meant for users; anything else is a bug
     // whose details belong in the log, not in the response.
     const reason = error instanceof VitrinaError ? error.message : "messaging transport failed unexpectedly";
     deps.logger.warn({ leadEventId: message.leadEventId, error: String(error) }, "first message failed");
-    next = { ...claimed.outbound, status: "failed", reason };
+    next = { ...claimed.outbound, status: "failed", reason, providerAnsweredAt: deps.clock.now().toISOString() };
   }
   next.updatedAt = deps.clock.now().toISOString();
   if (next.status === "failed") {

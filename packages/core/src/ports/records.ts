@@ -113,6 +113,10 @@ export interface OutboundMessageRecord {
   status: OutboundStatus;
   reason: string | null;
   providerMessageId: string | null;
+  /** When it was handed to the messaging provider (the send lease started); null before. */
+  handedToProviderAt: string | null;
+  /** When the provider's answer (or its failure) was recorded; null while unknown. */
+  providerAnsweredAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -129,6 +133,8 @@ export interface LeadEventRecord {
   payload: Record<string, unknown>;
   qualificationRejected: RejectedQualification[];
   receivedAt: string;
+  /** Set when retention replaced `payload` with `{ redacted_at }`; absent while the payload is kept. */
+  payloadRedactedAt?: string;
 }
 
 /** An event in the transactional outbox, in the envelope shape receivers get. */

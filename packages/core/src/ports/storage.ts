@@ -27,9 +27,11 @@ import type {
   WebhookDeliveryRepository,
   WebhookSubscriptionRepository,
 } from "./webhook-storage.js";
+import type { RetentionRepository } from "./retention-storage.js";
 
 export type * from "./commerce-storage.js";
 export type * from "./webhook-storage.js";
+export type * from "./retention-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -128,7 +130,30 @@ export interface OutboundMessageRepository {
    * `since` (blocked and failed ones never reached the person). Null when there is none.
    */
   findLatestLiveByContact(workspaceId: string, contactId: string, since: string): Promise<OutboundMessageRecord | null>;
+  /**
+   * The send lease's compare-and-set: applies `change` only to a message still `queued` that was
+   * never handed to the provider (`handedToProviderAt` null) and returns the stored record; null
+   * when it is not (another process claimed or settled it first). Of two concurrent claims exactly
+   * one gets the record, so a first message is handed to the provider at most once.
+   */
+  claimUnsent(id: string, change: UnsentMessageChange): Promise<OutboundMessageRecord | null>;
+  /**
+   * Marks a message `failed` with `reason` only while it is still in flight (`queued`, handed to
+   * the provider, no answer recorded); false when its outcome was recorded meanwhile.
+   */
+  failInFlight(id: string, reason: string, at: string): Promise<boolean>;
+  /**
+   * `queued` messages without a provider answer, across workspaces, oldest first, at most `limit`:
+   * handed to the provider at or before `before` (the send lease passed), or never handed and
+   * created at or before `before`.
+   */
+  listUnsettled(before: string, limit: number): Promise<OutboundMessageRecord[]>;
 }
+
+/** What `claimUnsent` may set: hand the message over (status stays `queued`), or settle it unsent. */
+export type UnsentMessageChange =
+  | { status: "queued"; reason: string; handedToProviderAt: string; updatedAt: string }
+  | { status: "blocked" | "failed"; reason: string; handedToProviderAt: null; updatedAt: string };
 
 export interface ConversationRepository {
   insert(conversation: ConversationRecord): Promise<void>;
@@ -220,6 +245,7 @@ export interface StorageRepositories extends CapabilityRepositories {
   oauthClients: OAuthClientRepository;
   oauthCodes: OAuthCodeRepository;
   oauthTokens: OAuthTokenRepository;
+  retention: RetentionRepository;
 }
 
 /** The repositories bound to one open transaction. */

@@ -87,6 +87,8 @@ export function fixtures() {
       status: "queued",
       reason: null,
       providerMessageId: null,
+      handedToProviderAt: null,
+      providerAnsweredAt: null,
       createdAt: at(),
       updatedAt: at(),
       ...over,

@@ -5,6 +5,7 @@ import { capabilityStorageContract } from "./contract-capabilities.js";
 import { inputContract } from "./contract-input.js";
 import { concurrencyContract } from "./contract-concurrency.js";
 import { webhookContract } from "./contract-webhooks.js";
+import { retentionContract } from "./contract-retention.js";
 import { fixtures } from "./fixtures.js";
 
 export interface StorageContractOptions {
@@ -252,5 +253,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
     webhookContract(() => storage);
     inputContract(() => storage);
     concurrencyContract(() => storage, f, seedWorkspace);
+    retentionContract(options.create);
   });
 }

@@ -8,7 +8,7 @@ vitrina api-keys list   --workspace <id> --user <userId>
 vitrina api-keys revoke <keyId> --workspace <id> --user <userId>
 vitrina deliveries list   --workspace <id> --subscription <id> --user <userId> [--limit N] [--starting-after <deliveryId>]
 vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --user <userId>
-vitrina worker          run the outbox worker until SIGTERM/SIGINT (finishes in-flight deliveries)`;
+vitrina worker          run the outbox worker and retention until SIGTERM/SIGINT (finishes in-flight deliveries)`;
 
 type Flags = Record<string, string | undefined>;
 
@@ -55,7 +55,9 @@ export async function deliveriesCommand(ctx: CliContext, [action, deliveryId]: s
 
 /** Runs the outbox worker in this process until a signal; resolves once it stopped cleanly. */
 export async function workerCommand(ctx: CliContext): Promise<void> {
-  const worker = startWorker(ctx.vitrina);
+  // The CLI has no messaging transport of yours: the stuck first-message sweep runs in your
+  // server's worker (serveVitrina / startWorker), never here, where it would "send" into a log.
+  const worker = startWorker(ctx.vitrina, { recoverFirstMessages: false });
   console.error(`vitrina worker ${worker.workerId} delivering from ${ctx.configured.description}; Ctrl-C to stop`);
   await worker.stopped;
 }

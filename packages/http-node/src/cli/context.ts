@@ -1,5 +1,6 @@
 import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
 import { nodeWebhookOptions } from "../pinned-fetch.js";
+import { retentionFromEnv } from "./cleanup.js";
 import { secretKeyFromEnv, storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
 
 /** What every console command works against: the configured storage and a Vitrina over it. */
@@ -9,6 +10,8 @@ export interface CliContext {
 }
 
 export async function openCliContext(flags: { memory?: boolean }): Promise<CliContext> {
+  // Read before the storage opens, so a bad setting leaves nothing open behind it.
+  const retention = retentionFromEnv(process.env);
   const configured = await storageFromEnv({ memory: flags.memory });
   const vitrina = createVitrina({
     storage: configured.storage,
@@ -18,6 +21,8 @@ export async function openCliContext(flags: { memory?: boolean }): Promise<CliCo
     // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
     // only when explicitly allowed (local development).
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" }),
+    // `vitrina worker` applies it periodically, `vitrina cleanup` on demand.
+    retention,
   });
   return { configured, vitrina };
 }

@@ -1,0 +1,52 @@
+import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
+import type { MemoryState } from "./state.js";
+import type { UndoLog } from "./table.js";
+
+const byCreated = (a: OutboundMessageRecord, b: OutboundMessageRecord) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const newestFirst = (a: OutboundMessageRecord, b: OutboundMessageRecord) => byCreated(b, a);
+const neverHanded = (m: OutboundMessageRecord) => m.status === "queued" && m.handedToProviderAt === null;
+
+/** First messages of leads, with the send lease's compare-and-set (atomic: memory transactions run alone). */
+export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pick<StorageRepositories, "outbound"> {
+  return {
+    outbound: {
+      async insert(message) {
+        state.outbound.insert(message, undo);
+      },
+      async findByLeadEvent(leadEventId) {
+        return state.outbound.lookup("lead", leadEventId);
+      },
+      async update(message) {
+        return state.outbound.replace(message, undo);
+      },
+      async listByWorkspace(workspaceId) {
+        return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);
+      },
+      async findLatestLiveByContact(workspaceId, contactId, since) {
+        const live = state.outbound
+          .lookupAll("contact", contactId)
+          .filter((m) => m.workspaceId === workspaceId && (m.status === "queued" || m.status === "sent") && m.createdAt >= since);
+        return live.sort(newestFirst)[0] ?? null;
+      },
+      async claimUnsent(id, change) {
+        const current = state.outbound.get(id);
+        if (current === null || !neverHanded(current)) return null;
+        const next = { ...current, ...change };
+        state.outbound.replace(next, undo);
+        return next;
+      },
+      async failInFlight(id, reason, at) {
+        const current = state.outbound.get(id);
+        if (current === null || current.status !== "queued" || current.handedToProviderAt === null || current.providerAnsweredAt !== null) return false;
+        return state.outbound.replace({ ...current, status: "failed", reason, updatedAt: at }, undo);
+      },
+      async listUnsettled(before, limit) {
+        return state.outbound.select(
+          (m) => m.status === "queued" && m.providerAnsweredAt === null && (m.handedToProviderAt ?? m.createdAt) <= before,
+          byCreated,
+          limit,
+        );
+      },
+    },
+  };
+}

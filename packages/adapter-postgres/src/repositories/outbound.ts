@@ -1,0 +1,85 @@
+import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
+import { affected, type Queryable } from "../driver.js";
+import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
+
+const toOutbound = (r: any): OutboundMessageRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  leadEventId: r.lead_event_id,
+  contactId: r.contact_id,
+  channel: r.channel,
+  status: r.status,
+  reason: r.reason,
+  providerMessageId: r.provider_message_id,
+  handedToProviderAt: isoOrNull(r.handed_to_provider_at),
+  providerAnsweredAt: isoOrNull(r.provider_answered_at),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+const outboundValues = (m: OutboundMessageRecord) => [
+  m.id, m.workspaceId, m.leadEventId, m.contactId, m.channel, m.status, m.reason, m.providerMessageId,
+  m.handedToProviderAt, m.providerAnsweredAt, m.createdAt, m.updatedAt,
+];
+
+/** First messages of leads, and the send lease's compare-and-set updates. */
+export function outboundRepository(q: Queryable, s: string): Pick<StorageRepositories, "outbound"> {
+  return {
+    outbound: {
+      async insert(m) {
+        await q.query(
+          `INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, provider_message_id,
+             handed_to_provider_at, provider_answered_at, created_at, updated_at)
+           VALUES (${placeholders(12)})`,
+          outboundValues(m),
+        );
+      },
+      findByLeadEvent: (leadEventId) => one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
+      async update(m) {
+        const result = await q.query(
+          `UPDATE ${s}.outbound_messages SET workspace_id = $2, lead_event_id = $3, contact_id = $4, channel = $5, status = $6, reason = $7,
+             provider_message_id = $8, handed_to_provider_at = $9, provider_answered_at = $10, created_at = $11, updated_at = $12 WHERE id = $1`,
+          outboundValues(m),
+        );
+        return affected(result) > 0;
+      },
+      listByWorkspace: (workspaceId) =>
+        many(q, `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toOutbound),
+      findLatestLiveByContact: (workspaceId, contactId, since) =>
+        one(
+          q,
+          `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 AND contact_id = $2 AND status IN ('queued', 'sent') AND created_at >= $3
+           ORDER BY created_at DESC, id DESC LIMIT 1`,
+          [workspaceId, contactId, since],
+          toOutbound,
+        ),
+      // One UPDATE whose WHERE is the claim: a concurrent claimer blocks on the row lock, then
+      // re-evaluates the WHERE against the committed row and updates nothing.
+      claimUnsent: (id, change) =>
+        one(
+          q,
+          `UPDATE ${s}.outbound_messages SET status = $2, reason = $3, handed_to_provider_at = $4, updated_at = $5
+           WHERE id = $1 AND status = 'queued' AND handed_to_provider_at IS NULL RETURNING *`,
+          [id, change.status, change.reason, change.handedToProviderAt, change.updatedAt],
+          toOutbound,
+        ),
+      async failInFlight(id, reason, at) {
+        const result = await q.query(
+          `UPDATE ${s}.outbound_messages SET status = 'failed', reason = $2, updated_at = $3
+           WHERE id = $1 AND status = 'queued' AND handed_to_provider_at IS NOT NULL AND provider_answered_at IS NULL`,
+          [id, reason, at],
+        );
+        return affected(result) > 0;
+      },
+      listUnsettled: (before, limit) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.outbound_messages
+           WHERE status = 'queued' AND provider_answered_at IS NULL AND coalesce(handed_to_provider_at, created_at) <= $1
+           ORDER BY coalesce(handed_to_provider_at, created_at), id LIMIT $2`,
+          [before, limit],
+          toOutbound,
+        ),
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { signLead } from "@vitrina/client";
+import {
+  createManualClock,
+  createVitrina,
+  OUTCOME_UNKNOWN_REASON,
+  type MessagingTransport,
+  type OutgoingMessage,
+  type SendResult,
+  type Storage,
+} from "@vitrina/core";
+import { describe, expect, it, vi } from "vitest";
+import { sampleLead } from "../../http-node/test/support/lead-harness.js";
+import { backends, DATABASE_URL, openTestStorage } from "./support.js";
+
+const LEASE_MS = 10 * 60_000;
+const storages: Array<[string, () => Promise<Storage>]> = [
+  ["memory", async () => memoryStorage()],
+  ...backends.map((b): [string, () => Promise<Storage>] => [b, async () => (await openTestStorage(b)).storage]),
+];
+
+/**
+ * A lead intake whose process can "stop" at two points: before the message reaches the provider
+ * (`crashBeforeSend`: the claim throws, as if the process died after the lead committed), or
+ * during the provider call (`hangProvider`: the call never answers until `answer` is called).
+ */
+async function setup(storage: Storage) {
+  const clock = createManualClock("2026-03-01T12:00:00.000Z");
+  const sent: OutgoingMessage[] = [];
+  const control = { crashBeforeSend: false, hangProvider: false };
+  let answer: ((result: SendResult) => void) | null = null;
+  const messaging: MessagingTransport = {
+    send(message) {
+      sent.push(message);
+      if (!control.hangProvider) return Promise.resolve({ status: "sent", providerMessageId: `wamid.${sent.length}` });
+      return new Promise((resolve) => (answer = resolve));
+    },
+  };
+  const crashing: Storage = {
+    ...storage,
+    transaction: (work) =>
+      storage.transaction((tx) => {
+        if (!control.crashBeforeSend) return work(tx);
+        // The first write after the lead's commit is the claim (older releases: a whole-row update).
+        const stop = () => Promise.reject(new Error("the process stopped here"));
+        return work({ ...tx, outbound: { ...tx.outbound, claimUnsent: stop, update: stop } });
+      }),
+  };
+  const vitrina = createVitrina({ storage: crashing, messaging, secretBox: Buffer.alloc(32, 5).toString("base64"), clock });
+  const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "CRM", systemId: "crm" });
+  const postLead = (lead: ReturnType<typeof sampleLead>) => {
+    const body = JSON.stringify(lead);
+    const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: clock.now().getTime() });
+    return vitrina.handler(new Request("http://127.0.0.1/functions/v1/lead-intake", { method: "POST", headers, body }));
+  };
+  const outboundOf = async (lead: ReturnType<typeof sampleLead>) => {
+    const stored = await storage.leads.findBySourceId(connector.id, lead.source_lead_id);
+    return storage.outbound.findByLeadEvent(stored!.id);
+  };
+  /** Registers a lead whose process stops before the send: the message stays `queued`, never handed over. */
+  const leadCrashedBeforeSend = async (lead = sampleLead()) => {
+    control.crashBeforeSend = true;
+    const response = await postLead(lead);
+    control.crashBeforeSend = false;
+    expect(response.status).toBe(500);
+    expect(await outboundOf(lead)).toMatchObject({ status: "queued", handedToProviderAt: null });
+    return lead;
+  };
+  return { vitrina, storage, clock, sent, control, postLead, outboundOf, leadCrashedBeforeSend, answer: (r: SendResult) => answer!(r), workspace };
+}
+
+describe.each(storages)("stuck first messages on %s", (name, open) => {
+  it("marks a message failed (outcome unknown) once its lease passed when the process stopped during the provider call; never resends it", async () => {
+    const storage = await open();
+    const s = await setup(storage);
+    try {
+      s.control.hangProvider = true;
+      const lead = sampleLead();
+      const stopped = s.postLead(lead);
+      await vi.waitFor(() => expect(s.sent).toHaveLength(1));
+      const inFlight = await s.outboundOf(lead);
+      expect(inFlight).toMatchObject({ status: "queued", reason: "handed to the messaging provider", handedToProviderAt: s.clock.now().toISOString(), providerAnsweredAt: null });
+
+      s.clock.advance(LEASE_MS - 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      s.clock.advance(1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 1, sentLate: 0, abandoned: 0 });
+      expect(await s.outboundOf(lead)).toMatchObject({ status: "failed", reason: OUTCOME_UNKNOWN_REASON, handedToProviderAt: inFlight!.handedToProviderAt });
+      s.clock.advance(LEASE_MS);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(s.sent).toHaveLength(1);
+
+      // Had the process only been slow, the provider's answer, when it comes, is what stays.
+      s.answer({ status: "sent", providerMessageId: "wamid.late" });
+      expect((await stopped).status).toBe(200);
+      expect(await s.outboundOf(lead)).toMatchObject({ status: "sent", providerMessageId: "wamid.late", reason: null });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("sends a message the provider never got once its lease passed (consent re-checked), once; too late or opted out, never", async () => {
+    const storage = await open();
+    const s = await setup(storage);
+    try {
+      const lead = await s.leadCrashedBeforeSend();
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      s.clock.advance(LEASE_MS + 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 1, abandoned: 0 });
+      expect(s.sent.map((m) => m.to)).toEqual([lead.contact.phone_e164]);
+      const sent = await s.outboundOf(lead);
+      expect(sent).toMatchObject({ status: "sent", providerMessageId: "wamid.1", reason: null });
+      const conversation = await storage.conversations.findActive(s.workspace.id, sent!.contactId, "whatsapp");
+      expect(conversation).not.toBeNull();
+      s.clock.advance(LEASE_MS + 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(s.sent).toHaveLength(1);
+
+      // The CRM's retry of the same lead answers with the state; it does not send either.
+      expect((await (await s.postLead(lead)).json()).outbound).toEqual({ status: "sent", reason: null });
+
+      const optedOut = await s.leadCrashedBeforeSend();
+      await s.vitrina.contacts.optOutOfWhatsApp({ workspaceId: s.workspace.id, phoneE164: optedOut.contact.phone_e164 });
+      const tooLate = await s.leadCrashedBeforeSend();
+      s.clock.advance(2 * 3600_000);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 2 });
+      expect(await s.outboundOf(tooLate)).toMatchObject({ status: "failed", reason: expect.stringMatching(/too late for a first message/) });
+      expect(await s.outboundOf(optedOut)).toMatchObject({ status: "failed", reason: expect.stringMatching(/too late/) });
+      expect(s.sent).toHaveLength(1);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("re-checks consent when it sends late: an opt-out in between blocks it", async () => {
+    const storage = await open();
+    const s = await setup(storage);
+    try {
+      const lead = await s.leadCrashedBeforeSend();
+      await s.vitrina.contacts.optOutOfWhatsApp({ workspaceId: s.workspace.id, phoneE164: lead.contact.phone_e164 });
+      s.clock.advance(LEASE_MS + 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 1 });
+      expect(await s.outboundOf(lead)).toMatchObject({ status: "blocked", reason: expect.stringMatching(/opted out/) });
+      expect(s.sent).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+// Two workers (or a worker and the late original request) settling the same stuck message must
+// not both send it. Only real PostgreSQL runs their transactions at once.
+describe.runIf(DATABASE_URL)("stuck first messages: concurrent sweeps on PostgreSQL", () => {
+  const RACES = 150;
+  const AT_ONCE = 10;
+  it(`hands each stuck message to the provider once when three sweeps race (${RACES} messages)`, async () => {
+    const { storage } = await openTestStorage("PostgreSQL");
+    const s = await setup(storage);
+    try {
+      let sentTwice = 0;
+      for (let done = 0; done < RACES; done += AT_ONCE) {
+        const leads = [];
+        for (let i = 0; i < AT_ONCE; i++) leads.push(await s.leadCrashedBeforeSend());
+        s.clock.advance(LEASE_MS + 1);
+        await Promise.all([1, 2, 3].map(() => s.vitrina.maintenance.reconcileFirstMessages()));
+        for (const lead of leads) if (s.sent.filter((m) => m.to === lead.contact.phone_e164).length > 1) sentTwice++;
+      }
+      console.info(`[PostgreSQL] ${RACES} stuck messages, 3 racing sweeps: ${s.sent.length} sends, ${sentTwice} messages sent twice or more`);
+      expect({ sends: s.sent.length, sentTwice }).toEqual({ sends: RACES, sentTwice: 0 });
+    } finally {
+      await storage.close();
+    }
+  });
+});

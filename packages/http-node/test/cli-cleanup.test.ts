@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixtures } from "@vitrina/core/testing";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { cleanupCommand } from "../src/cli/cleanup.js";
+import { openCliContext } from "../src/cli/context.js";
+
+// `vitrina cleanup` against embedded PGlite in a temp data dir, reopened per invocation.
+let dataDir: string;
+const originalEnv = { ...process.env };
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "vitrina-cleanup-"));
+  process.env.VITRINA_DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  delete process.env.VITRINA_SECRET_KEY;
+});
+afterEach(async () => {
+  process.env = { ...originalEnv };
+  vi.restoreAllMocks();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function cleanup(flags: Record<string, string | boolean>) {
+  const printed: string[] = [];
+  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+  const ctx = await openCliContext({});
+  try {
+    await cleanupCommand(ctx, [], flags);
+  } finally {
+    await ctx.vitrina.close();
+    vi.restoreAllMocks();
+  }
+  return JSON.parse(printed.join("\n"));
+}
+
+/** A workspace with one long-finished delivery (two attempts) of an old event, and an old lead. */
+async function seedOldRecords() {
+  const f = fixtures();
+  const ctx = await openCliContext({});
+  const s = ctx.vitrina.storage;
+  try {
+    const workspace = f.workspace();
+    await s.workspaces.insert(workspace);
+    const connector = f.connector(workspace.id);
+    await s.connectors.insert(connector);
+    const { contact } = await s.contacts.insertOrGetByPhone(f.contact(workspace.id));
+    await s.leads.insertIfNew(f.lead(workspace.id, connector.id, { contactId: contact.id, receivedAt: "2020-01-01T00:00:00.000Z" }));
+    await s.events.append({ id: "evt_old", workspaceId: workspace.id, type: "order.confirmed", created: "2020-01-01T00:00:00.000Z", data: {} });
+    const delivery = { id: f.id(), workspaceId: workspace.id, subscriptionId: "whs_1", eventId: "evt_old", eventType: "order.confirmed", status: "succeeded" as const, attemptCount: 2, nextAttemptAt: "2020-01-01T00:00:00.000Z", retryUntil: "2020-01-02T00:00:00.000Z", leaseUntil: null, leasedBy: null, lastError: null, createdAt: "2020-01-01T00:00:00.000Z", deliveredAt: "2020-01-01T00:01:00.000Z" };
+    await s.webhookDeliveries.insert(delivery);
+    for (const number of [1, 2]) await s.webhookAttempts.insert({ id: f.id(), deliveryId: delivery.id, number, attemptedAt: "2020-01-01T00:00:00.000Z", statusCode: 200, durationMs: 5, error: null });
+  } finally {
+    await ctx.vitrina.close();
+  }
+}
+
+describe("vitrina cleanup", () => {
+  it("counts with --dry-run, then removes, per kind; lead payloads only when configured", async () => {
+    await seedOldRecords();
+    const kept = { deliveriesDays: 30, leadPayloadsDays: null };
+    expect(await cleanup({ "dry-run": true })).toMatchObject({ attempts: 2, deliveries: 1, events: 1, leadPayloads: 0, dryRun: true, settings: kept });
+    expect(await cleanup({})).toMatchObject({ attempts: 2, deliveries: 1, events: 1, leadPayloads: 0, dryRun: false, complete: true });
+    expect(await cleanup({ "dry-run": true })).toMatchObject({ attempts: 0, deliveries: 0, events: 0 });
+
+    process.env.VITRINA_RETENTION_LEAD_PAYLOADS_DAYS = "365";
+    process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "keep";
+    expect(await cleanup({})).toMatchObject({ deliveries: 0, leadPayloads: 1, settings: { deliveriesDays: null, leadPayloadsDays: 365 } });
+  }, 60_000);
+
+  it("refuses a retention setting that is not a number of days or keep", async () => {
+    process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "thirty";
+    await expect(openCliContext({})).rejects.toMatchObject({ code: "invalid_argument", reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }] });
+  });
+});
