@@ -23,6 +23,7 @@ async function main(argv: string[]): Promise<void> {
     strict: true,
     options: {
       memory: { type: "boolean" },
+      json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       workspace: { type: "string" },
       name: { type: "string" },

@@ -6,6 +6,8 @@ import { lockDataDir } from "./data-dir-lock.js";
 
 export interface ConfiguredStorage {
   storage: Storage;
+  /** Which storage was picked: only `pglite` (local, embedded) may keep a generated secret key. */
+  kind: "memory" | "postgresql" | "pglite";
   /** For the startup line, e.g. `PostgreSQL postgres@127.0.0.1:5432/test` (never a password). */
   description: string;
   persistent: boolean;
@@ -16,6 +18,8 @@ export interface ConfiguredStorage {
 export interface StorageFromEnvOptions {
   /** Force the in-memory adapter (the `--memory` flag). */
   memory?: boolean;
+  /** PostgreSQL schema holding Vitrina's tables (PostgreSQL and PGlite). Default `VITRINA_DB_SCHEMA`, else `vitrina`. */
+  schema?: string;
   env?: Record<string, string | undefined>;
 }
 
@@ -37,22 +41,25 @@ function describeUrl(url: string): string {
  */
 export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promise<ConfiguredStorage> {
   const env = options.env ?? process.env;
-  const dataDir = resolve(env.VITRINA_DATA_DIR ?? ".vitrina");
+  const dataDir = resolve(env.VITRINA_DATA_DIR || ".vitrina");
   if (options.memory || env.VITRINA_STORAGE === "memory") {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
-    return { storage: memoryStorage(), description: "memory (nothing survives a restart)", persistent: false, dataDir };
+    return { storage: memoryStorage(), kind: "memory", description: "memory (nothing survives a restart)", persistent: false, dataDir };
   }
   const postgres = await import("@vitrina/adapter-postgres").catch((cause: unknown) => {
     throw new VitrinaError("invalid_argument", "persistent storage needs @vitrina/adapter-postgres installed (or use --memory)", { cause });
   });
   const statementTimeoutMs = env.VITRINA_STATEMENT_TIMEOUT_MS ? Number(env.VITRINA_STATEMENT_TIMEOUT_MS) : 10_000;
+  const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
+  const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
     const { default: pg } = await import("pg");
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
-    await postgres.migrate(pool);
+    await postgres.migrate(pool, { schema });
     return {
-      storage: postgres.postgresStorage(pool, { statementTimeoutMs }),
-      description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}`,
+      storage: postgres.postgresStorage(pool, { statementTimeoutMs, schema }),
+      kind: "postgresql",
+      description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}${inSchema}`,
       persistent: true,
       dataDir,
     };
@@ -64,27 +71,38 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   let db: InstanceType<typeof PGlite> | undefined;
   try {
     db = new PGlite(join(dataDir, "pglite"));
-    await postgres.migrate(db);
+    await postgres.migrate(db, { schema });
   } catch (error) {
     await db?.close().catch(() => undefined);
     lock.release();
     throw error;
   }
-  const storage = postgres.postgresStorage(db);
+  const storage = postgres.postgresStorage(db, { schema });
   return {
     storage: { ...storage, close: () => storage.close().finally(lock.release) },
-    description: `embedded PGlite in ${join(dataDir, "pglite")}`,
+    kind: "pglite",
+    description: `embedded PGlite in ${join(dataDir, "pglite")}${inSchema}`,
     persistent: true,
     dataDir,
   };
 }
 
+/** Why a process sharing a PostgreSQL database must be given the key, and how. */
+export const SECRET_KEY_REQUIRED_MESSAGE =
+  "DATABASE_URL is set but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. " +
+  "Set VITRINA_SECRET_KEY to the same key the server uses (base64, 32 bytes; a new one: `openssl rand -base64 32`), " +
+  "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key.";
+
 /**
  * The key sealing secrets at rest: `VITRINA_SECRET_KEY` (base64, 32 bytes), or for local use a key
  * generated once into `<dataDir>/secret.key` (mode 600), so a restart can still open what it sealed.
+ * With `DATABASE_URL` set it refuses (`invalid_argument`) instead: the database is shared with other
+ * processes (the server, the CLI, workers), and a key generated here would seal secrets none of them
+ * can open.
  */
 export async function secretKeyFromEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<string> {
   if (env.VITRINA_SECRET_KEY) return env.VITRINA_SECRET_KEY;
+  if (env.DATABASE_URL) throw new VitrinaError("invalid_argument", SECRET_KEY_REQUIRED_MESSAGE);
   const file = join(dataDir, "secret.key");
   const existing = await readFile(file, "utf8").catch(() => null);
   if (existing) return existing.trim();

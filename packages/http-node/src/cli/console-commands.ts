@@ -1,5 +1,6 @@
 import { requireRole } from "@vitrina/core";
 import { startWorker } from "../worker.js";
+import { requireSecretKey } from "./secret-box.js";
 import { list, printJson, required, type CliContext } from "./context.js";
 
 export const consoleUsage = `vitrina workspaces create --name <name> --owner <userId> [--vertical real_estate|generic] [--currency CLP]
@@ -55,6 +56,8 @@ export async function deliveriesCommand(ctx: CliContext, [action, deliveryId]: s
 
 /** Runs the outbox worker in this process until a signal; resolves once it stopped cleanly. */
 export async function workerCommand(ctx: CliContext): Promise<void> {
+  // Signing opens every subscription's sealed secret: without the server's key nothing could be sent.
+  await requireSecretKey(ctx.configured, undefined);
   const worker = startWorker(ctx.vitrina);
   console.error(`vitrina worker ${worker.workerId} delivering from ${ctx.configured.description}; Ctrl-C to stop`);
   await worker.stopped;

@@ -1,6 +1,7 @@
 import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
 import { nodeWebhookOptions } from "../pinned-fetch.js";
-import { secretKeyFromEnv, storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
+import { storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
+import { cliSecretBox } from "./secret-box.js";
 
 /** What every console command works against: the configured storage and a Vitrina over it. */
 export interface CliContext {
@@ -14,7 +15,7 @@ export async function openCliContext(flags: { memory?: boolean }): Promise<CliCo
     storage: configured.storage,
     // Console commands never send messages; the transport only satisfies the composition root.
     messaging: logMessagingTransport(silentLogger),
-    secretBox: await secretKeyFromEnv(configured.dataDir),
+    secretBox: cliSecretBox(configured, undefined),
     // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
     // only when explicitly allowed (local development).
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" }),
