@@ -88,10 +88,11 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
 }
 
 /** Why a process sharing a PostgreSQL database must be given the key, and how. */
-export const SECRET_KEY_REQUIRED_MESSAGE =
-  "DATABASE_URL is set but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. " +
-  "Set VITRINA_SECRET_KEY to the same key the server uses (base64, 32 bytes; a new one: `openssl rand -base64 32`), " +
-  "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key.";
+export function secretKeyRequiredMessage(storage = "DATABASE_URL is set"): string {
+  return `${storage} but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. ` +
+    "Set VITRINA_SECRET_KEY to the same key the server uses (base64, 32 bytes; a new one: `openssl rand -base64 32`), " +
+    "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key.";
+}
 
 /**
  * The key sealing secrets at rest: `VITRINA_SECRET_KEY` (base64, 32 bytes), or for local use a key
@@ -102,7 +103,7 @@ export const SECRET_KEY_REQUIRED_MESSAGE =
  */
 export async function secretKeyFromEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<string> {
   if (env.VITRINA_SECRET_KEY) return env.VITRINA_SECRET_KEY;
-  if (env.DATABASE_URL) throw new VitrinaError("invalid_argument", SECRET_KEY_REQUIRED_MESSAGE);
+  if (env.DATABASE_URL) throw new VitrinaError("invalid_argument", secretKeyRequiredMessage());
   const file = join(dataDir, "secret.key");
   const existing = await readFile(file, "utf8").catch(() => null);
   if (existing) return existing.trim();
