@@ -33,6 +33,20 @@ function describeUrl(url: string): string {
 }
 
 /**
+ * Loads an optional peer dependency, or fails with `invalid_argument` naming the package to install,
+ * rather than Node's raw ERR_MODULE_NOT_FOUND stack.
+ */
+export async function importOptional<T>(load: () => Promise<T>, packageName: string, neededFor: string): Promise<T> {
+  try {
+    return await load();
+  } catch (cause) {
+    const code = (cause as { code?: string }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw cause;
+    throw new VitrinaError("invalid_argument", `${neededFor} needs the optional package ${packageName}: install it (pnpm add ${packageName}), or set DATABASE_URL, or use --memory`, { cause });
+  }
+}
+
+/**
  * Picks storage the way the CLI and the example server document it:
  * `--memory` or `VITRINA_STORAGE=memory` → in memory; `DATABASE_URL` → PostgreSQL (pg Pool);
  * otherwise embedded PGlite persisted in `VITRINA_DATA_DIR` (default `.vitrina/`). Migrates first.
@@ -46,14 +60,12 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
     const { memoryStorage } = await import("@vitrina/adapter-memory");
     return { storage: memoryStorage(), kind: "memory", description: "memory (nothing survives a restart)", persistent: false, dataDir };
   }
-  const postgres = await import("@vitrina/adapter-postgres").catch((cause: unknown) => {
-    throw new VitrinaError("invalid_argument", "persistent storage needs @vitrina/adapter-postgres installed (or use --memory)", { cause });
-  });
+  const postgres = await importOptional(() => import("@vitrina/adapter-postgres"), "@vitrina/adapter-postgres", "persistent storage (or use --memory)");
   const statementTimeoutMs = env.VITRINA_STATEMENT_TIMEOUT_MS ? Number(env.VITRINA_STATEMENT_TIMEOUT_MS) : 10_000;
   const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
   const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
-    const { default: pg } = await import("pg");
+    const { default: pg } = await importOptional(() => import("pg"), "pg", "DATABASE_URL (PostgreSQL)");
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
     await postgres.migrate(pool, { schema });
     return {
@@ -64,7 +76,7 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
       dataDir,
     };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGlite } = await importOptional(() => import("@electric-sql/pglite"), "@electric-sql/pglite", "embedded storage without DATABASE_URL");
   await mkdir(dataDir, { recursive: true });
   // One process per data directory: a second PGlite on the same files would silently lose writes.
   const lock = lockDataDir(dataDir);
