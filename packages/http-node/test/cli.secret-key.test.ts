@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL, uniqueSchema } from "../../adapter-postgres/test/support.js";
+import { importOptional, secretKeyFromEnv } from "../src/storage-from-env.js";
 import { runCli } from "./support/run-cli.js";
 
 // Item 7 of issue 13: with DATABASE_URL and no key, the CLI sealed connector secrets with a key it
@@ -64,4 +65,31 @@ describe("vitrina CLI on embedded PGlite", () => {
       await rm(cwd, { recursive: true, force: true });
     }
   }, 180_000);
+});
+
+describe("storage-from-env guards", () => {
+  it("secretKeyFromEnv refuses to generate a key when DATABASE_URL is set, and writes no file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vitrina-key-"));
+    try {
+      await expect(secretKeyFromEnv(dir, { DATABASE_URL: "postgres://db/app" })).rejects.toMatchObject({
+        code: "invalid_argument",
+        message: expect.stringContaining("Set VITRINA_SECRET_KEY to the same key the server uses"),
+      });
+      expect(existsSync(join(dir, "secret.key"))).toBe(false);
+      expect(await secretKeyFromEnv(dir, { DATABASE_URL: "postgres://db/app", VITRINA_SECRET_KEY: "k" })).toBe("k");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names a missing optional package and how to install it, instead of Node's module-not-found stack", async () => {
+    // The error Node raises for `import("@electric-sql/pglite")` when the package isn't installed.
+    const notInstalled = () => Promise.reject(Object.assign(new Error("Cannot find package '@electric-sql/pglite'"), { code: "ERR_MODULE_NOT_FOUND" }));
+    await expect(importOptional(notInstalled, "@electric-sql/pglite", "embedded storage without DATABASE_URL")).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: "embedded storage without DATABASE_URL needs the optional package @electric-sql/pglite: install it (pnpm add @electric-sql/pglite), or set DATABASE_URL, or use --memory",
+    });
+    const broken = new Error("syntax error in the package");
+    await expect(importOptional(() => Promise.reject(broken), "pg", "PostgreSQL")).rejects.toBe(broken);
+  });
 });
