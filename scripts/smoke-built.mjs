@@ -62,8 +62,10 @@ const { mkdtempSync, rmSync } = await import("node:fs");
 const { tmpdir } = await import("node:os");
 const dataDir = mkdtempSync(`${tmpdir()}/vitrina-smoke-`);
 try {
-  const cli = new URL("../packages/http-node/dist/cli.js", import.meta.url).pathname;
+  // The committed bin launcher (what pnpm links as `vitrina`) runs the built CLI.
+  const cli = new URL("../packages/http-node/bin/vitrina.js", import.meta.url).pathname;
   const env = { ...process.env, VITRINA_DATA_DIR: dataDir, DATABASE_URL: "" };
+  assert.match(execFileSync(process.execPath, [cli, "--version"], { env, encoding: "utf8" }), /^\d+\.\d+\.\d+/);
   assert.match(execFileSync(process.execPath, [cli, "migrate"], { env, encoding: "utf8" }), /migrations applied: embedded PGlite/);
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

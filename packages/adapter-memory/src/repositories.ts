@@ -43,6 +43,15 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async getMember(workspaceId, userId) {
         return state.members.get(`${workspaceId}/${userId}`);
       },
+      async listForUser(userId) {
+        return state.members
+          .filter((m) => m.userId === userId)
+          .flatMap((m) => {
+            const workspace = state.workspaces.get(m.workspaceId);
+            return workspace === null ? [] : [{ ...workspace, role: m.role }];
+          })
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      },
     },
     connectors: {
       async insert(connector) {

@@ -1,72 +1,116 @@
 #!/usr/bin/env node
-// `vitrina`: console operations against the configured storage (DATABASE_URL → PostgreSQL;
-// otherwise embedded PGlite in VITRINA_DATA_DIR, default .vitrina/; --memory for in-memory).
+// `vitrina`: console operations against the app's configuration (vitrina.config.{js,mjs,ts} or
+// --config) and its storage (DATABASE_URL → PostgreSQL; otherwise embedded PGlite in
+// VITRINA_DATA_DIR, default .vitrina/; --memory for in-memory).
+import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { isVitrinaError } from "@vitrina/core";
-import { apiKeysCommand, consoleUsage, deliveriesCommand, workerCommand, workspacesCommand } from "./cli/console-commands.js";
-import { cleanupCommand, cleanupUsage } from "./cli/cleanup.js";
-import { connectorsCommand, connectorsUsage } from "./cli/connectors.js";
-import { openCliContext } from "./cli/context.js";
-import { storageFromEnv } from "./storage-from-env.js";
+import { isVitrinaError, type VitrinaError } from "@vitrina/core";
+import { findConfigFile, loadConfigFile } from "./config-file.js";
+import { UsageError, type CliCommand, type FlagOptions } from "./cli/command.js";
+import { commands } from "./cli/commands.js";
+import { openCliContext, type CliSetup } from "./cli/context.js";
 
-const usage = `usage:
-vitrina migrate                 apply pending database migrations
-${connectorsUsage}
-${consoleUsage}
-${cleanupUsage}
+const globalFlags = {
+  config: { type: "string" },
+  memory: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} satisfies FlagOptions;
 
-Storage: DATABASE_URL (PostgreSQL), else PGlite in VITRINA_DATA_DIR (default .vitrina/), or --memory.
-Secrets are sealed with VITRINA_SECRET_KEY (base64, 32 bytes), else with a key kept in the data dir.`;
+const globalUsage = `usage: vitrina <command> [options]
+
+${commands.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join("\n")}
+
+vitrina <command> --help shows a command's options.
+Global options:
+  --config <file>  the app's configuration (default: vitrina.config.js, .mjs or .ts in this directory)
+  --json           print JSON instead of tables
+  --memory         in-memory storage (nothing survives)
+  --version, --help
+
+Storage: the config's \`storage\`, else DATABASE_URL (PostgreSQL, schema \`database.schema\` or VITRINA_DB_SCHEMA),
+else embedded PGlite in VITRINA_DATA_DIR (default .vitrina/). Secrets are sealed with the config's \`secretBox\`
+or VITRINA_SECRET_KEY (required with PostgreSQL: the same key the server uses).`;
+
+function commandHelp(command: CliCommand): string {
+  const flags = Object.keys(command.flags).map((flag) => `--${flag}`).join(" ");
+  return `${command.summary}\n\n${command.usage}\n\noptions: ${flags || "(none)"}; global: --config <file> --json --memory`;
+}
+
+function version(): string {
+  // src/cli.ts and dist/cli.js both sit one level below the package root.
+  return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+}
 
 async function main(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      memory: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      workspace: { type: "string" },
-      name: { type: "string" },
-      "system-id": { type: "string" },
-      user: { type: "string" },
-      owner: { type: "string" },
-      vertical: { type: "string" },
-      currency: { type: "string" },
-      scopes: { type: "string" },
-      subscription: { type: "string" },
-      limit: { type: "string" },
-      "starting-after": { type: "string" },
-      "dry-run": { type: "boolean" },
-    },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || command === undefined) {
-    console.log(usage);
-    return;
+  // The command is the first positional; its own flags are only known once we know which it is.
+  const first = parseArgs({ args: argv, options: globalFlags, strict: false, allowPositionals: true });
+  const name = first.positionals[0];
+  if (first.values.version) return void console.log(version());
+  const command = commands.find((c) => c.name === (name === "help" ? first.positionals[1] : name));
+  if (name === undefined || (name === "help" && command === undefined)) return void console.log(globalUsage);
+  if (command === undefined) throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(", ")}`);
+  if (first.values.help || name === "help") return void console.log(commandHelp(command));
+
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...globalFlags, ...command.flags }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw Object.assign(new UsageError((error as Error).message), { command });
   }
-  if (command === "migrate") {
-    // storageFromEnv migrates before it returns; say what it did.
-    const configured = await storageFromEnv({ memory: values.memory });
-    console.log(`migrations applied: ${configured.description}`);
-    await configured.storage.close();
-    return;
-  }
-  const commands = { connectors: connectorsCommand, workspaces: workspacesCommand, "api-keys": apiKeysCommand, deliveries: deliveriesCommand, worker: workerCommand, cleanup: cleanupCommand };
-  const run = commands[command as keyof typeof commands];
-  if (run !== undefined) {
-    const ctx = await openCliContext({ memory: values.memory });
+  const { values, positionals } = parsed;
+  const configFile = findConfigFileOrUsageError(values.config as string | undefined);
+  const setup: CliSetup = {
+    config: configFile === null ? {} : await loadConfigFile(configFile),
+    configFile,
+    memory: values.memory === true,
+    out: { json: values.json === true },
+  };
+  const [, ...rest] = positionals;
+  try {
+    if (command.runWithSetup) return await command.runWithSetup(setup, rest, values);
+    const ctx = await openCliContext(setup);
     try {
-      await run(ctx, rest, values as Record<string, string | undefined>);
+      await command.run!(ctx, rest, values);
     } finally {
       await ctx.vitrina.close();
     }
-    return;
+  } catch (error) {
+    if (error instanceof UsageError) Object.assign(error, { command });
+    throw error;
   }
-  throw new Error(`unknown command "${command}"\n${usage}`);
+}
+
+function findConfigFileOrUsageError(explicit: string | undefined): string | null {
+  try {
+    return findConfigFile(process.cwd(), explicit);
+  } catch (error) {
+    throw new UsageError((error as Error).message, "--config");
+  }
+}
+
+/** `vitrina: code: message`, then every field at fault; a usage error also shows the command's usage. */
+function report(error: unknown): number {
+  if (!isVitrinaError(error)) {
+    console.error(`vitrina: ${(error as Error).message ?? String(error)}`);
+    return 1;
+  }
+  const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error)];
+  if (error instanceof UsageError) {
+    const command = (error as UsageError & { command?: CliCommand }).command;
+    lines.push("", command ? `${command.usage}\n(vitrina ${command.name} --help)` : "vitrina --help lists the commands");
+  }
+  console.error(lines.join("\n"));
+  return error instanceof UsageError ? 2 : 1;
+}
+
+function reasonLines(error: VitrinaError): string[] {
+  // A UsageError's one reason repeats its message.
+  if (error instanceof UsageError) return [];
+  return error.reasons.map((r) => `  ${r.field || "(body)"}: ${r.reason}`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(isVitrinaError(error) ? `vitrina: ${error.code}: ${error.message}` : `vitrina: ${(error as Error).message}`);
-  process.exitCode = 1;
+  process.exitCode = report(error);
 });

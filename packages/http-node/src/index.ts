@@ -5,5 +5,6 @@ export { writeWebResponse } from "./node-response.js";
 export { nodeHostResolver } from "./host-resolver.js";
 export { startWorker, type StartWorkerOptions, type RunningWorker } from "./worker.js";
 export { serveVitrina, type ServeVitrinaOptions } from "./serve-vitrina.js";
-export { storageFromEnv, secretKeyFromEnv, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";
+export { storageFromEnv, secretKeyFromEnv, secretKeyRequiredMessage, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";
 export { guardedLookup, nodeWebhookOptions, pinnedFetch, type LookupAll } from "./pinned-fetch.js";
+export { defineConfig, findConfigFile, loadConfigFile, type VitrinaConfig, type VitrinaConfigExport } from "./config-file.js";

@@ -6,6 +6,8 @@ import { lockDataDir } from "./data-dir-lock.js";
 
 export interface ConfiguredStorage {
   storage: Storage;
+  /** Which storage was picked: only `pglite` (local, embedded) may keep a generated secret key. */
+  kind: "memory" | "postgresql" | "pglite";
   /** For the startup line, e.g. `PostgreSQL postgres@127.0.0.1:5432/test` (never a password). */
   description: string;
   persistent: boolean;
@@ -16,6 +18,8 @@ export interface ConfiguredStorage {
 export interface StorageFromEnvOptions {
   /** Force the in-memory adapter (the `--memory` flag). */
   memory?: boolean;
+  /** PostgreSQL schema holding Vitrina's tables (PostgreSQL and PGlite). Default `VITRINA_DB_SCHEMA`, else `vitrina`. */
+  schema?: string;
   env?: Record<string, string | undefined>;
   /** Where migrations say what they applied (info level). Default: Vitrina's default logger. */
   logger?: Logger;
@@ -31,6 +35,20 @@ function describeUrl(url: string): string {
 }
 
 /**
+ * Loads an optional peer dependency, or fails with `invalid_argument` naming the package to install,
+ * rather than Node's raw ERR_MODULE_NOT_FOUND stack.
+ */
+export async function importOptional<T>(load: () => Promise<T>, packageName: string, neededFor: string): Promise<T> {
+  try {
+    return await load();
+  } catch (cause) {
+    const code = (cause as { code?: string }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw cause;
+    throw new VitrinaError("invalid_argument", `${neededFor} needs the optional package ${packageName}: install it (pnpm add ${packageName}), or set DATABASE_URL, or use --memory`, { cause });
+  }
+}
+
+/**
  * Picks storage the way the CLI and the example server document it:
  * `--memory` or `VITRINA_STORAGE=memory` → in memory; `DATABASE_URL` → PostgreSQL (pg Pool);
  * otherwise embedded PGlite persisted in `VITRINA_DATA_DIR` (default `.vitrina/`). Migrates first.
@@ -39,54 +57,67 @@ function describeUrl(url: string): string {
  */
 export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promise<ConfiguredStorage> {
   const env = options.env ?? process.env;
-  const dataDir = resolve(env.VITRINA_DATA_DIR ?? ".vitrina");
+  const dataDir = resolve(env.VITRINA_DATA_DIR || ".vitrina");
   if (options.memory || env.VITRINA_STORAGE === "memory") {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
-    return { storage: memoryStorage(), description: "memory (nothing survives a restart)", persistent: false, dataDir };
+    return { storage: memoryStorage(), kind: "memory", description: "memory (nothing survives a restart)", persistent: false, dataDir };
   }
-  const postgres = await import("@vitrina/adapter-postgres").catch((cause: unknown) => {
-    throw new VitrinaError("invalid_argument", "persistent storage needs @vitrina/adapter-postgres installed (or use --memory)", { cause });
-  });
+  const postgres = await importOptional(() => import("@vitrina/adapter-postgres"), "@vitrina/adapter-postgres", "persistent storage (or use --memory)");
   const statementTimeoutMs = env.VITRINA_STATEMENT_TIMEOUT_MS ? Number(env.VITRINA_STATEMENT_TIMEOUT_MS) : 10_000;
+  const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
+  const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
-    const { default: pg } = await import("pg");
+    const { default: pg } = await importOptional(() => import("pg"), "pg", "DATABASE_URL (PostgreSQL)");
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
-    await postgres.migrate(pool, { logger: options.logger });
+    await postgres.migrate(pool, { schema, logger: options.logger });
     return {
-      storage: postgres.postgresStorage(pool, { statementTimeoutMs }),
-      description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}`,
+      storage: postgres.postgresStorage(pool, { statementTimeoutMs, schema }),
+      kind: "postgresql",
+      description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}${inSchema}`,
       persistent: true,
       dataDir,
     };
   }
-  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGlite } = await importOptional(() => import("@electric-sql/pglite"), "@electric-sql/pglite", "embedded storage without DATABASE_URL");
   await mkdir(dataDir, { recursive: true });
   // One process per data directory: a second PGlite on the same files would silently lose writes.
   const lock = lockDataDir(dataDir);
   let db: InstanceType<typeof PGlite> | undefined;
   try {
     db = new PGlite(join(dataDir, "pglite"));
-    await postgres.migrate(db, { logger: options.logger });
+    await postgres.migrate(db, { schema, logger: options.logger });
   } catch (error) {
     await db?.close().catch(() => undefined);
     lock.release();
     throw error;
   }
-  const storage = postgres.postgresStorage(db);
+  const storage = postgres.postgresStorage(db, { schema });
   return {
     storage: { ...storage, close: () => storage.close().finally(lock.release) },
-    description: `embedded PGlite in ${join(dataDir, "pglite")}`,
+    kind: "pglite",
+    description: `embedded PGlite in ${join(dataDir, "pglite")}${inSchema}`,
     persistent: true,
     dataDir,
   };
 }
 
+/** Why a process sharing a PostgreSQL database must be given the key, and how. */
+export function secretKeyRequiredMessage(storage = "DATABASE_URL is set"): string {
+  return `${storage} but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. ` +
+    "Set VITRINA_SECRET_KEY to the same key the server uses (base64, 32 bytes; a new one: `openssl rand -base64 32`), " +
+    "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key.";
+}
+
 /**
  * The key sealing secrets at rest: `VITRINA_SECRET_KEY` (base64, 32 bytes), or for local use a key
  * generated once into `<dataDir>/secret.key` (mode 600), so a restart can still open what it sealed.
+ * With `DATABASE_URL` set it refuses (`invalid_argument`) instead: the database is shared with other
+ * processes (the server, the CLI, workers), and a key generated here would seal secrets none of them
+ * can open.
  */
 export async function secretKeyFromEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<string> {
   if (env.VITRINA_SECRET_KEY) return env.VITRINA_SECRET_KEY;
+  if (env.DATABASE_URL) throw new VitrinaError("invalid_argument", secretKeyRequiredMessage());
   const file = join(dataDir, "secret.key");
   const existing = await readFile(file, "utf8").catch(() => null);
   if (existing) return existing.trim();

@@ -24,9 +24,9 @@ afterEach(async () => {
 async function cleanup(flags: Record<string, string | boolean>) {
   const printed: string[] = [];
   vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  const ctx = await openCliContext({});
+  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
   try {
-    await cleanupCommand(ctx, [], flags);
+    await cleanupCommand.run!(ctx, [], flags);
   } finally {
     await ctx.vitrina.close();
     vi.restoreAllMocks();
@@ -37,7 +37,7 @@ async function cleanup(flags: Record<string, string | boolean>) {
 /** A workspace with one long-finished delivery (two attempts) of an old event, and an old lead. */
 async function seedOldRecords() {
   const f = fixtures();
-  const ctx = await openCliContext({});
+  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
   const s = ctx.vitrina.storage;
   try {
     const workspace = f.workspace();
@@ -70,6 +70,6 @@ describe("vitrina cleanup", () => {
 
   it("refuses a retention setting that is not a number of days or keep", async () => {
     process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "thirty";
-    await expect(openCliContext({})).rejects.toMatchObject({ code: "invalid_argument", reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }] });
+    await expect(openCliContext({ config: {}, configFile: null, out: { json: true } })).rejects.toMatchObject({ code: "invalid_argument", reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }] });
   });
 });

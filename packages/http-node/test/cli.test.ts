@@ -2,8 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { apiKeysCommand, deliveriesCommand, workspacesCommand } from "../src/cli/console-commands.js";
+import { apiKeysCommand } from "../src/cli/api-keys.js";
+import type { CliCommand } from "../src/cli/command.js";
 import { connectorsCommand } from "../src/cli/connectors.js";
+import { deliveriesCommand } from "../src/cli/deliveries.js";
+import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
@@ -23,13 +26,13 @@ afterEach(async () => {
 });
 
 /** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
-async function run(command: (ctx: any, args: string[], flags: any) => Promise<void>, args: string[], flags: Record<string, string>) {
+async function run(command: CliCommand, args: string[], flags: Record<string, string>) {
   const printed: string[] = [];
   vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
   vi.spyOn(console, "error").mockImplementation(() => {});
-  const ctx = await openCliContext({});
+  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
   try {
-    await command(ctx, args, flags);
+    await command.run!(ctx, args, flags);
   } finally {
     await ctx.vitrina.close();
     vi.restoreAllMocks();

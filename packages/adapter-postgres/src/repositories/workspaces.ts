@@ -35,6 +35,15 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
           userId: r.user_id,
           role: r.role,
         })),
+      // A scan of the members table by user: a console command, not a request path.
+      listForUser: (userId) =>
+        many(
+          q,
+          `SELECT w.*, m.role FROM ${s}.workspaces w JOIN ${s}.workspace_members m ON m.workspace_id = w.id
+           WHERE m.user_id = $1 ORDER BY w.created_at, w.id`,
+          [userId],
+          (r) => ({ ...toWorkspace(r), role: r.role }),
+        ),
     },
     connectors: {
       async insert(c) {

@@ -45,6 +45,8 @@ export interface WorkspaceRepository {
   get(id: string): Promise<WorkspaceRecord | null>;
   upsertMember(member: MemberRecord): Promise<void>;
   getMember(workspaceId: string, userId: string): Promise<MemberRecord | null>;
+  /** The workspaces `userId` is a member of, with that member's role, oldest first (console listing). */
+  listForUser(userId: string): Promise<Array<WorkspaceRecord & { role: MemberRecord["role"] }>>;
 }
 
 export interface ConnectorRepository {

@@ -63,6 +63,14 @@ export function runStorageContract(name: string, options: StorageContractOptions
         role: "admin",
       });
       expect(await storage.workspaces.getMember(workspace.id, "nobody")).toBeNull();
+      const later = f.workspace({ createdAt: f.at(1000) });
+      await storage.workspaces.insert(later);
+      await storage.workspaces.upsertMember({ workspaceId: later.id, userId: "u1", role: "owner" });
+      expect(await storage.workspaces.listForUser("u1")).toEqual([
+        { ...workspace, role: "admin" },
+        { ...later, role: "owner" },
+      ]);
+      expect(await storage.workspaces.listForUser("nobody")).toEqual([]);
     });
 
     it("stores connectors, refuses a duplicate system id, rotates secrets", async () => {

@@ -44,6 +44,11 @@ export function createWorkspaceService(deps: { storage: Storage; clock: Clock; i
       return workspace;
     },
 
+    /** The workspaces `actor` belongs to, with their role in each. */
+    listForUser(actor: Actor): Promise<Array<WorkspaceRecord & { role: MemberRecord["role"] }>> {
+      return storage.workspaces.listForUser(actor.userId);
+    },
+
     /** Adds or changes a member's role; only owners and admins may. */
     async setMember(actor: Actor, member: MemberRecord): Promise<void> {
       await requireRole(storage, actor, member.workspaceId, ["owner", "admin"], "manage members");

@@ -1,7 +1,5 @@
 import { resolveRetention, VitrinaError, type RetentionOptions } from "@vitrina/core";
-import type { CliContext } from "./context.js";
-
-export const cleanupUsage = `vitrina cleanup [--dry-run]   apply retention now and print what it removed per kind (--dry-run: count only)`;
+import type { CliCommand } from "./command.js";
 
 /** `30` → 30 days, `keep` → kept forever; absent → the documented default. */
 function days(value: string | undefined, name: string): number | null | undefined {
@@ -29,10 +27,16 @@ export function retentionFromEnv(env: Record<string, string | undefined>): Reten
 }
 
 /** Runs retention once with the configured settings and prints the count per kind as JSON. */
-export async function cleanupCommand(ctx: CliContext, _args: string[], flags: Record<string, string | boolean | undefined>): Promise<void> {
-  const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
-  const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
-  const { extra, ...counts } = report;
-  console.log(JSON.stringify({ ...counts, ...extra, settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays } }, null, 2));
-  if (!report.complete) console.error("The time budget ran out; run it again to carry on.");
-}
+export const cleanupCommand: CliCommand = {
+  name: "cleanup",
+  summary: "apply retention now and print what it removed per kind (--dry-run: count only)",
+  usage: "vitrina cleanup [--dry-run]",
+  flags: { "dry-run": { type: "boolean" } },
+  async run(ctx, _args, flags) {
+    const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
+    const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
+    const { extra, ...counts } = report;
+    console.log(JSON.stringify({ ...counts, ...extra, settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays } }, null, 2));
+    if (!report.complete) console.error("The time budget ran out; run it again to carry on.");
+  },
+};

@@ -1,35 +1,62 @@
+import type { ConnectorView } from "@vitrina/core";
+import { required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { required } from "./context.js";
+import { printJson, printList, printRecord } from "./output.js";
 
-export const connectorsUsage = `vitrina connectors create --workspace <id> --name <visible name> --system-id <id> --user <userId>
+const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
+
+/** The connector operations. Secrets are printed once, to stdout, and never again. */
+export const connectorsCommand: CliCommand = {
+  name: "connectors",
+  summary: "create, list and rotate the connectors CRMs sign leads with",
+  usage: `vitrina connectors create --workspace <id> --name <visible name> --system-id <id> --user <userId> [--public-url <url>]
 vitrina connectors list   --workspace <id> --user <userId>
-vitrina connectors rotate <connectorId> --user <userId>`;
+vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
+  flags: { workspace: { type: "string" }, name: { type: "string" }, "system-id": { type: "string" }, user: { type: "string" }, "public-url": { type: "string" } },
+  async run(ctx, [action, connectorId], flags) {
+    const actor = { userId: required(flags.user, "user") };
+    switch (action) {
+      case "create": {
+        const created = await ctx.vitrina.connectors.create(actor, required(flags.workspace, "workspace"), {
+          name: required(flags.name, "name"),
+          systemId: required(flags["system-id"], "system-id"),
+        });
+        printSecret(ctx, created.connector, created.secret, flags);
+        console.error("The secret above is shown once. Store it in the sending system now.");
+        return;
+      }
+      case "list": {
+        const connectors = await ctx.vitrina.connectors.list(actor, required(flags.workspace, "workspace"));
+        printList(ctx.out, connectors, [["ID", (c) => c.id], ["NAME", (c) => c.name], ["SYSTEM", (c) => c.systemId], ["SECRET VERSION", (c) => c.secretVersion], ["CREATED", (c) => c.createdAt]]);
+        return;
+      }
+      case "rotate": {
+        const rotated = await ctx.vitrina.connectors.rotate(actor, requiredPositional(connectorId, "connectorId"));
+        printSecret(ctx, rotated.connector, rotated.secret, flags);
+        console.error("The previous secret stopped working. The new one above is shown once.");
+        return;
+      }
+      default:
+        unknownAction(connectorsCommand, action);
+    }
+  },
+};
 
-/** The console's connector operations. Secrets are printed once, to stdout, and never again. */
-export async function connectorsCommand(ctx: CliContext, args: string[], flags: Record<string, string | undefined>): Promise<void> {
-  const [action, connectorId] = args;
-  const actor = { userId: required(flags.user, "user") };
-  const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
-  switch (action) {
-    case "create": {
-      const created = await ctx.vitrina.connectors.create(actor, required(flags.workspace, "workspace"), {
-        name: required(flags.name, "name"),
-        systemId: required(flags["system-id"], "system-id"),
-      });
-      print(created);
-      console.error("The secret above is shown once. Store it in the sending system now.");
-      return;
-    }
-    case "list":
-      print(await ctx.vitrina.connectors.list(actor, required(flags.workspace, "workspace")));
-      return;
-    case "rotate": {
-      const rotated = await ctx.vitrina.connectors.rotate(actor, required(connectorId, "connector id (positional)"));
-      print(rotated);
-      console.error("The previous secret stopped working. The new one above is shown once.");
-      return;
-    }
-    default:
-      throw new Error(`unknown connectors action "${action ?? ""}"\n${connectorsUsage}`);
-  }
+/** The connector, its secret and where the CRM sends leads (the placeholder says how to fill it in). */
+function printSecret(ctx: CliContext, connector: ConnectorView, secret: string, flags: Record<string, unknown>): void {
+  const publicUrl = (flags["public-url"] as string | undefined) ?? ctx.config.publicUrl;
+  const leadIntakeUrl = publicUrl
+    ? `${publicUrl.replace(/\/+$/, "")}${LEAD_INTAKE_PATH}`
+    : `<your public URL>${LEAD_INTAKE_PATH} (pass --public-url or set publicUrl in vitrina.config.mjs)`;
+  if (ctx.out.json) return printJson({ connector, secret, lead_intake_url: leadIntakeUrl });
+  const prefix = ctx.config.headerPrefix ?? "Vitrina";
+  printRecord(ctx.out, {
+    id: connector.id,
+    name: connector.name,
+    system_id: connector.systemId,
+    secret_version: connector.secretVersion,
+    secret,
+    lead_intake_url: leadIntakeUrl,
+    signed_with: `X-${prefix}-Connector-Id, X-${prefix}-Timestamp, X-${prefix}-Signature`,
+  });
 }

@@ -1,42 +1,71 @@
 import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
+import type { VitrinaConfig } from "../config-file.js";
 import { nodeWebhookOptions } from "../pinned-fetch.js";
+import { storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
+import type { Output } from "./output.js";
 import { retentionFromEnv } from "./cleanup.js";
-import { secretKeyFromEnv, storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
+import { cliSecretBox } from "./secret-box.js";
 
-/** What every console command works against: the configured storage and a Vitrina over it. */
+/** What every command starts from: the app's configuration and the global flags. */
+export interface CliSetup {
+  config: VitrinaConfig;
+  configFile: string | null;
+  memory?: boolean;
+  out: Output;
+  env?: Record<string, string | undefined>;
+}
+
+/** What every console command works against: the app's configuration, its storage and a Vitrina over it. */
 export interface CliContext {
-  configured: ConfiguredStorage;
+  config: VitrinaConfig;
+  /** Where the storage came from, for messages; `kind: "config"` when the config file passed `storage`. */
+  storage: { description: string; kind: ConfiguredStorage["kind"] | "config"; dataDir: string };
   vitrina: Vitrina;
+  out: Output;
 }
 
-export async function openCliContext(flags: { memory?: boolean }): Promise<CliContext> {
+/** Storage as the app configures it: the config's own `storage`, else `storageFromEnv` in the config's schema. */
+export async function openConfiguredStorage(options: CliSetup): Promise<Omit<ConfiguredStorage, "kind"> & { kind: ConfiguredStorage["kind"] | "config" }> {
+  const { config } = options;
+  if (config.storage !== undefined && !options.memory) {
+    return { storage: config.storage, kind: "config", description: `the storage from ${options.configFile}`, persistent: true, dataDir: "" };
+  }
+  return storageFromEnv({ memory: options.memory, schema: config.database?.schema, env: options.env });
+}
+
+/**
+ * A Vitrina built from the app's configuration, so a separate `vitrina worker` signs with the app's
+ * header prefix and webhook options, and console commands seal with the app's key.
+ */
+export async function openCliContext(options: CliSetup): Promise<CliContext> {
+  const { config } = options;
+  const env = options.env ?? process.env;
   // Read before the storage opens, so a bad setting leaves nothing open behind it.
-  const retention = retentionFromEnv(process.env);
-  const configured = await storageFromEnv({ memory: flags.memory });
-  const vitrina = createVitrina({
-    storage: configured.storage,
-    // Console commands never send messages; the transport only satisfies the composition root.
-    messaging: logMessagingTransport(silentLogger),
-    secretBox: await secretKeyFromEnv(configured.dataDir),
-    // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
-    // only when explicitly allowed (local development).
-    webhooks: nodeWebhookOptions({ allowInsecureLoopback: process.env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true" }),
-    // `vitrina worker` applies it periodically, `vitrina cleanup` on demand.
-    retention,
-  });
-  return { configured, vitrina };
-}
-
-/** `--scopes a,b` → `["a", "b"]`. */
-export function list(value: string | undefined, flag: string): string[] {
-  return required(value, flag).split(",").map((s) => s.trim()).filter(Boolean);
-}
-
-export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
-}
-
-export function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === "") throw new VitrinaError("invalid_argument", `missing --${flag}`);
-  return value;
+  const retention = config.retention ?? retentionFromEnv(env);
+  const configured = await openConfiguredStorage(options);
+  const webhooks = config.webhooks ?? {};
+  try {
+    const vitrina = createVitrina({
+      ...config,
+      storage: configured.storage,
+      // Console commands never send messages; the transport only satisfies the composition root.
+      messaging: config.messaging ?? logMessagingTransport(silentLogger),
+      secretBox: cliSecretBox(configured.kind, configured.dataDir, config.secretBox, env),
+      // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
+      // only when the config or VITRINA_ALLOW_INSECURE_LOOPBACK allows them (local development).
+      webhooks: {
+        ...nodeWebhookOptions({
+          allowInsecureLoopback: webhooks.allowInsecureLoopback ?? env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true",
+          allowPrivateNetworks: webhooks.allowPrivateNetworks,
+        }),
+        ...webhooks,
+      },
+      // `vitrina worker` applies it periodically, `vitrina cleanup` on demand.
+      retention,
+    });
+    return { config, storage: configured, vitrina, out: options.out };
+  } catch (error) {
+    await configured.storage.close();
+    throw error instanceof VitrinaError ? error : new VitrinaError("invalid_argument", `the configuration is invalid: ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -1,0 +1,29 @@
+import { SCOPES } from "@vitrina/core";
+import { list, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
+import { printJson, printList, printRecord } from "./output.js";
+
+/** API keys: the secret is printed once; only its hash is stored. */
+export const apiKeysCommand: CliCommand = {
+  name: "api-keys",
+  summary: "issue, list and revoke API keys",
+  usage: `vitrina api-keys issue  --workspace <id> --user <userId> --name <name> --scopes <scope,scope>
+vitrina api-keys list   --workspace <id> --user <userId>
+vitrina api-keys revoke <keyId> --workspace <id> --user <userId>
+scopes: ${SCOPES.join(", ")}`,
+  flags: { workspace: { type: "string" }, user: { type: "string" }, name: { type: "string" }, scopes: { type: "string" } },
+  async run(ctx, [action, keyId], flags) {
+    const actor = { userId: required(flags.user, "user") };
+    const workspaceId = required(flags.workspace, "workspace");
+    if (action === "issue") {
+      const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, { name: required(flags.name, "name"), scopes: list(flags.scopes, "scopes") });
+      if (ctx.out.json) printJson(issued);
+      else printRecord(ctx.out, { id: issued.key.id, name: issued.key.name, scopes: issued.key.scopes.join(","), secret: issued.secret });
+      console.error("The key above is shown once. Store it now.");
+    } else if (action === "list") {
+      const keys = await ctx.vitrina.apiKeys.list(actor, workspaceId);
+      printList(ctx.out, keys, [["ID", (k) => k.id], ["NAME", (k) => k.name], ["SCOPES", (k) => k.scopes.join(",")], ["CREATED", (k) => k.createdAt], ["REVOKED", (k) => k.revokedAt]]);
+    } else if (action === "revoke") {
+      printRecord(ctx.out, (await ctx.vitrina.apiKeys.revoke(actor, workspaceId, requiredPositional(keyId, "keyId"))) as unknown as Record<string, unknown>);
+    } else unknownAction(apiKeysCommand, action);
+  },
+};

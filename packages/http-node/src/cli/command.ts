@@ -1,0 +1,66 @@
+import type { ParseArgsConfig } from "node:util";
+import { VitrinaError } from "@vitrina/core";
+import type { CliContext, CliSetup } from "./context.js";
+
+export type Flags = Record<string, string | boolean | undefined>;
+export type FlagOptions = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * One command group of `vitrina` (`connectors`, `worker`, ...), in its own file. Adding a command
+ * is one file and one line in `commands.ts`.
+ */
+export interface CliCommand {
+  name: string;
+  /** One line for `vitrina --help`. */
+  summary: string;
+  /** The command's usage lines, shown by `vitrina <name> --help` and after a usage error. */
+  usage: string;
+  /** Flags this command accepts besides the global ones (`--config`, `--memory`, `--json`). */
+  flags: FlagOptions;
+  /** Runs with the configured storage and a Vitrina over it, opened for it and closed after. */
+  run?(ctx: CliContext, positionals: string[], flags: Flags): Promise<void>;
+  /** Instead of `run`, for a command that opens storage its own way (`migrate`). */
+  runWithSetup?(setup: CliSetup, positionals: string[], flags: Flags): Promise<void>;
+}
+
+/** A mistake in the command line: printed with the command's usage, exit code 2. */
+export class UsageError extends VitrinaError {
+  override readonly name = "UsageError";
+  constructor(message: string, flag?: string) {
+    super("invalid_argument", message, flag === undefined ? {} : { reasons: [{ field: flag, reason: message }] });
+  }
+}
+
+export function required(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== "string" || value === "") throw new UsageError(`missing --${flag}`, `--${flag}`);
+  return value;
+}
+
+/** A positional argument, e.g. the connector id of `connectors rotate <connectorId>`. */
+export function requiredPositional(value: string | undefined, name: string): string {
+  if (value === undefined || value === "") throw new UsageError(`missing <${name}>`, name);
+  return value;
+}
+
+/** `--scopes a,b` → `["a", "b"]`. */
+export function list(value: string | boolean | undefined, flag: string): string[] {
+  return required(value, flag).split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** `--limit 20` → 20; anything but a positive whole number is a usage error naming the flag. */
+export function positiveInteger(value: string | boolean | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError(`--${flag} must be a positive whole number, got "${text}"`, `--${flag}`);
+  return Number(text);
+}
+
+export function oneOf<T extends string>(value: string | boolean | undefined, flag: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}, got "${String(value)}"`, `--${flag}`);
+  return value as T;
+}
+
+export function unknownAction(command: CliCommand, action: string | undefined): never {
+  throw new UsageError(action === undefined ? `${command.name}: which action?` : `unknown ${command.name} action "${action}"`);
+}

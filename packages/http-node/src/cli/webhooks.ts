@@ -1,0 +1,24 @@
+import { requireRole } from "@vitrina/core";
+import { required, unknownAction, type CliCommand } from "./command.js";
+import { printList } from "./output.js";
+
+/** The workspace's webhook subscriptions: where `deliveries list --subscription` gets its id. */
+export const webhooksCommand: CliCommand = {
+  name: "webhooks",
+  summary: "list a workspace's webhook subscriptions",
+  usage: "vitrina webhooks list --workspace <id> --user <userId>",
+  flags: { workspace: { type: "string" }, user: { type: "string" } },
+  async run(ctx, [action], flags) {
+    if (action !== "list") unknownAction(webhooksCommand, action);
+    const workspaceId = required(flags.workspace, "workspace");
+    await requireRole(ctx.vitrina.storage, { userId: required(flags.user, "user") }, workspaceId, ["owner", "admin"], "list webhook subscriptions");
+    const page = await ctx.vitrina.webhooks.list(workspaceId);
+    printList(ctx.out, page.data, [
+      ["ID", (s) => s.id],
+      ["URL", (s) => s.url],
+      ["EVENTS", (s) => s.events.join(",")],
+      ["ENABLED", (s) => (s.enabled ? "yes" : `no (${s.disabled_reason ?? "disabled"})`)],
+      ["CREATED", (s) => s.created_at],
+    ], page);
+  },
+};

@@ -1,0 +1,107 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { backends, DATABASE_URL, uniqueSchema } from "../../adapter-postgres/test/support.js";
+import { storageFromEnv } from "../src/storage-from-env.js";
+import { cliCommand, runCli } from "./support/run-cli.js";
+import { RECEIVER_SECRET, startReceiver, verifyWithNodeCrypto } from "./support/webhook-harness.js";
+
+// Item 6 of issue 13: an app with headerPrefix "Acme" and a separate `vitrina worker` delivered
+// `Vitrina-Signature`, because the CLI built its own Vitrina with defaults. The CLI now loads the
+// app's vitrina.config.*: prefix, storage schema, webhook options and secret key.
+const SECRET_KEY = Buffer.alloc(32, 5).toString("base64");
+let cwd: string;
+const closers: Array<() => Promise<unknown>> = [];
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "vitrina-cli-config-"));
+});
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+  await rm(cwd, { recursive: true, force: true });
+});
+
+function envFor(backend: "PGlite" | "PostgreSQL"): Record<string, string> {
+  return { DATABASE_URL: backend === "PostgreSQL" ? DATABASE_URL! : "", VITRINA_DATA_DIR: join(cwd, ".vitrina"), VITRINA_SECRET_KEY: "", VITRINA_ALLOW_INSECURE_LOOPBACK: "" };
+}
+
+/** What the app does before the worker runs: a subscription to `url` and one quote.created waiting for it. */
+async function appQueuesOneEvent(backend: "PGlite" | "PostgreSQL", schema: string, url: string): Promise<void> {
+  const configured = await storageFromEnv({ env: envFor(backend), schema });
+  const vitrina = createVitrina({
+    storage: configured.storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: SECRET_KEY,
+    headerPrefix: "Acme",
+    webhooks: { allowInsecureLoopback: true },
+  });
+  try {
+    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "ana" });
+    await vitrina.webhooks.create(workspace.id, { url, events: ["quote.created"], secret: RECEIVER_SECRET });
+    const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56911112222" });
+    await vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "SKU-1", quantity: 1, unitPrice: 990 }] });
+  } finally {
+    await vitrina.close();
+  }
+}
+
+describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)", (backend) => {
+  it("signs with the app's header prefix (Acme-Signature), in the app's schema, with the app's key", async () => {
+    const schema = uniqueSchema();
+    if (backend === "PostgreSQL") {
+      closers.push(async () => {
+        const pool = new pg.Pool({ connectionString: DATABASE_URL });
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      });
+    }
+    const receiver = await startReceiver();
+    closers.push(receiver.close);
+    await appQueuesOneEvent(backend, schema, receiver.url);
+    // The function form, as an app that reads its environment would write it.
+    await writeFile(
+      join(cwd, "vitrina.config.mjs"),
+      `export default async () => ({ headerPrefix: "Acme", secretBox: ${JSON.stringify(SECRET_KEY)}, database: { schema: ${JSON.stringify(schema)} }, webhooks: { allowInsecureLoopback: true } });\n`,
+    );
+
+    const { command, args } = cliCommand(["worker"]);
+    const worker = spawn(command, args, { cwd, env: { ...process.env, ...envFor(backend) }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    worker.stdout.on("data", (c: Buffer) => void (output += c.toString()));
+    worker.stderr.on("data", (c: Buffer) => void (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (receiver.received.length === 0 && worker.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      worker.kill("SIGTERM");
+    }
+    expect(await exited, output).toBe(0);
+    expect(output).toContain("signing with Acme-Signature");
+    expect(receiver.received, output).toHaveLength(1);
+    const [delivery] = receiver.received;
+    expect(delivery!.headers["vitrina-signature"]).toBeUndefined();
+    expect(delivery!.headers["vitrina-event-id"]).toBeUndefined();
+    expect(delivery!.headers["acme-event-id"]).toEqual(expect.any(String));
+    expect(verifyWithNodeCrypto(delivery!.headers["acme-signature"] as string, delivery!.body, RECEIVER_SECRET)).toBe(true);
+
+    // `migrate` reads the same config: the app's schema.
+    const migrated = await runCli(["migrate"], { cwd, env: envFor(backend) });
+    expect(migrated.stdout, migrated.stderr).toContain(`(schema ${schema})`);
+  }, 240_000);
+});
+
+describe("config file errors", () => {
+  it("--config naming a missing file is a usage error; a config exporting nothing useful says what to export", async () => {
+    const missing = await runCli(["migrate", "--config", "nope.mjs"], { cwd, env: { VITRINA_STORAGE: "memory" } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("vitrina: invalid_argument: --config nope.mjs: no such file");
+    await writeFile(join(cwd, "vitrina.config.mjs"), "export const unrelated = 1;\n");
+    const empty = await runCli(["migrate", "--memory"], { cwd });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("must export default an options object");
+  }, 120_000);
+});

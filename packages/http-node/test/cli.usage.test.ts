@@ -1,0 +1,96 @@
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createVitrina, logMessagingTransport, SCOPES, silentLogger } from "@vitrina/core";
+import { storageFromEnv } from "../src/storage-from-env.js";
+import { runCli } from "./support/run-cli.js";
+
+// Item 8 of issue 13: the CLI as a person at the console meets it, each step a separate process on
+// one embedded PGlite data directory.
+let cwd: string;
+const env = () => ({ DATABASE_URL: "", VITRINA_SECRET_KEY: "", VITRINA_DATA_DIR: join(cwd, ".vitrina") });
+const cli = (...args: string[]) => runCli(args, { cwd, env: env() });
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "vitrina-cli-usage-"));
+});
+afterAll(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+describe("vitrina CLI: help, version and usage errors", () => {
+  it("prints its version, the command list, and each command's own help", async () => {
+    const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
+    expect(await cli("--version")).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = await cli("--help");
+    for (const name of ["migrate", "workspaces", "connectors", "api-keys", "webhooks", "deliveries", "worker"]) expect(help.stdout).toContain(`  ${name}`);
+    const connectors = await cli("connectors", "--help");
+    expect(connectors.code).toBe(0);
+    expect(connectors.stdout).toContain("vitrina connectors rotate <connectorId> --user <userId>");
+    expect(connectors.stdout).toContain("--public-url");
+  }, 120_000);
+
+  it("refuses bad flags with a usage error naming the flag (exit 2), never a database error", async () => {
+    const limit = await cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", "--limit", "abc");
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain('vitrina: invalid_argument: --limit must be a positive whole number, got "abc"');
+    expect(limit.stderr).toContain("vitrina deliveries list");
+    const vertical = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm");
+    expect(vertical).toMatchObject({ code: 2, stdout: "" });
+    expect(vertical.stderr).toContain('--vertical must be one of real_estate, generic, got "farm"');
+    const currency = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp");
+    expect(currency.code).toBe(2);
+    expect(currency.stderr).toContain("--currency must be a three-letter ISO 4217 code");
+    const unknown = await cli("connectors", "list", "--wat");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--wat'");
+  }, 120_000);
+});
+
+describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
+  let workspaceId: string;
+  beforeAll(async () => {
+    const created = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--json");
+    workspaceId = JSON.parse(created.stdout).id;
+  }, 60_000);
+
+  it("lists every field at fault and the valid scopes", async () => {
+    const connector = await cli("connectors", "create", "--workspace", workspaceId, "--name", "  ", "--system-id", "has space", "--user", "ana");
+    expect(connector.code).toBe(1);
+    expect(connector.stderr).toContain("vitrina: invalid_payload: connector is invalid\n  name: must be 1 to 120 characters\n  systemId: must be 1 to 64 letters");
+    const key = await cli("api-keys", "issue", "--workspace", workspaceId, "--user", "ana", "--name", "crm", "--scopes", "catalog:read,bogus");
+    expect(key.code).toBe(1);
+    expect(key.stderr).toContain(`  scopes.1: unknown scope "bogus"; known: ${SCOPES.join(", ")}`);
+  }, 120_000);
+
+  it("prints the connector's lead-intake URL, or a marked placeholder", async () => {
+    const placeholder = await cli("connectors", "create", "--workspace", workspaceId, "--name", "HubSpot", "--system-id", "hubspot", "--user", "ana");
+    expect(placeholder.code).toBe(0);
+    expect(placeholder.stdout).toMatch(/^secret +vtr_cs_/m);
+    expect(placeholder.stdout).toContain("lead_intake_url  <your public URL>/functions/v1/lead-intake (pass --public-url or set publicUrl in vitrina.config.mjs)");
+    const json = await cli("connectors", "create", "--workspace", workspaceId, "--name", "Pipedrive", "--system-id", "pipedrive", "--user", "ana", "--public-url", "https://crm.example.com/vitrina/", "--json");
+    expect(JSON.parse(json.stdout)).toMatchObject({ lead_intake_url: "https://crm.example.com/vitrina/functions/v1/lead-intake", secret: expect.stringMatching(/^vtr_cs_/) });
+  }, 120_000);
+
+  it("lists workspaces, webhook subscriptions and deliveries as aligned tables, or JSON", async () => {
+    const configured = await storageFromEnv({ env: env() });
+    const vitrina = createVitrina({ storage: configured.storage, messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 1).toString("base64") });
+    const subscription = await vitrina.webhooks.create(workspaceId, { url: "https://erp.example.com/hooks", events: ["quote.created"], secret: "whsec_test_0123456789abcdefABCDEF" });
+    await vitrina.close();
+
+    const workspaces = await cli("workspaces", "list", "--user", "ana");
+    const [header, row] = workspaces.stdout.trimEnd().split("\n");
+    expect(header).toMatch(/^ID +NAME +ROLE +VERTICAL +CURRENCY +CREATED$/);
+    expect(row).toMatch(new RegExp(`^${workspaceId} +Andes +owner +real_estate +CLP +\\S+$`));
+    expect(header!.indexOf("NAME")).toBe(row!.indexOf("Andes"));
+
+    const webhooks = await cli("webhooks", "list", "--workspace", workspaceId, "--user", "ana");
+    expect(webhooks.stdout).toMatch(/^ID +URL +EVENTS +ENABLED +CREATED$/m);
+    expect(webhooks.stdout).toContain(`${subscription.id}  https://erp.example.com/hooks  quote.created  yes`);
+    const json = JSON.parse((await cli("webhooks", "list", "--workspace", workspaceId, "--user", "ana", "--json")).stdout);
+    expect(json.data.map((s: { id: string }) => s.id)).toEqual([subscription.id]);
+
+    const deliveries = await cli("deliveries", "list", "--workspace", workspaceId, "--subscription", subscription.id, "--user", "ana", "--limit", "5");
+    expect(deliveries).toMatchObject({ code: 0, stdout: "(none)\n" });
+  }, 180_000);
+});
