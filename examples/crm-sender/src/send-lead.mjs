@@ -54,11 +54,11 @@ try {
   const response = await sendLead(url, { connectorId, secret, lead: sampleLead() });
   console.log(JSON.stringify(response, null, 2));
 } catch (error) {
-  if (error instanceof TypeError && error.message === "fetch failed") {
-    console.error(`cannot reach ${url} (${error.cause?.code ?? error.cause?.message ?? "network error"}): is the demo server running?`);
+  if (!(error instanceof LeadIntakeError)) throw error;
+  if (error.code === "network_error") {
+    console.error(`cannot reach ${url}: is the demo server running? (${error.cause?.cause?.code ?? error.cause?.cause?.message ?? error.message})`);
     process.exit(2);
   }
-  if (!(error instanceof LeadIntakeError)) throw error;
   console.error(`lead rejected: HTTP ${error.status} ${error.code}: ${error.message}`);
   for (const { field, reason } of error.reasons) console.error(`  ${field}: ${reason}`);
   process.exitCode = 1;
