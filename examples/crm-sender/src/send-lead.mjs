@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Sends one signed sample lead to Vitrina's lead intake and prints the answer.
-// Credentials: VITRINA_DEMO_CREDENTIALS=<path to { connectorId, connectorSecret, leadIntakeUrl }>,
-// or VITRINA_LEAD_INTAKE_URL, VITRINA_CONNECTOR_ID and VITRINA_CONNECTOR_SECRET.
-import { readFileSync } from "node:fs";
+// Credentials: VITRINA_LEAD_INTAKE_URL, VITRINA_CONNECTOR_ID and VITRINA_CONNECTOR_SECRET; else
+// the file the demo server writes (.vitrina/demo-credentials.json, or VITRINA_DEMO_CREDENTIALS).
 import { parseArgs } from "node:util";
 import { LeadIntakeError, sendLead } from "@vitrina/client";
+import { findDemoCredentials } from "../../demo-credentials.mjs";
 
 const { values: flags } = parseArgs({
   options: {
@@ -16,19 +16,19 @@ const { values: flags } = parseArgs({
 });
 
 function loadCredentials() {
-  const file = process.env.VITRINA_DEMO_CREDENTIALS;
-  const fromFile = file ? JSON.parse(readFileSync(file, "utf8")) : {};
-  const credentials = {
-    url: fromFile.leadIntakeUrl ?? process.env.VITRINA_LEAD_INTAKE_URL,
-    connectorId: fromFile.connectorId ?? process.env.VITRINA_CONNECTOR_ID,
-    secret: fromFile.connectorSecret ?? process.env.VITRINA_CONNECTOR_SECRET,
+  const fromEnv = {
+    url: process.env.VITRINA_LEAD_INTAKE_URL,
+    connectorId: process.env.VITRINA_CONNECTOR_ID,
+    secret: process.env.VITRINA_CONNECTOR_SECRET,
   };
-  const missing = Object.entries(credentials).filter(([, value]) => !value).map(([key]) => key);
-  if (missing.length > 0) {
-    console.error(`missing ${missing.join(", ")}: set VITRINA_DEMO_CREDENTIALS or the VITRINA_* variables`);
+  if (Object.values(fromEnv).every(Boolean)) return fromEnv;
+  const found = findDemoCredentials();
+  if (found === null) {
+    console.error("no credentials: start the demo server first (pnpm start writes .vitrina/demo-credentials.json), or set VITRINA_LEAD_INTAKE_URL, VITRINA_CONNECTOR_ID and VITRINA_CONNECTOR_SECRET");
     process.exit(2);
   }
-  return credentials;
+  const { leadIntakeUrl, connectorId, connectorSecret } = found.credentials;
+  return { url: leadIntakeUrl, connectorId, secret: connectorSecret };
 }
 
 /** A real-estate lead as a portal or CRM would send it. */
@@ -55,6 +55,10 @@ try {
   console.log(JSON.stringify(response, null, 2));
 } catch (error) {
   if (!(error instanceof LeadIntakeError)) throw error;
+  if (error.code === "network_error") {
+    console.error(`cannot reach ${url}: is the demo server running? (${error.cause?.cause?.code ?? error.cause?.cause?.message ?? error.message})`);
+    process.exit(2);
+  }
   console.error(`lead rejected: HTTP ${error.status} ${error.code}: ${error.message}`);
   for (const { field, reason } of error.reasons) console.error(`  ${field}: ${reason}`);
   process.exitCode = 1;

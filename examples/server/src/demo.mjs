@@ -1,9 +1,9 @@
 // Builds the demo: a Vitrina over the configured storage, with one workspace, its owner, a
 // connector and a messaging transport that logs instead of sending. Used by main.mjs and tests.
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, SCOPES, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, MIN_SECRET_LENGTH, SCOPES, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -116,8 +116,19 @@ export async function createDemo({ env = process.env, logger = consoleLogger, me
   return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, apiKey, optOuts, messagingName: messaging.name, storageName: configured.description };
 }
 
-/** The credentials scripts need, written to VITRINA_DEMO_CREDENTIALS when set. */
-export function demoCredentials(demo, baseUrl) {
+/**
+ * A signing secret for the local webhook receiver: the one already in the credentials file (so a
+ * restart keeps existing subscriptions and a running receiver valid), else a fresh random one.
+ * The receiver reads it from the same file; the printed subscribe command carries it.
+ */
+export async function demoWebhookSecret(credentialsPath) {
+  const previous = await readFile(credentialsPath, "utf8").then(JSON.parse).catch(() => null);
+  if (typeof previous?.webhookSecret === "string" && previous.webhookSecret.length >= MIN_SECRET_LENGTH) return previous.webhookSecret;
+  return `whsec_${randomBytes(24).toString("base64url")}`;
+}
+
+/** The credentials the examples read (from `.vitrina/demo-credentials.json` by default). */
+export function demoCredentials(demo, baseUrl, webhookSecret) {
   return {
     workspaceId: demo.workspace.id,
     connectorId: demo.connector.id,
@@ -126,9 +137,13 @@ export function demoCredentials(demo, baseUrl) {
     apiKey: demo.apiKey,
     mcpUrl: `${baseUrl}/mcp`,
     webhooksUrl: `${baseUrl}/v1/webhooks`,
+    webhookSecret,
   };
 }
 
 export async function writeDemoCredentials(path, credentials) {
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  // `mode` applies only when the file is created; an older file may have been made readable by others.
+  await chmod(path, 0o600);
 }

@@ -3,21 +3,44 @@
 // embedded PGlite in VITRINA_DATA_DIR (default .vitrina/); `--memory` or VITRINA_STORAGE=memory.
 // Configuration by environment:
 //   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir),
-//   VITRINA_DEMO_CREDENTIALS (write the demo credentials there as JSON),
+//   VITRINA_DEMO_CREDENTIALS (where to write the demo credentials; default <data dir>/demo-credentials.json),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
 //   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API).
+import { relative } from "node:path";
+import { VitrinaError } from "@vitrina/core";
 import { serveVitrina } from "@vitrina/http-node";
-import { createDemo, demoCredentials, writeDemoCredentials } from "./demo.mjs";
+import { demoCredentialsPath } from "../../demo-credentials.mjs";
+import { createDemo, demoCredentials, demoWebhookSecret, writeDemoCredentials } from "./demo.mjs";
 
-const demo = await createDemo({ memory: process.argv.includes("--memory") });
+/** The examples/webhook-receiver default port, which the printed subscribe command points at. */
+const RECEIVER_PORT = 8788;
+const port = Number(process.env.PORT ?? 8787);
+const host = process.env.HOST ?? "127.0.0.1";
+
+/** Startup problems a user fixes by changing a setting: one line saying which, not a stack trace. */
+function exitWithHint(error) {
+  if (error?.code === "EADDRINUSE") {
+    console.error(`port ${port} on ${host} is already in use (another demo still running?): stop it, or set PORT to a free port, e.g. PORT=${port + 10} pnpm start`);
+  } else if (error?.code === "EACCES") {
+    console.error(`not allowed to listen on port ${port} on ${host}: set PORT to a port above 1024, e.g. PORT=8787 pnpm start`);
+  } else if (error instanceof VitrinaError) {
+    console.error(`cannot start the demo: ${error.message}`);
+  } else {
+    throw error;
+  }
+  process.exit(1);
+}
+
+const demo = await createDemo({ memory: process.argv.includes("--memory") }).catch(exitWithHint);
 // serveVitrina runs the outbox worker in this process: webhooks go out milliseconds after a commit.
-const server = await serveVitrina(demo.vitrina, {
-  port: Number(process.env.PORT ?? 8787),
-  host: process.env.HOST ?? "127.0.0.1",
-  onShutdown: () => demo.vitrina.close(),
+const server = await serveVitrina(demo.vitrina, { port, host, onShutdown: () => demo.vitrina.close() }).catch(async (error) => {
+  await demo.vitrina.close();
+  exitWithHint(error);
 });
-const credentials = demoCredentials(demo, server.url);
-if (process.env.VITRINA_DEMO_CREDENTIALS) await writeDemoCredentials(process.env.VITRINA_DEMO_CREDENTIALS, credentials);
+const credentialsPath = demoCredentialsPath();
+const credentials = demoCredentials(demo, server.url, await demoWebhookSecret(credentialsPath));
+await writeDemoCredentials(credentialsPath, credentials);
+const subscription = JSON.stringify({ url: `http://127.0.0.1:${RECEIVER_PORT}/`, events: ["conversation.started"], secret: credentials.webhookSecret });
 
 console.log(`Vitrina demo server listening on ${server.url}
   storage:          ${demo.storageName}
@@ -32,8 +55,10 @@ console.log(`Vitrina demo server listening on ${server.url}
   MCP URL:          ${credentials.mcpUrl}
   opted-out phones: ${demo.optOuts.join(", ")}
   MCP OAuth:        ${server.url}/.well-known/oauth-authorization-server   (consent page signs in as the demo owner)
-${process.env.VITRINA_DEMO_CREDENTIALS ? `  credentials file: ${process.env.VITRINA_DEMO_CREDENTIALS}\n` : ""}Send a signed lead:  node examples/crm-sender/src/send-lead.mjs   (with VITRINA_DEMO_CREDENTIALS set)
-Subscribe a local receiver (examples/webhook-receiver on :8788):
+  credentials file: ${relative(process.cwd(), credentialsPath) || credentialsPath}   (the examples read it; mode 600)
+Send a signed lead:  node examples/crm-sender/src/send-lead.mjs
+Receive webhooks:    node examples/webhook-receiver/src/server.mjs   (listens on :${RECEIVER_PORT}, secret from the credentials file)
+Subscribe it:
   curl -X POST ${credentials.webhooksUrl} -H "Authorization: Bearer ${credentials.apiKey}" -H "Content-Type: application/json" \\
-    -d '{"url":"http://127.0.0.1:8788/","events":["conversation.started"],"secret":"<24+ random characters>"}'
+    -d '${subscription}'
 Stop with Ctrl-C.`);

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,56 +8,89 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The README's tour, as a new user runs it: the demo server from plain Node on the built
-// packages, then the CRM sender against it. `pnpm test` builds first; `pnpm test:unit` alone
-// can't run this (it needs dist/), so it says so instead of failing obscurely.
+// packages over a fresh data directory, then the CRM sender and the webhook receiver with no
+// environment variables (they find the credentials file the server wrote), the printed subscribe
+// command, and an MCP tool call with the printed key. `pnpm test` builds first; `pnpm test:unit`
+// alone can't run this (it needs dist/), so it says so instead of failing obscurely.
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const built = existsSync(join(root, "packages/http-node/dist/index.js")) && existsSync(join(root, "packages/client/dist/node.js"));
+if (!built) console.warn("skipping the demo tour: run `pnpm build` first (it runs the built packages)");
 const run = promisify(execFile);
 
-describe.runIf(built)("demo server and crm-sender (built packages; run `pnpm build` first)", () => {
+/** The environment of a new user: none of Vitrina's variables, no database. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITRINA_") && name !== "DATABASE_URL" && name !== "PORT"));
+  return { ...env, ...extra };
+}
+
+/** Collects a child's stdout; `waitFor(text)` resolves once it has appeared (the test timeout bounds the wait). */
+function watchOutput(child: ChildProcess) {
+  let output = "";
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  child.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const w of waiters.filter((w) => output.includes(w.text))) w.resolve();
+  });
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return {
+    exited,
+    text: () => output,
+    waitFor: (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        if (output.includes(text)) return resolve();
+        waiters.push({ text, resolve });
+        void exited.then((code) => reject(new Error(`exited with ${code} before printing "${text}": ${output}`)));
+      }),
+  };
+}
+
+/** The printed `curl -X POST <url> -H "Authorization: …" -H "Content-Type: …" -d '<json>'`, taken apart. */
+function parseCurl(output: string) {
+  const match = /curl -X POST (\S+) -H "Authorization: ([^"]+)" -H "Content-Type: ([^"]+)" \\\n\s+-d '([^']+)'/.exec(output);
+  if (!match) throw new Error(`no subscribe command in: ${output}`);
+  const [, url, authorization, contentType, body] = match;
+  return { url: url!, headers: { authorization: authorization!, "content-type": contentType! }, body: JSON.parse(body!) as { url: string; secret: string } };
+}
+
+describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-receiver, MCP (built packages)", () => {
   let dir: string;
   let server: ChildProcess;
-  let exited: Promise<number | null>;
-  const credentialsFile = () => join(dir, "credentials.json");
+  let serverOutput: ReturnType<typeof watchOutput>;
+  let receiver: ChildProcess | undefined;
+  const credentialsFile = () => join(dir, ".vitrina", "demo-credentials.json");
+  const credentials = async () => JSON.parse(await readFile(credentialsFile(), "utf8"));
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "vitrina-demo-"));
-    server = spawn(process.execPath, [join(root, "examples/server/src/main.mjs"), "--memory"], {
-      env: { ...process.env, PORT: "0", VITRINA_DEMO_CREDENTIALS: credentialsFile(), DATABASE_URL: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    exited = new Promise((resolve) => server.once("exit", resolve));
-    let output = "";
-    await new Promise<void>((resolve, reject) => {
-      server.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes("Stop with Ctrl-C")) resolve();
-      });
-      server.once("exit", (code) => reject(new Error(`demo server exited with ${code}: ${output}`)));
-    });
-  }, 60_000);
+    // Like `pnpm start` in a fresh clone: embedded PGlite under ./.vitrina, default settings
+    // except the port (0: tests run beside other servers).
+    server = spawn(process.execPath, [join(root, "examples/server/src/main.mjs")], { cwd: dir, env: cleanEnv({ PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+    serverOutput = watchOutput(server);
+    await serverOutput.waitFor("Stop with Ctrl-C");
+  }, 120_000);
 
   afterAll(async () => {
+    receiver?.kill("SIGTERM");
     server?.kill("SIGTERM");
-    await exited;
+    await serverOutput?.exited;
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Runs the CRM sender as the README prints it: no variables, from the directory `pnpm start` ran in. */
   const sendLead = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, [join(root, "examples/crm-sender/src/send-lead.mjs"), ...args], {
-      env: { ...process.env, VITRINA_DEMO_CREDENTIALS: credentialsFile() },
-    });
+    const { stdout } = await run(process.execPath, [join(root, "examples/crm-sender/src/send-lead.mjs"), ...args], { cwd: dir, env: cleanEnv() });
     return JSON.parse(stdout);
   };
 
-  it("writes the credentials file with everything the README's scripts use", async () => {
-    const credentials = JSON.parse(await readFile(credentialsFile(), "utf8"));
-    expect(Object.keys(credentials).sort()).toEqual(
-      ["apiKey", "connectorId", "connectorSecret", "leadIntakeUrl", "mcpUrl", "webhooksUrl", "workspaceId"].sort(),
+  it("writes the credentials file by default, readable only by its owner", async () => {
+    expect(Object.keys(await credentials()).sort()).toEqual(
+      ["apiKey", "connectorId", "connectorSecret", "leadIntakeUrl", "mcpUrl", "webhookSecret", "webhooksUrl", "workspaceId"].sort(),
     );
+    expect(statSync(credentialsFile()).mode & 0o777).toBe(0o600);
   });
 
-  it("accepts a signed lead from crm-sender and sends the (logged) first message", async () => {
+  it("accepts a signed lead from crm-sender without any variable set", async () => {
     expect(await sendLead("--phone", "+56955501234")).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
   });
 
@@ -65,21 +98,56 @@ describe.runIf(built)("demo server and crm-sender (built packages; run `pnpm bui
     expect(await sendLead("--phone", "+56900000000")).toMatchObject({ accepted: true, outbound: { status: "blocked" } });
   });
 
-  it("serves the catalog and authenticates MCP with the printed API key", async () => {
-    const credentials = JSON.parse(await readFile(credentialsFile(), "utf8"));
-    const catalog = await fetch(credentials.mcpUrl.replace(/\/mcp$/, "/v1/capabilities"));
-    expect(((await catalog.json()) as { capabilities: unknown[] }).capabilities).toHaveLength(6);
-    const initialize = await fetch(credentials.mcpUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${credentials.apiKey}` },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }),
-    });
-    expect(initialize.status).toBe(200);
-    expect(((await initialize.json()) as any).result.protocolVersion).toBe("2025-06-18");
+  it("delivers conversation.started to the receiver subscribed with the printed command, and says when a resend is a duplicate", async () => {
+    const curl = parseCurl(serverOutput.text());
+    expect(curl.body.url).toBe("http://127.0.0.1:8788/");
+    // The receiver takes its secret from the credentials file; port 0 because 8788 may be taken here.
+    receiver = spawn(process.execPath, [join(root, "examples/webhook-receiver/src/server.mjs")], { cwd: dir, env: cleanEnv({ PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+    const receiverOutput = watchOutput(receiver);
+    await receiverOutput.waitFor("listening on");
+    const receiverPort = /localhost:(\d+)\//.exec(receiverOutput.text())![1];
+
+    const subscribed = await fetch(curl.url, { method: "POST", headers: curl.headers, body: JSON.stringify({ ...curl.body, url: `http://127.0.0.1:${receiverPort}/` }) });
+    expect(subscribed.status).toBe(201);
+    const subscription = (await subscribed.json()) as { id: string };
+
+    await sendLead("--phone", "+56955502222");
+    await receiverOutput.waitFor(" conversation.started evt_");
+    const eventId = /conversation\.started (evt_\S+)/.exec(receiverOutput.text())![1];
+
+    const auth = { authorization: curl.headers.authorization };
+    const deliveries = (await (await fetch(`${curl.url}/${subscription.id}/deliveries`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const resent = await fetch(`${curl.url}/${subscription.id}/deliveries/${deliveries.data[0]!.id}/resend`, { method: "POST", headers: auth });
+    expect(resent.status).toBe(202);
+    await receiverOutput.waitFor(`duplicate ${eventId}`);
+  }, 60_000);
+
+  it("answers an MCP tool call made with the printed API key", async () => {
+    const { mcpUrl, apiKey } = await credentials();
+    const call = (id: number, method: string, params: unknown) =>
+      fetch(mcpUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${apiKey}`, "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const initialize = await call(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    expect(initialize.body.result.protocolVersion).toBe("2025-06-18");
+    const searched = await call(2, "tools/call", { name: "query_catalog", arguments: { search: "Mirador" } });
+    expect(searched.status).toBe(200);
+    expect(searched.body.result.isError).toBeFalsy();
+    expect(JSON.stringify(searched.body.result)).toContain("MIR-101");
+  });
+
+  it("names the port and the variable to change when the port is in use", async () => {
+    const port = new URL((await credentials()).mcpUrl).port;
+    const second = await run(process.execPath, [join(root, "examples/server/src/main.mjs"), "--memory"], { cwd: dir, env: cleanEnv({ PORT: port }) }).catch((e) => e);
+    expect(second.code).toBe(1);
+    expect(second.stderr.trim()).toMatch(new RegExp(`^port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT`));
+    expect(second.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("stops gracefully on SIGTERM", async () => {
     server.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await serverOutput.exited).toBe(0);
   });
 });

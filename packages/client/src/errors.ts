@@ -19,18 +19,47 @@ export interface FieldReason {
 }
 
 /**
+ * What lead intake answers with (the server's codes for this route), plus the client's own:
+ * `network_error` (`status` 0), `invalid_response` (2xx without JSON) and `http_<status>` (a
+ * non-2xx without Vitrina's error body, e.g. from a proxy). Open-ended, so a code a newer server
+ * adds still type-checks; `switch` over the known ones with a `default` branch.
+ */
+export type LeadIntakeErrorCode =
+  | "missing_signature_headers"
+  | "invalid_timestamp"
+  | "timestamp_expired"
+  | "timestamp_in_future"
+  | "unknown_connector"
+  | "invalid_signature"
+  | "malformed_json"
+  | "unsupported_media_type"
+  | "payload_too_large"
+  | "invalid_payload"
+  | "invalid_argument"
+  | "not_found"
+  | "method_not_allowed"
+  | "storage_unavailable"
+  | "storage_timeout"
+  | "internal"
+  | "network_error"
+  | "invalid_response"
+  | `http_${number}`
+  | (string & {});
+
+/**
  * The lead-intake endpoint answered non-2xx, or could not be reached (`status` 0).
  * `code`, `message` and `reasons` come from the server's `{ error: { … } }` body when it has
  * that shape; otherwise `code` is `http_<status>` and `message` the status text or body.
  */
 export class LeadIntakeError extends VitrinaClientError {
   override name = "LeadIntakeError";
+  declare readonly code: LeadIntakeErrorCode;
   readonly status: number;
   readonly reasons: FieldReason[];
 
   constructor(
     status: number,
-    code: string,
+    code: LeadIntakeErrorCode,
     message: string,
     reasons: FieldReason[] = [],
     options?: { cause?: unknown },

@@ -1,6 +1,6 @@
 // Everything both entries export besides the five functions: types, errors and constants.
 export { LeadIntakeError, VitrinaClientError, WebhookVerificationError } from "./errors.js";
-export type { FieldReason, WebhookVerificationErrorCode } from "./errors.js";
+export type { FieldReason, LeadIntakeErrorCode, WebhookVerificationErrorCode } from "./errors.js";
 export type * from "./types.js";
 export { DEFAULT_HEADER_PREFIX } from "./lead-signing.js";
 export type { SignedLead, SignLeadOptions } from "./lead-signing.js";

@@ -37,14 +37,22 @@ export { isStorableText, findUnstorableText, assertStorableText, UNSTORABLE_TEXT
 export { EVENT_TYPES, isEventType, type EventType } from "./events/event-types.js";
 export { emitEvent } from "./events/emit-event.js";
 export * from "./oauth/index.js";
-export { createCapabilityService, type CapabilityOptions, type CapabilityService } from "./capabilities/capability-service.js";
+export {
+  createCapabilityService,
+  type CapabilityInput,
+  type CapabilityInvoke,
+  type CapabilityName,
+  type CapabilityOptions,
+  type CapabilityOutput,
+  type CapabilityService,
+} from "./capabilities/capability-service.js";
 export { defineCapability } from "./capabilities/definition.js";
 export type * from "./capabilities/definition.js";
 export { createCapabilityRegistry, ATTEMPT_STATES, type CapabilityRegistry } from "./capabilities/registry.js";
 export { PolicyBlockedError, type CapabilityPolicy, type PolicyContext, type PolicyDecision } from "./capabilities/policies.js";
 export { DEFAULT_ATTEMPT_LEASE_MS } from "./capabilities/logical-attempt.js";
 export { missingScopes } from "./capabilities/scopes.js";
-export { BUILTIN_CAPABILITIES, DEFAULT_LIMITS } from "./capabilities/builtin/index.js";
+export { BUILTIN_CAPABILITIES, DEFAULT_LIMITS, type BuiltinCapabilities } from "./capabilities/builtin/index.js";
 export { CATALOG_DOCUMENT_VERSION, SURFACES, type CatalogDocument, type McpServerInfo, type SurfaceStatus } from "./capabilities/catalog-document.js";
 export type { InvokeOptions, InvokeResult } from "./capabilities/runtime.js";
 export type { AgentRun } from "./capabilities/agent-run.js";

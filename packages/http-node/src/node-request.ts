@@ -66,6 +66,10 @@ function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream
   let detach = () => {};
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      if (Number(req.headers["content-length"] ?? 0) > maxBodySize) {
+        controller.error(new BodyTooLargeError(maxBodySize));
+        return;
+      }
       const onData = (chunk: Buffer) => {
         seen += chunk.byteLength;
         if (seen > maxBodySize) {

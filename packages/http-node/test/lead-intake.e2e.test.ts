@@ -95,6 +95,13 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
     });
 
+    it("says a timestamp in seconds looks like seconds and asks for milliseconds", async () => {
+      const seconds = String(Math.floor(h.clock.now().getTime() / 1000));
+      const { status, json } = await h.send(sampleLead(), { timestamp: seconds });
+      expect(status).toBe(401);
+      expect(json.error).toMatchObject({ code: "timestamp_expired", message: "X-Vitrina-Timestamp looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)" });
+    });
+
     it("accepts timestamps at the edges of the 5-minute window", async () => {
       const now = h.clock.now().getTime();
       expect((await h.send(sampleLead(), { timestamp: String(now - 5 * 60_000) })).status).toBe(200);
@@ -141,6 +148,12 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       const { status, json } = await h.send(sampleLead({ metadata: { blob: "x".repeat(70_000) } }));
       expect(status).toBe(413);
       expect(json.error.code).toBe("payload_too_large");
+    });
+
+    it("names the intake's 64 KiB limit for a 2 MB lead, not the 1 MiB limit of the Node listener in front of it", async () => {
+      const { status, json } = await h.send(sampleLead({ metadata: { blob: "x".repeat(2_000_000) } }));
+      expect(status).toBe(413);
+      expect(json.error).toMatchObject({ code: "payload_too_large", message: "request body exceeds the limit of 65536 bytes" });
     });
 
     it("rejects a wrong event, an invalid phone and unknown keys with 422 listing every reason", async () => {

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { readBodyLimited } from "@vitrina/core";
 import { serve, type RunningServer } from "@vitrina/http-node";
 
 let server: RunningServer | undefined;
@@ -28,19 +29,42 @@ describe("serve / toNodeListener", () => {
     expect([...(seen?.body ?? [])]).toEqual([...bytes]);
   });
 
-  it("answers 413 for a declared body over the limit without calling the handler", async () => {
-    let called = false;
+  it("answers 413 for a declared body over the limit before reading any of it", async () => {
+    let received = -1;
     server = await serve(
-      async () => {
-        called = true;
+      async (request) => {
+        received = 0;
+        const reader = request.body!.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) received += read.value.byteLength;
         return new Response("ok");
       },
       { port: 0, handleSignals: false, maxBodySize: 1000 },
     );
     const response = await fetch(server.url, { method: "POST", body: "x".repeat(2000) });
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
-    expect(called).toBe(false);
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "payload_too_large",
+      message: "request body exceeds the limit of 1000 bytes",
+      reasons: [],
+    });
+    expect(received).toBe(0);
+  });
+
+  it("lets a route with a lower limit of its own name it for a declared body over both", async () => {
+    server = await serve(
+      async (request) => {
+        try {
+          await readBodyLimited(request, 100);
+          return new Response("ok");
+        } catch (error) {
+          return new Response((error as Error).message, { status: 413 });
+        }
+      },
+      { port: 0, handleSignals: false, maxBodySize: 1000 },
+    );
+    const response = await fetch(server.url, { method: "POST", body: "x".repeat(2000) });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toBe("request body exceeds the limit of 100 bytes");
   });
 
   it("answers /mcp's over-limit body as a JSON-RPC error, still without calling the handler", async () => {

@@ -43,7 +43,19 @@ describe("subscription API", () => {
       { field: "secret", reason: expect.stringContaining("at least 24 characters") },
     ]);
     const shapes = await h.api("POST", "/v1/webhooks", { url: "not a url", events: [], secret: "a".repeat(30), extra: 1 });
-    expect(shapes.json.error.reasons.map((r: any) => r.field)).toEqual(["events", "extra"]);
+    // An unknown key and a shape error don't hide the URL and secret checks: every reason at once.
+    expect(shapes.json.error.reasons).toEqual([
+      { field: "events", reason: "choose at least one event type" },
+      { field: "extra", reason: "is not a recognised field" },
+      { field: "url", reason: expect.stringContaining("absolute URL") },
+      { field: "secret", reason: "is too repetitive; use a random value" },
+    ]);
+    const plain = await h.api("POST", "/v1/webhooks", { events: "order.confirmed", secret: 42 });
+    expect(plain.json.error.reasons).toEqual([
+      { field: "url", reason: "is required" },
+      { field: "events", reason: "must be an array, not a string" },
+      { field: "secret", reason: "must be a string, not a number" },
+    ]);
     const notUrl = await h.api("POST", "/v1/webhooks", { ...good, url: "erp.example.cl" });
     expect(notUrl.json.error.reasons).toEqual([{ field: "url", reason: expect.stringContaining("absolute URL") }]);
     const repetitive = await h.api("POST", "/v1/webhooks", { ...good, secret: "a".repeat(30) });

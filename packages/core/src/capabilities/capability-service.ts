@@ -1,16 +1,32 @@
+import type { z } from "zod";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { InventoryProvider } from "../ports/inventory.js";
 import type { Storage } from "../ports/storage.js";
 import { startAgentRun } from "./agent-run.js";
-import { BUILTIN_CAPABILITIES } from "./builtin/index.js";
+import { BUILTIN_CAPABILITIES, type BuiltinCapabilities } from "./builtin/index.js";
 import { buildCatalogDocument, type CatalogDocument } from "./catalog-document.js";
 import { publicJsonRoute } from "../http/public-json-route.js";
 import type { CapabilityDefinition, CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
 import { DEFAULT_ATTEMPT_LEASE_MS } from "./logical-attempt.js";
 import type { CapabilityPolicy } from "./policies.js";
 import { createCapabilityRegistry } from "./registry.js";
-import { createCapabilityRuntime } from "./runtime.js";
+import { createCapabilityRuntime, type InvokeOptions, type InvokeResult } from "./runtime.js";
+
+/** A built-in capability's name, or any other registered one (`string`: known only at run time). */
+export type CapabilityName = keyof BuiltinCapabilities | (string & {});
+type Builtin<N> = N extends keyof BuiltinCapabilities ? BuiltinCapabilities[N] : never;
+/** What `invoke` accepts for `N`: the built-in's input type, `unknown` for other capabilities. */
+export type CapabilityInput<N extends CapabilityName> = N extends keyof BuiltinCapabilities ? z.input<Builtin<N>["input"]> : unknown;
+/** What `invoke` answers for `N`: the built-in's output type, `unknown` for other capabilities. */
+export type CapabilityOutput<N extends CapabilityName> = N extends keyof BuiltinCapabilities ? z.output<Builtin<N>["output"]> : unknown;
+
+/**
+ * `vitrina.capabilities.invoke`: names complete to the built-in ones, whose input and output are
+ * typed from their schemas; a capability registered at run time is invoked by its name with
+ * `unknown` input and output (validated at run time either way).
+ */
+export type CapabilityInvoke = <N extends CapabilityName>(name: N, input: CapabilityInput<N>, options: InvokeOptions) => Promise<InvokeResult<CapabilityOutput<N>>>;
 
 /** `createVitrina({ capabilities: { … } })`. */
 export interface CapabilityOptions {
@@ -51,7 +67,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     buildCatalogDocument(registry.descriptors(), generatedAt, { mcpUrl: options.mcpUrl ?? "/mcp", mcpServerName: "vitrina" });
 
   return {
-    invoke: runtime.invoke,
+    invoke: runtime.invoke as CapabilityInvoke,
     /** The public catalog document, as `GET /v1/capabilities` serves it. */
     catalog,
     /** Adds an embedder's capability; throws `invalid_argument` naming the rule it breaks. */

@@ -62,13 +62,17 @@ export type IdempotencyRule =
 
 /** What a capability is and who may call it: written in its definition, published as is. */
 export interface CapabilityIdentity {
-  /** `<area>.<operation>`, lower case. */
+  /** `<area>.<operation>`, lower case (`quotes.preview`); unique in the registry. */
   name: string;
-  /** Semantic version. */
+  /** Semantic version (`1.2.0`, `1.2.0-beta.1`): bump MAJOR when the input or output breaks callers. */
   version: string;
+  /** One sentence for the catalog and for agents choosing a tool: what it does, not how. */
   summary: string;
+  /** `query` reads and may be retried freely; `command` changes something and passes the policies first. */
   execution: "query" | "command";
+  /** `read` or `write`; a `query` must be `read`. Published so agents and policies can tell them apart. */
   riskClass: "read" | "write";
+  /** Scopes of the form `<resource>:<action>` (`quotes:read`); at least one. */
   requiredScopes: string[];
   /** `anyOf`: one scope suffices; `allOf`: all are required. */
   scopeMatch: "anyOf" | "allOf";
@@ -76,16 +80,33 @@ export interface CapabilityIdentity {
 
 /**
  * One capability, defined once: the catalog descriptor is derived from it, the runtime validates
- * and executes through it. `I` and `O` are zod schemas; use `z.strictObject` for every input
- * object so what is validated is what the catalog publishes (`additionalProperties: false`).
+ * and executes through it. `I` and `O` are zod 4 schemas (a zod 3 schema is refused at
+ * registration); use `z.strictObject` for every input object so what is validated is what the
+ * catalog publishes (`additionalProperties: false`).
+ *
+ * @example
+ * vitrina.capabilities.register(defineCapability({
+ *   name: "quotes.preview", version: "1.0.0", summary: "Previews a quote.",
+ *   execution: "query", riskClass: "read", requiredScopes: ["quotes:read"], scopeMatch: "anyOf",
+ *   input: z.strictObject({ sku: z.string() }), output: z.strictObject({ total: z.number() }),
+ *   idempotency: { required: false, strategy: "none" },
+ *   run: async ({ storage, workspaceId }, { sku }) => ({ output: { total: 0 } }),
+ * }));
  */
 export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends CapabilityIdentity {
+  /** Validates every call's input (422 `invalid_payload` with a reason per field); published as JSON Schema. */
   input: I;
+  /** What `run` must return; checked on every call (a mismatch is the capability's bug: 500 `internal`). */
   output: O;
+  /** `none` for queries; `logical-attempt` for commands whose effect must happen once per idempotency key. */
   idempotency: IdempotencyRule;
+  /** Published availability; default `AVAILABLE`. */
   status?: AvailabilityStatus;
+  /** Availability per surface (agent runtime, MCP, REST); default agent runtime available, MCP in progress, REST planned. */
   surfaces?: CapabilitySurfaces;
+  /** Still served, but flagged in the catalog so callers move on; default false. */
   deprecated?: boolean;
+  /** The implementation: gets the parsed input and the workspace's context; returns the output (and optional provenance). */
   run(context: CapabilityContext, input: z.output<I>): Promise<CapabilityResult<z.input<O>>>;
 }
 

@@ -14,8 +14,23 @@ function refuse(name: string, why: string): never {
   throw new VitrinaError("invalid_argument", `capability "${name}" cannot be registered: ${why}`);
 }
 
+/**
+ * Zod 4 schemas (classic and mini) carry `_zod`; zod 3 ones don't, and would crash later deep in
+ * JSON Schema generation (`schema._zod.def`). An app still on zod 3 gets told what to change here.
+ */
+function refuseUnlessZod4(name: string, schema: unknown, which: "input" | "output"): void {
+  if (typeof schema === "object" && schema !== null && "_zod" in schema) return;
+  const zod3 = typeof schema === "object" && schema !== null && "_def" in schema;
+  refuse(
+    name,
+    `its ${which} is ${zod3 ? "a zod 3 schema" : "not a zod schema"}; Vitrina needs zod 4: install zod@^4 and import { z } from "zod" (on zod 3.25, import { z } from "zod/v4")`,
+  );
+}
+
 /** Checks one definition against the catalog's rules and derives its public descriptor. */
 function describe(def: CapabilityDefinition): CapabilityDescriptor {
+  refuseUnlessZod4(def.name, def.input, "input");
+  refuseUnlessZod4(def.name, def.output, "output");
   if (!NAME.test(def.name)) refuse(def.name, "its name must have the form <area>.<operation> in lower case, e.g. quotes.create");
   if (!SEMVER.test(def.version)) refuse(def.name, `version "${def.version}" is not a semantic version (MAJOR.MINOR.PATCH)`);
   if (def.requiredScopes.length === 0) refuse(def.name, "it must require at least one scope");

@@ -30,8 +30,9 @@ export interface InvokeOptions {
   agentId?: string;
 }
 
-export interface InvokeResult {
-  output: unknown;
+/** `output` is typed for the built-in capabilities (see `CapabilityInvoke`), `unknown` for others. */
+export interface InvokeResult<O = unknown> {
+  output: O;
   provenance: Provenance;
 }
 

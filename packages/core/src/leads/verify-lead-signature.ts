@@ -69,7 +69,13 @@ export function createLeadSignatureVerifier(deps: {
       if (!/^\d{1,16}$/.test(timestamp)) {
         throw new SignatureError("invalid_timestamp", `${names.timestamp} must be Unix time in milliseconds (digits only)`);
       }
-      const skew = deps.clock.now().getTime() - Number(timestamp);
+      const now = deps.clock.now().getTime();
+      const skew = now - Number(timestamp);
+      // Webhooks (and Stripe, and most HMAC schemes) sign in seconds, so a sender copying one of
+      // them sends a timestamp a thousand times too small: name that instead of "too old".
+      if (skew > deps.toleranceMs && Math.abs(now - Number(timestamp) * 1000) <= deps.toleranceMs) {
+        throw new SignatureError("timestamp_expired", `${names.timestamp} looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)`);
+      }
       if (skew > deps.toleranceMs) {
         throw new SignatureError("timestamp_expired", `${names.timestamp} is older than ${deps.toleranceMs / 60_000} minutes; sign each request when sending it`);
       }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ValidationError, type FieldReason } from "../errors.js";
 import { EVENT_TYPES, isEventType } from "../events/event-types.js";
-import { parseOrThrow } from "../validation.js";
+import { reasonsFromZod } from "../validation.js";
+import { PLAIN_REASONS } from "../validation-reasons.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 
 /** Shortest signing secret we accept: 24 characters (≈ 144 bits when random base64). */
@@ -44,24 +45,43 @@ function secretReasons(secret: string): FieldReason[] {
   return [];
 }
 
-/** Checks every field and reports them all at once (422 `invalid_payload` with `reasons`). */
-async function checkFields(input: SubscriptionUpdate, policy: DestinationPolicy, what: string): Promise<void> {
-  const reasons = [
+/** The URL, event and secret checks for the fields that are present. */
+async function fieldReasons(input: SubscriptionUpdate, policy: DestinationPolicy): Promise<FieldReason[]> {
+  return [
     ...(input.url === undefined ? [] : await urlReasons(input.url, policy)),
     ...(input.events === undefined ? [] : eventReasons(input.events)),
     ...(input.secret === undefined ? [] : secretReasons(input.secret)),
   ];
-  if (reasons.length > 0) throw new ValidationError(`${what} is invalid`, reasons);
+}
+
+/** Each of url, events and secret that has the right type, so its own checks can run. */
+function wellTypedFields(body: unknown): SubscriptionUpdate {
+  if (typeof body !== "object" || body === null) return {};
+  const fields: SubscriptionUpdate = {};
+  for (const key of ["url", "events", "secret"] as const) {
+    const parsed = createShape.shape[key].safeParse((body as Record<string, unknown>)[key]);
+    if (parsed.success) Object.assign(fields, { [key]: parsed.data });
+  }
+  return fields;
+}
+
+/**
+ * Checks the shape and every field, and reports all problems at once (422 `invalid_payload` with
+ * `reasons`): an unknown key or a mistyped field doesn't hide a refused URL or a short secret.
+ */
+async function parseSubscription<T extends SubscriptionUpdate>(shape: z.ZodType<T>, body: unknown, policy: DestinationPolicy, what: string): Promise<T> {
+  const parsed = shape.safeParse(body, PLAIN_REASONS);
+  const reasons = [...(parsed.success ? [] : reasonsFromZod(parsed.error)), ...(await fieldReasons(parsed.success ? parsed.data : wellTypedFields(body), policy))];
+  if (!parsed.success || reasons.length > 0) throw new ValidationError(`${what} is invalid`, reasons, parsed.success ? {} : { cause: parsed.error });
+  return parsed.data;
 }
 
 export async function parseSubscriptionCreate(body: unknown, policy: DestinationPolicy): Promise<SubscriptionCreate> {
-  const input = parseOrThrow(createShape, body, "webhook subscription");
-  await checkFields(input, policy, "webhook subscription");
+  const input = await parseSubscription(createShape, body, policy, "webhook subscription");
   return { ...input, events: [...new Set(input.events)] };
 }
 
 export async function parseSubscriptionUpdate(body: unknown, policy: DestinationPolicy): Promise<SubscriptionUpdate> {
-  const input = parseOrThrow(updateShape, body, "webhook subscription update");
-  await checkFields(input, policy, "webhook subscription update");
+  const input = await parseSubscription(updateShape, body, policy, "webhook subscription update");
   return input.events === undefined ? input : { ...input, events: [...new Set(input.events)] };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+// A real zod 3 schema: the zod package keeps its v3 API under this path.
+import { z as z3 } from "zod/v3";
 import { defineCapability, type CapabilityDefinition } from "@vitrina/core";
 import { capabilityHarness } from "./support/harness.js";
 
@@ -37,6 +39,9 @@ describe("registering an embedder's capability", () => {
     ["an input that accepts unknown keys", { input: z.object({ a: z.string() }) }, "accepts unknown properties at /; use z.strictObject"],
     ["a nested open object", { input: z.strictObject({ a: z.object({ b: z.string() }) }) }, "accepts unknown properties at /properties/a"],
     ["a query that writes", { riskClass: "write" }, "a query must have riskClass read"],
+    ["a zod 3 input schema", { input: z3.object({ a: z3.string() }).strict() as never }, 'its input is a zod 3 schema; Vitrina needs zod 4: install zod@^4 and import { z } from "zod"'],
+    ["a zod 3 output schema", { output: z3.object({ total: z3.number() }) as never }, "its output is a zod 3 schema"],
+    ["an input that is not a schema", { input: { type: "object" } as never }, "its input is not a zod schema"],
   ];
   for (const [what, change, message] of refusals) {
     it(`refuses ${what} with a clear invalid_argument`, async () => {

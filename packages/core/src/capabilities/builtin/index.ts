@@ -16,4 +16,14 @@ export const BUILTIN_CAPABILITIES: readonly CapabilityDefinition[] = [
   inventoryCheck,
 ] as CapabilityDefinition[];
 
+/** The built-in capabilities by name: what `vitrina.capabilities.invoke` types inputs and outputs from. */
+export interface BuiltinCapabilities {
+  "catalog.search": typeof catalogSearch;
+  "contacts.get": typeof contactsGet;
+  "contacts.search": typeof contactsSearch;
+  "contacts.update": typeof contactsUpdate;
+  "conversations.history": typeof conversationsHistory;
+  "inventory.check": typeof inventoryCheck;
+}
+
 export { DEFAULT_LIMITS } from "./schema-parts.js";
