@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { bodyTooLargeResponse } from "@vitrina/core";
+import { bodyTooLargeResponse, isMcpPath } from "@vitrina/core";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
 
@@ -40,10 +40,12 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     void (async () => {
       // A declared body over the limit still reaches the handler, whose stream fails before any
       // byte is read: a route with a lower limit of its own (lead intake: 64 KiB) checks the
-      // declared length first and names its limit, which is the one the sender must meet.
+      // declared length first and names its limit, which is the one the sender must meet. MCP is
+      // answered here: it authenticates before reading, and its clients need a JSON-RPC error.
       let response: Response;
       try {
-        response = await handler(toWebRequest(req, res, maxBodySize));
+        const declared = Number(req.headers["content-length"] ?? 0);
+        response = declared > maxBodySize && isMcpPath(req.url ?? "/") ? tooLarge(req, maxBodySize) : await handler(toWebRequest(req, res, maxBodySize));
       } catch (error) {
         if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
           response = tooLarge(req, maxBodySize);

@@ -5,6 +5,11 @@ import { jsonResponse } from "./json.js";
 /** Where `createVitrina` serves MCP; its refusals are JSON-RPC errors, which MCP clients parse. */
 export const MCP_PATH = "/mcp";
 
+/** True when `url` (a full URL or a Node request target) addresses the MCP endpoint. */
+export function isMcpPath(url: string): boolean {
+  return new URL(url, "http://localhost").pathname.replace(/\/$/, "") === MCP_PATH;
+}
+
 /**
  * The 413 a server binding sends for a body over its own limit, in the error format of the route
  * at that URL: a JSON-RPC error (`-32000`, `data.code: "payload_too_large"`) on `/mcp`, the
@@ -19,7 +24,7 @@ export const MCP_PATH = "/mcp";
 export function bodyTooLargeResponse(url: string, limit: number): Response {
   const message = `request body exceeds the limit of ${limit} bytes`;
   // A path alone (a Node request's target) is enough: only the path picks the format.
-  if (new URL(url, "http://localhost").pathname.replace(/\/$/, "") === MCP_PATH) {
+  if (isMcpPath(url)) {
     return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", message);
   }
   return jsonResponse({ error: new VitrinaError("payload_too_large", message).toJSON() }, 413);
