@@ -1,5 +1,5 @@
 export { serve, type RunningServer, type ServeOptions } from "./serve.js";
-export { toNodeListener, DEFAULT_MAX_BODY_SIZE, type FetchHandler, type NodeListenerOptions } from "./listener.js";
+export { toNodeListener, BodyAlreadyConsumedError, DEFAULT_MAX_BODY_SIZE, type FetchHandler, type NodeListenerOptions } from "./listener.js";
 export { toWebRequest, BodyTooLargeError } from "./node-request.js";
 export { writeWebResponse } from "./node-response.js";
 export { nodeHostResolver } from "./host-resolver.js";

@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
 
@@ -7,8 +8,25 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export interface NodeListenerOptions {
   /** Largest request body in bytes before 413; default 1 MiB. Routes may set lower limits. */
   maxBodySize?: number;
-  /** Called for errors the handler did not turn into a Response. */
+  /**
+   * Called for errors the handler did not turn into a Response, and for a request whose body a
+   * parser in front already read (a `BodyAlreadyConsumedError`). Default for the latter: `console.error`.
+   */
   onError?: (error: unknown) => void;
+}
+
+/** A body parser in front of Vitrina read the request (answered 500 `body_already_consumed`). */
+export class BodyAlreadyConsumedError extends Error {
+  override readonly name = "BodyAlreadyConsumedError";
+  readonly code = "body_already_consumed";
+  constructor(method: string, url: string) {
+    super(`${method} ${url}: ${MOUNT_BEFORE_BODY_PARSERS}`);
+  }
+}
+
+function reportConsumedBody(error: BodyAlreadyConsumedError, onError: ((error: unknown) => void) | undefined): void {
+  if (onError !== undefined) onError(error);
+  else console.error(JSON.stringify({ level: "error", code: error.code, message: error.message }));
 }
 
 export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
@@ -30,7 +48,12 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     void (async () => {
       const declared = Number(req.headers["content-length"] ?? 0);
       let response: Response;
-      if (declared > maxBodySize) {
+      if (bodyAlreadyConsumed(req)) {
+        // A server-side misconfiguration, not the sender's fault: a 5xx makes well-behaved senders
+        // retry (a 4xx would make them drop the lead), and the retry succeeds once the mount is fixed.
+        reportConsumedBody(new BodyAlreadyConsumedError(req.method ?? "POST", req.url ?? "/"), options.onError);
+        response = plainError(500, "body_already_consumed", MOUNT_BEFORE_BODY_PARSERS);
+      } else if (declared > maxBodySize) {
         response = plainError(413, "payload_too_large", `request body exceeds the limit of ${maxBodySize} bytes`);
       } else {
         try {
