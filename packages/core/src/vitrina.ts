@@ -4,6 +4,7 @@ import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./http/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
+import { resolveMount, type MountOptions } from "./http/mount.js";
 import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
@@ -31,7 +32,7 @@ import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quo
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./http/webhook-routes.js";
 
-export interface VitrinaOptions {
+export interface VitrinaOptions extends MountOptions {
   storage: Storage;
   /** Sends the first WhatsApp message of a lead (see `whatsAppCloudTransport`). */
   messaging: MessagingTransport;
@@ -94,6 +95,8 @@ export function createVitrina(options: VitrinaOptions) {
   const logger = options.logger ?? silentLogger;
   const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
   const prefix = options.headerPrefix ?? "Vitrina";
+  // basePath and publicUrl: routes match under the prefix, and every URL Vitrina prints carries it.
+  const mount = resolveMount(options);
   // The outbox wraps storage so commits that add deliveries wake the workers.
   const outbox = createOutbox({ storage: options.storage, secretBox, clock, ids, logger, headerPrefix: prefix, options: options.webhooks ?? {} });
   const storage = outbox.storage;
@@ -125,14 +128,14 @@ export function createVitrina(options: VitrinaOptions) {
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
 
-  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
+  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth, mount });
   const capabilities = createCapabilityService({
     storage,
     clock,
     ids,
     inventoryProviders: options.inventoryProviders ?? [],
     policies: options.policies ?? [],
-    options: options.capabilities ?? {},
+    options: { ...options.capabilities, mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp` },
   });
 
   const apiKeys = createApiKeyService({ storage, clock, ids });
@@ -164,7 +167,7 @@ export function createVitrina(options: VitrinaOptions) {
       resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
     }),
   ];
-  const handler: Handler = createRouter(routes, logger);
+  const handler: Handler = createRouter(routes, logger, mount.routePath);
 
   return {
     handler,
@@ -189,6 +192,13 @@ export function createVitrina(options: VitrinaOptions) {
     headerNames,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,
+    /** The mount prefix (`basePath` option), `""` at the origin root. */
+    basePath: mount.basePath,
+    /**
+     * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents
+     * (RFC 9728, RFC 8414) live at `/.well-known/…` whatever the mount. Empty when OAuth is off.
+     */
+    wellKnownPaths: oauth === null ? [] : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/"))),
     /** Closes the storage. */
     async close() {
       await storage.close();
@@ -196,3 +206,9 @@ export function createVitrina(options: VitrinaOptions) {
   };
 }
 export type Vitrina = ReturnType<typeof createVitrina>;
+
+/** The root paths of the discovery documents of these URLs (path-inserted, as clients build them). */
+function wellKnownPathsOf(urls: { resourceMetadata: string; issuer: string }): string[] {
+  const issuerPath = new URL(urls.issuer).pathname.replace(/\/+$/, "");
+  return [new URL(urls.resourceMetadata).pathname, `/.well-known/oauth-authorization-server${issuerPath}`];
+}

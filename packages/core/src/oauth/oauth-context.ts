@@ -1,3 +1,4 @@
+import type { Mount } from "../http/mount.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Storage } from "../ports/storage.js";
@@ -16,6 +17,8 @@ export interface OAuthDependencies {
   clock: Clock;
   ids: IdGenerator;
   options: OAuthOptions;
+  /** Where Vitrina is mounted (`basePath`, `publicUrl`); default the origin root of each request. */
+  mount?: Pick<Mount, "origin" | "basePath">;
 }
 
 /** The OAuth options with their defaults applied, and what every endpoint shares. */
@@ -47,7 +50,7 @@ export function createOAuthContext(deps: OAuthDependencies): OAuthContext {
       code: options.codeTtlSeconds ?? DEFAULT_CODE_TTL_SECONDS,
     },
     corsAllowOrigin: options.corsAllowOrigin ?? "*",
-    urls: (request) => resolveOAuthUrls(request, options),
+    urls: (request) => resolveOAuthUrls(request, options, deps.mount),
     acceptedResources: (urls) => [urls.resource, ...(options.additionalResources ?? [])],
     isoIn: (seconds) => new Date(clock.now().getTime() + seconds * 1000).toISOString(),
   };

@@ -1,3 +1,4 @@
+import type { Mount } from "../http/mount.js";
 import type { OAuthOptions } from "./oauth-options.js";
 
 /** The addresses of one deployment, as clients must see them. */
@@ -14,13 +15,18 @@ export interface OAuthUrls {
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /**
- * Resolves the configured URLs, or derives them from the request's origin when not configured,
- * so a single-host deployment needs no configuration and a proxied one sets `publicUrl`/`issuer`.
+ * Resolves the configured URLs, or derives them from the mount (`createVitrina`'s `publicUrl`,
+ * else the request's origin, plus `basePath`) when not configured, so a single-host deployment
+ * needs no configuration and a proxied one sets `publicUrl`/`issuer`.
  */
-export function resolveOAuthUrls(request: Request, options: Pick<OAuthOptions, "publicUrl" | "issuer">): OAuthUrls {
-  const origin = new URL(request.url).origin;
-  const issuer = trimSlash(options.issuer ?? origin);
-  const resource = options.publicUrl ?? `${origin}/mcp`;
+export function resolveOAuthUrls(
+  request: Request,
+  options: Pick<OAuthOptions, "publicUrl" | "issuer">,
+  mount: Pick<Mount, "origin" | "basePath"> = { origin: (r) => new URL(r.url).origin, basePath: "" },
+): OAuthUrls {
+  const base = `${mount.origin(request)}${mount.basePath}`;
+  const issuer = trimSlash(options.issuer ?? base);
+  const resource = options.publicUrl ?? `${base}/mcp`;
   return {
     issuer,
     resource,
