@@ -1,6 +1,6 @@
 // Express 5: `node examples/frameworks/express/app.mjs`, then open the printed URLs.
 import express from "express";
-import { toNodeListener } from "@vitrina/http-node";
+import { shutdownOnSignal, startWorker, toNodeListener } from "@vitrina/http-node";
 import { createDemoVitrina, isMain, printTryIt } from "../demo-vitrina.mjs";
 
 /** Your app with Vitrina under /vitrina. */
@@ -19,5 +19,9 @@ export function createExpressApp(vitrina) {
 if (isMain(import.meta)) {
   const demo = await createDemoVitrina({ basePath: "/vitrina" });
   const port = Number(process.env.PORT ?? 3000);
-  createExpressApp(demo.vitrina).listen(port, "127.0.0.1", () => printTryIt(`http://127.0.0.1:${port}/vitrina`, demo));
+  const server = createExpressApp(demo.vitrina).listen(port, "127.0.0.1", () => printTryIt(`http://127.0.0.1:${port}/vitrina`, demo));
+  // Webhooks are delivered by the outbox worker: run it here, and shut both down in order on
+  // SIGTERM/SIGINT (drain the server, stop the worker, close Vitrina, exit).
+  const worker = startWorker(demo.vitrina, { handleSignals: false });
+  shutdownOnSignal({ server, worker, vitrina: demo.vitrina });
 }

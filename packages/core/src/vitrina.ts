@@ -13,6 +13,7 @@ import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
+import { shuttingDownResponse } from "./http/json.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
 import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
@@ -86,7 +87,7 @@ export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
  *
  * ```ts
  * const vitrina = createVitrina({ storage: memoryStorage(), messaging, secretBox: process.env.VITRINA_SECRET_KEY! });
- * serve(vitrina.handler, { port: 8787 });
+ * await serveVitrina(vitrina, { port: 8787 }); // from @vitrina/http-node: server + webhook worker
  * ```
  */
 export function createVitrina(options: VitrinaOptions) {
@@ -98,7 +99,17 @@ export function createVitrina(options: VitrinaOptions) {
   // basePath and publicUrl: routes match under the prefix, and every URL Vitrina prints carries it.
   const mount = resolveMount(options);
   // The outbox wraps storage so commits that add deliveries wake the workers.
-  const outbox = createOutbox({ storage: options.storage, secretBox, clock, ids, logger, headerPrefix: prefix, options: options.webhooks ?? {} });
+  const outbox = createOutbox({
+    storage: options.storage,
+    secretBox,
+    clock,
+    ids,
+    logger,
+    headerPrefix: prefix,
+    options: options.webhooks ?? {},
+    // Without a configured logger this one warning still reaches the console: it names a setup mistake.
+    warnLoudly: options.logger === undefined ? (message) => console.warn(`vitrina: ${message}`) : (message) => logger.warn(message),
+  });
   const storage = outbox.storage;
   const headerNames = {
     connectorId: `X-${prefix}-Connector-Id`,
@@ -167,7 +178,9 @@ export function createVitrina(options: VitrinaOptions) {
       resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
     }),
   ];
-  const handler: Handler = createRouter(routes, logger, mount.routePath);
+  const router = createRouter(routes, logger, mount.routePath);
+  let closing = false;
+  const handler: Handler = async (request) => (closing ? shuttingDownResponse() : router(request));
 
   return {
     handler,
@@ -199,8 +212,9 @@ export function createVitrina(options: VitrinaOptions) {
      * (RFC 9728, RFC 8414) live at `/.well-known/…` whatever the mount. Empty when OAuth is off.
      */
     wellKnownPaths: oauth === null ? [] : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/"))),
-    /** Closes the storage. */
+    /** Closes the storage; from the moment it is called every route answers 503 `shutting_down`. */
     async close() {
+      closing = true;
       await storage.close();
     },
   };

@@ -7,3 +7,4 @@ export { startWorker, type StartWorkerOptions, type RunningWorker } from "./work
 export { serveVitrina, type ServeVitrinaOptions } from "./serve-vitrina.js";
 export { storageFromEnv, secretKeyFromEnv, type ConfiguredStorage, type StorageFromEnvOptions } from "./storage-from-env.js";
 export { guardedLookup, nodeWebhookOptions, pinnedFetch, type LookupAll } from "./pinned-fetch.js";
+export { shutdownOnSignal, type ShutdownOnSignalOptions } from "./shutdown-on-signal.js";
