@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^@vitrina\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@vitrina\/adapter-memory$/, replacement: src("./packages/adapter-memory/src/index.ts") },
       { find: /^@vitrina\/adapter-postgres$/, replacement: src("./packages/adapter-postgres/src/index.ts") },
+      { find: /^@vitrina\/http-node\/fastify$/, replacement: src("./packages/http-node/src/fastify.ts") },
       { find: /^@vitrina\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
       { find: /^@vitrina\/client$/, replacement: src("./packages/client/src/index.ts") },
     ],

@@ -24,6 +24,7 @@ export type VitrinaErrorCode =
   | "messaging_failed"
   | "storage_unavailable"
   | "storage_timeout"
+  | "shutting_down"
   | "internal";
 
 /** One field at fault and why, as users see it in `error.reasons`. */

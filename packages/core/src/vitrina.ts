@@ -4,6 +4,7 @@ import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./http/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
+import { resolveMount, type MountOptions } from "./http/mount.js";
 import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
@@ -13,6 +14,7 @@ import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { purgeExpiredOAuthRecords } from "./oauth/purge-records.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
+import { shuttingDownResponse } from "./http/json.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
 import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
@@ -43,7 +45,7 @@ async function oauthPurgeStep({ storage, now }: { storage: Storage; now: Date })
   return purged.codes + purged.grants + purged.refreshTokens + purged.clients;
 }
 
-export interface VitrinaOptions {
+export interface VitrinaOptions extends MountOptions {
   storage: Storage;
   /** Sends the first WhatsApp message of a lead (see `whatsAppCloudTransport`). */
   messaging: MessagingTransport;
@@ -110,7 +112,7 @@ export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
  *
  * ```ts
  * const vitrina = createVitrina({ storage: memoryStorage(), messaging, secretBox: process.env.VITRINA_SECRET_KEY! });
- * serve(vitrina.handler, { port: 8787 });
+ * await serveVitrina(vitrina, { port: 8787 }); // from @vitrina/http-node: server + webhook worker
  * ```
  */
 export function createVitrina(options: VitrinaOptions) {
@@ -119,8 +121,20 @@ export function createVitrina(options: VitrinaOptions) {
   const logger = options.logger ?? defaultLogger;
   const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
   const prefix = options.headerPrefix ?? "Vitrina";
+  // basePath and publicUrl: routes match under the prefix, and every URL Vitrina prints carries it.
+  const mount = resolveMount(options);
   // The outbox wraps storage so commits that add deliveries wake the workers.
-  const outbox = createOutbox({ storage: options.storage, secretBox, clock, ids, logger, headerPrefix: prefix, options: options.webhooks ?? {} });
+  const outbox = createOutbox({
+    storage: options.storage,
+    secretBox,
+    clock,
+    ids,
+    logger,
+    headerPrefix: prefix,
+    options: options.webhooks ?? {},
+    // Without a configured logger this one warning still reaches the console: it names a setup mistake.
+    warnLoudly: options.logger === undefined ? (message) => console.warn(`vitrina: ${message}`) : (message) => logger.warn(message),
+  });
   const storage = outbox.storage;
   const headerNames = {
     connectorId: `X-${prefix}-Connector-Id`,
@@ -150,7 +164,7 @@ export function createVitrina(options: VitrinaOptions) {
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
 
-  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth });
+  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth, mount });
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
   const builtinRetentionSteps: RetentionStep[] = oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }];
@@ -169,7 +183,7 @@ export function createVitrina(options: VitrinaOptions) {
     ids,
     inventoryProviders: options.inventoryProviders ?? [],
     policies: options.policies ?? [],
-    options: options.capabilities ?? {},
+    options: { ...options.capabilities, mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp` },
   });
 
   const apiKeys = createApiKeyService({ storage, clock, ids });
@@ -204,8 +218,10 @@ export function createVitrina(options: VitrinaOptions) {
       resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
     }),
   ];
-  // Outermost layer: a request id on every response, and a logger bound to it for every route.
-  const handler: Handler = withRequestId(createRouter(routes, logger), { ids, logger });
+  const router = createRouter(routes, logger, mount.routePath);
+  let closing = false;
+  // Outermost layer: a request id on every response (the 503 while closing too), and a logger bound to it for every route.
+  const handler: Handler = withRequestId(async (request, context) => (closing ? shuttingDownResponse() : router(request, context)), { ids, logger });
 
   return {
     handler,
@@ -237,10 +253,24 @@ export function createVitrina(options: VitrinaOptions) {
     logger,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,
-    /** Closes the storage. */
+    /** The mount prefix (`basePath` option), `""` at the origin root. */
+    basePath: mount.basePath,
+    /**
+     * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents
+     * (RFC 9728, RFC 8414) live at `/.well-known/…` whatever the mount. Empty when OAuth is off.
+     */
+    wellKnownPaths: oauth === null ? [] : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/"))),
+    /** Closes the storage; from the moment it is called every route answers 503 `shutting_down`. */
     async close() {
+      closing = true;
       await storage.close();
     },
   };
 }
 export type Vitrina = ReturnType<typeof createVitrina>;
+
+/** The root paths of the discovery documents of these URLs (path-inserted, as clients build them). */
+function wellKnownPathsOf(urls: { resourceMetadata: string; issuer: string }): string[] {
+  const issuerPath = new URL(urls.issuer).pathname.replace(/\/+$/, "");
+  return [new URL(urls.resourceMetadata).pathname, `/.well-known/oauth-authorization-server${issuerPath}`];
+}

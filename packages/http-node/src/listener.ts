@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { bodyTooLargeResponse, isMcpPath } from "@vitrina/core";
+import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
 
@@ -8,8 +9,25 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 export interface NodeListenerOptions {
   /** Largest request body in bytes before 413; default 1 MiB. Routes may set lower limits. */
   maxBodySize?: number;
-  /** Called for errors the handler did not turn into a Response. */
+  /**
+   * Called for errors the handler did not turn into a Response, and for a request whose body a
+   * parser in front already read (a `BodyAlreadyConsumedError`). Default for the latter: `console.error`.
+   */
   onError?: (error: unknown) => void;
+}
+
+/** A body parser in front of Vitrina read the request (answered 500 `body_already_consumed`). */
+export class BodyAlreadyConsumedError extends Error {
+  override readonly name = "BodyAlreadyConsumedError";
+  readonly code = "body_already_consumed";
+  constructor(method: string, url: string) {
+    super(`${method} ${url}: ${MOUNT_BEFORE_BODY_PARSERS}`);
+  }
+}
+
+function reportConsumedBody(error: BodyAlreadyConsumedError, onError: ((error: unknown) => void) | undefined): void {
+  if (onError !== undefined) onError(error);
+  else console.error(JSON.stringify({ level: "error", code: error.code, message: error.message }));
 }
 
 export const DEFAULT_MAX_BODY_SIZE = 1024 * 1024;
@@ -43,17 +61,24 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       // declared length first and names its limit, which is the one the sender must meet. MCP is
       // answered here: it authenticates before reading, and its clients need a JSON-RPC error.
       let response: Response;
-      try {
-        const declared = Number(req.headers["content-length"] ?? 0);
-        response = declared > maxBodySize && isMcpPath(req.url ?? "/") ? tooLarge(req, maxBodySize) : await handler(toWebRequest(req, res, maxBodySize));
-      } catch (error) {
-        if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
-          response = tooLarge(req, maxBodySize);
-        } else if (error instanceof BadRequestTargetError) {
-          response = plainError(400, "invalid_argument", error.message);
-        } else {
-          options.onError?.(error);
-          response = plainError(500, "internal", "internal error");
+      if (bodyAlreadyConsumed(req)) {
+        // A server-side misconfiguration, not the sender's fault: a 5xx makes well-behaved senders
+        // retry (a 4xx would make them drop the lead), and the retry succeeds once the mount is fixed.
+        reportConsumedBody(new BodyAlreadyConsumedError(req.method ?? "POST", req.url ?? "/"), options.onError);
+        response = plainError(500, "body_already_consumed", MOUNT_BEFORE_BODY_PARSERS);
+      } else {
+        try {
+          const declared = Number(req.headers["content-length"] ?? 0);
+          response = declared > maxBodySize && isMcpPath(req.url ?? "/") ? tooLarge(req, maxBodySize) : await handler(toWebRequest(req, res, maxBodySize));
+        } catch (error) {
+          if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
+            response = tooLarge(req, maxBodySize);
+          } else if (error instanceof BadRequestTargetError) {
+            response = plainError(400, "invalid_argument", error.message);
+          } else {
+            options.onError?.(error);
+            response = plainError(500, "internal", "internal error");
+          }
         }
       }
       // Discard whatever the handler left unread, so the client finishes sending and reads the

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { drainServer } from "./drain-server.js";
 import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./listener.js";
 
 export interface ServeOptions extends NodeListenerOptions {
@@ -47,12 +48,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      const timeout = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
-      timeout.unref();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await stopped;
-      clearTimeout(timeout);
+      await drainServer(server, options.shutdownTimeoutMs ?? 10_000);
       await options.onShutdown?.();
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);

@@ -24,6 +24,7 @@ const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   messaging_failed: 502,
   storage_unavailable: 503,
   storage_timeout: 503,
+  shutting_down: 503,
   internal: 500,
 };
 
@@ -36,6 +37,15 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });
+}
+
+/**
+ * What every route answers once `vitrina.close()` began: the storage is going away, so a clear
+ * 503 the client may retry elsewhere, not a 500 per request. Not logged: it is expected.
+ */
+export function shuttingDownResponse(): Response {
+  const error = new VitrinaError("shutting_down", "this server is shutting down; retry on another instance or in a moment");
+  return jsonResponse({ error: error.toJSON() }, statusForCode(error.code), { "retry-after": "5" });
 }
 
 /**

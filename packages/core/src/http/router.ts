@@ -59,14 +59,16 @@ function decodeParams(names: string[], match: RegExpExecArray, query: URLSearchP
  * The whole service behind one `(request) => Promise<Response>`. Unknown paths get 404, a known
  * path with another method gets 405 with `Allow`, and every thrown error becomes the JSON error body.
  */
-export function createRouter(routes: Route[], logger: Logger): ContextualHandler {
+export function createRouter(routes: Route[], logger: Logger, routePath: (pathname: string) => string = (path) => path): ContextualHandler {
   const compiled = routes.map(compile);
   return async (request, context = { logger }) => {
     const scoped = context.logger;
     const { pathname, searchParams } = new URL(request.url);
+    // Routes are written from Vitrina's root; a mount prefix (`basePath`) comes off first.
+    const local = routePath(pathname);
     const allowed: string[] = [];
     for (const route of compiled) {
-      const match = route.pattern.exec(pathname);
+      const match = route.pattern.exec(local);
       if (match === null) continue;
       if (route.method !== request.method) {
         allowed.push(route.method);

@@ -1,3 +1,4 @@
+import type { Mount } from "../http/mount.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Storage } from "../ports/storage.js";
@@ -18,6 +19,8 @@ export interface OAuthDependencies {
   clock: Clock;
   ids: IdGenerator;
   options: OAuthOptions;
+  /** Where Vitrina is mounted (`basePath`, `publicUrl`); default the origin root of each request. */
+  mount?: Pick<Mount, "origin" | "basePath" | "publicOrigin">;
 }
 
 /** The OAuth options with their defaults applied, and what every endpoint shares. */
@@ -58,7 +61,7 @@ export function createOAuthContext(deps: OAuthDependencies): OAuthContext {
     defaultScopes: options.defaultScopes ?? scopesSupported.filter((scope) => scope.endsWith(":read")),
     admitRegistration: registrationLimiter(options.registration?.rateLimit, clock),
     corsAllowOrigin: options.corsAllowOrigin ?? "*",
-    urls: (request) => resolveOAuthUrls(request, options),
+    urls: (request) => resolveOAuthUrls(request, options, deps.mount),
     acceptedResources: (urls) => [urls.resource, ...(options.additionalResources ?? [])],
     isoIn: (seconds) => new Date(clock.now().getTime() + seconds * 1000).toISOString(),
   };

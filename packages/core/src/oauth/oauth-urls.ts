@@ -1,3 +1,4 @@
+import type { Mount } from "../http/mount.js";
 import type { OAuthOptions } from "./oauth-options.js";
 
 /** The addresses of one deployment, as clients must see them. */
@@ -16,18 +17,24 @@ export interface OAuthUrls {
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /**
- * Resolves the configured URLs, or derives them when not configured: the issuer from `publicUrl`'s
- * origin, and without `publicUrl` both from the request's origin (its `Host`), so a single-host
- * deployment needs no configuration and a proxied one sets `publicUrl`.
+/**
+ * Resolves the configured URLs, or derives them when not configured: the issuer from OAuth's
+ * `publicUrl` origin, else from the mount (`createVitrina`'s `publicUrl`, else the request's origin,
+ * plus `basePath`), so a single-host deployment needs no configuration and a proxied one sets
+ * `publicUrl`/`issuer`. URLs taken from the request's `Host` are marked `fromHost` (never cached).
  */
-export function resolveOAuthUrls(request: Request, options: Pick<OAuthOptions, "publicUrl" | "issuer">): OAuthUrls {
-  const requestOrigin = new URL(request.url).origin;
-  const configuredOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
-  const issuer = trimSlash(options.issuer ?? configuredOrigin ?? requestOrigin);
-  const resource = options.publicUrl ?? `${requestOrigin}/mcp`;
+export function resolveOAuthUrls(
+  request: Request,
+  options: Pick<OAuthOptions, "publicUrl" | "issuer">,
+  mount: Pick<Mount, "origin" | "basePath" | "publicOrigin"> = { origin: (r) => new URL(r.url).origin, basePath: "", publicOrigin: undefined },
+): OAuthUrls {
+  const base = `${mount.origin(request)}${mount.basePath}`;
+  const configuredBase = options.publicUrl === undefined ? undefined : `${new URL(options.publicUrl).origin}${mount.basePath}`;
+  const issuer = trimSlash(options.issuer ?? configuredBase ?? base);
+  const resource = options.publicUrl ?? `${base}/mcp`;
   return {
     issuer,
-    fromHost: options.publicUrl === undefined,
+    fromHost: options.publicUrl === undefined && mount.publicOrigin === undefined,
     resource,
     resourceMetadata: protectedResourceMetadataUrl(resource),
     endpoint: (path) => `${issuer}${path}`,

@@ -33,7 +33,15 @@ export interface WebhookOptions {
   retry?: Partial<RetryPolicy>;
   /** Default: the global `fetch`. */
   fetch?: typeof fetch;
+  /**
+   * Deliveries run in another process (`vitrina worker`): don't warn when a subscription is
+   * created and no worker was started in this one. Default false.
+   */
+  externalWorker?: boolean;
 }
+
+export const NO_WORKER_WARNING =
+  "a webhook subscription was created but no outbox worker runs in this process, so its deliveries wait: start one with serveVitrina() or startWorker() from @vitrina/http-node, or run `vitrina worker` and set webhooks.externalWorker: true";
 
 function positiveInteger(options: WebhookOptions, field: keyof WebhookOptions, fallback: number): number {
   const value = options[field] ?? fallback;
@@ -69,6 +77,8 @@ export function createOutbox(deps: {
   logger: Logger;
   headerPrefix: string;
   options: WebhookOptions;
+  /** Where the no-worker warning goes; it must be seen even with the default silent logger. */
+  warnLoudly: (message: string) => void;
 }) {
   const { options } = deps;
   const signal = createCommitSignal();
@@ -93,13 +103,29 @@ export function createOutbox(deps: {
   const observeOutbox = createOutboxGauges({ outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) }, deps.clock);
   // The workers running in this process, for `/readyz`; a worker in another process is invisible here.
   const running = new Set<OutboxWorker>();
+  const subscriptions = createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations });
+  // A subscription answered 201 while nothing will ever deliver to it is the quickstart trap
+  // (`serve(handler)` alone): say so once, at the moment it starts to matter.
+  let workerStarted = false;
+  let warned = options.externalWorker === true;
   return {
     storage,
     dispatcher,
     runningWorkers: (): readonly OutboxWorker[] => [...running],
-    subscriptions: createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations }),
+    subscriptions: {
+      ...subscriptions,
+      async create(...args: Parameters<typeof subscriptions.create>) {
+        const created = await subscriptions.create(...args);
+        if (!workerStarted && !warned) {
+          warned = true;
+          deps.warnLoudly(NO_WORKER_WARNING);
+        }
+        return created;
+      },
+    },
     /** Starts a delivery loop in this process; stop it with `await worker.stop()`. */
     startWorker(workerOptions: OutboxWorkerOptions = {}): OutboxWorker {
+      workerStarted = true;
       const worker = startOutboxWorker(dispatcher, signal, deps.logger, workerOptions, deps.clock);
       const stopObserving = observeOutbox();
       // Commits in other processes (another server, `vitrina worker`) wake this worker too, when

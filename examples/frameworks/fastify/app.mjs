@@ -1,0 +1,22 @@
+// Fastify 5: `node examples/frameworks/fastify/app.mjs`.
+import Fastify from "fastify";
+import { vitrinaFastify } from "@vitrina/http-node/fastify";
+import { createDemoVitrina, isMain, printTryIt } from "../demo-vitrina.mjs";
+
+/** Your app with Vitrina under /vitrina. */
+export async function createFastifyApp(vitrina) {
+  const app = Fastify();
+  // The plugin keeps the request body unparsed inside its prefix (signatures are over the raw
+  // bytes); your own routes keep Fastify's JSON parser.
+  await app.register(vitrinaFastify, { vitrina, prefix: "/vitrina" });
+  app.post("/api/notes", async (request, reply) => reply.code(201).send({ saved: request.body }));
+  return app;
+}
+
+if (isMain(import.meta)) {
+  const demo = await createDemoVitrina({ basePath: "/vitrina" });
+  const app = await createFastifyApp(demo.vitrina);
+  const port = Number(process.env.PORT ?? 3000);
+  await app.listen({ port, host: "127.0.0.1" });
+  printTryIt(`http://127.0.0.1:${port}/vitrina`, demo);
+}

@@ -1,0 +1,85 @@
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import express from "express";
+import { toNodeListener, BodyAlreadyConsumedError } from "@vitrina/http-node";
+import { afterEach, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs example.
+import { createExpressApp } from "../express/app.mjs";
+import { expectVitrinaServed, listen, quietDemo, signedLead } from "./support.js";
+
+let server: Awaited<ReturnType<typeof listen>> | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("Express 5 (examples/frameworks/express)", () => {
+  it("serves leads, the catalog and MCP under /vitrina, and the app's own JSON routes still parse", async () => {
+    const demo = await quietDemo({ basePath: "/vitrina" });
+    server = await listen(createExpressApp(demo.vitrina));
+    await expectVitrinaServed(`${server.url}/vitrina`, demo);
+    const note = await fetch(`${server.url}/api/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    expect(await note.json()).toEqual({ saved: { a: 1 } });
+  });
+
+  it("answers at once with body_already_consumed and logs the fix when express.json() runs first", async () => {
+    const demo = await quietDemo({ basePath: "/vitrina" });
+    const reported: unknown[] = [];
+    const app = express();
+    app.use(express.json());
+    app.use("/vitrina", toNodeListener(demo.vitrina.handler, { onError: (error) => reported.push(error) }));
+    server = await listen(app);
+
+    const lead = signedLead(demo);
+    // No timeout needed: before the fix this request hung until the server's request timeout.
+    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, { method: "POST", headers: lead.headers, body: lead.body });
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("body_already_consumed");
+    expect(body.error.message).toMatch(/mount Vitrina before body parsers \(express\.json\(\)/);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeInstanceOf(BodyAlreadyConsumedError);
+    expect((reported[0] as Error).message).toContain("POST /functions/v1/lead-intake");
+
+    // A GET carries no body: the catalog still answers behind the parser.
+    expect((await fetch(`${server.url}/vitrina/v1/capabilities`)).status).toBe(200);
+  });
+
+  it("an MCP client discovers OAuth from the 401, registers, authorizes and lists tools, all under /vitrina", async () => {
+    let workspaceId = "";
+    const demo = await quietDemo({
+      basePath: "/vitrina",
+      oauth: { authorize: async (_request: Request, { scopes }: { scopes: string[] }) => ({ userId: "owner", workspaceId, grantedScopes: scopes }) },
+    });
+    workspaceId = demo.workspace.id;
+    server = await listen(createExpressApp(demo.vitrina));
+    const mcpUrl = new URL(`${server.url}/vitrina/mcp`);
+
+    const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier: string; authorizationUrl?: URL } = { verifier: "" };
+    const provider: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1:9999/callback",
+      clientMetadata: { client_name: "t", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" },
+      clientInformation: () => saved.client,
+      saveClientInformation: (info) => void (saved.client = info),
+      tokens: () => saved.tokens,
+      saveTokens: (tokens) => void (saved.tokens = tokens),
+      redirectToAuthorization: (url) => void (saved.authorizationUrl = url),
+      saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+      codeVerifier: () => saved.verifier,
+    };
+    const client = new Client({ name: "t", version: "1.0.0" });
+    await expect(client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(saved.authorizationUrl?.pathname).toBe("/vitrina/authorize");
+    expect(saved.authorizationUrl?.searchParams.get("resource")).toBe(mcpUrl.href);
+
+    const redirect = await fetch(saved.authorizationUrl!, { redirect: "manual" });
+    const code = new URL(redirect.headers.get("location")!).searchParams.get("code")!;
+    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+    await transport.finishAuth(code);
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("query_catalog");
+    await client.close();
+  });
+});

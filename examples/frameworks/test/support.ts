@@ -1,0 +1,63 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { signLead } from "@vitrina/client";
+import { silentLogger, type Logger } from "@vitrina/core";
+import { expect } from "vitest";
+// @ts-expect-error: a plain .mjs example, typed loosely on purpose.
+import { createDemoVitrina as createDemo } from "../demo-vitrina.mjs";
+
+type Demo = { vitrina: any; workspace: { id: string }; connector: { id: string }; connectorSecret: string; apiKey: string };
+export const createDemoVitrina = createDemo as (options?: Record<string, unknown>) => Promise<Demo>;
+
+export function quietDemo(options: { basePath?: string; logger?: Logger; [key: string]: unknown } = {}) {
+  return createDemoVitrina({ logger: silentLogger, ...options });
+}
+
+/** A node:http server on 127.0.0.1 with a free port. */
+export async function listen(listener: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A lead signed over its exact bytes, with odd spacing and key order a re-serialising parser would change. */
+export function signedLead(demo: Demo) {
+  const body = `{ "event":"lead.created",  "source_lead_id":"crm-${Math.random().toString(36).slice(2)}", "contact":{"phone_e164":"+56912345678","name":"María Pérez"},
+  "context":{"source":"landing"}, "whatsapp_consent":{"granted":true,"timestamp":"2026-01-31T12:00:00Z","source":"form","purpose":"sales"} }`;
+  const { headers } = signLead({ connectorId: demo.connector.id, secret: demo.connectorSecret, body, timestamp: Date.now() });
+  return { body, headers: headers as Record<string, string> };
+}
+
+/**
+ * What every framework integration must get right, through the framework, over loopback: a
+ * signed lead (the signature only verifies if the raw body survived), the catalog with the MCP
+ * URL under the mount, and an MCP tools/list.
+ */
+export async function expectVitrinaServed(base: string, demo: Demo, mcpPath = "/vitrina/mcp") {
+  const lead = signedLead(demo);
+  const accepted = await fetch(`${base}/functions/v1/lead-intake`, { method: "POST", headers: lead.headers, body: lead.body });
+  const acceptedBody = (await accepted.json()) as { accepted?: boolean };
+  expect(accepted.status, JSON.stringify(acceptedBody)).toBe(200);
+  expect(acceptedBody.accepted).toBe(true);
+
+  const catalog = await fetch(`${base}/v1/capabilities`);
+  expect(catalog.status).toBe(200);
+  expect(((await catalog.json()) as { mcpServer: { url: string } }).mcpServer.url).toBe(mcpPath);
+
+  const mcp = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${demo.apiKey}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  const listed = (await mcp.json()) as { result?: { tools: { name: string }[] } };
+  expect(mcp.status, JSON.stringify(listed)).toBe(200);
+  expect(listed.result?.tools.map((tool) => tool.name)).toContain("query_catalog");
+}
