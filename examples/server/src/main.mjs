@@ -2,7 +2,7 @@
 // The demo server the README's first command runs. Storage: DATABASE_URL → PostgreSQL; else
 // embedded PGlite in VITRINA_DATA_DIR (default .vitrina/); `--memory` or VITRINA_STORAGE=memory.
 // Configuration by environment:
-//   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir),
+//   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir; required with DATABASE_URL),
 //   VITRINA_DEMO_CREDENTIALS (where to write the demo credentials; default <data dir>/demo-credentials.json),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
 //   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API).
