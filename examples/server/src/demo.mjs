@@ -87,7 +87,17 @@ export function mcpOptionsFromEnv(env) {
 /** The demo key may do everything: the five capability scopes, MCP's write tools and the webhooks API. */
 export const DEMO_API_KEY_SCOPES = [...SCOPES];
 
-export async function createDemo({ env = process.env, logger = consoleLogger, memory = false } = {}) {
+/**
+ * The demo's console: info and above, so the worker's 30-second heartbeat (debug) doesn't bury the
+ * tour's output; `VITRINA_LOG_LEVEL=debug` shows everything.
+ */
+function demoLogger(env) {
+  if (env.VITRINA_LOG_LEVEL === "debug") return consoleLogger;
+  // No `child`: Vitrina then wraps this logger itself, so request loggers keep the filter.
+  return { debug() {}, info: consoleLogger.info, warn: consoleLogger.warn, error: consoleLogger.error };
+}
+
+export async function createDemo({ env = process.env, logger = demoLogger(env), memory = false } = {}) {
   const configured = await storageFromEnv({ memory, env, logger });
   const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
