@@ -1,16 +1,22 @@
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport, OutgoingMessage } from "../ports/messaging.js";
 
+/** How many messages `sent` keeps by default: enough for tests and a demo tour, bounded for a long run. */
+export const DEFAULT_KEEP_SENT = 1000;
+
 /**
  * A transport for demos and development: sends nothing, logs what it would send, and keeps the
- * messages in `sent` so tests and examples can look at them.
+ * last `keep` messages (default 1000, oldest dropped first) in `sent` so tests and examples can look
+ * at them. Bounded because a demo left running under load would otherwise grow without end.
  */
-export function logMessagingTransport(logger: Logger) {
+export function logMessagingTransport(logger: Logger, options: { keep?: number } = {}) {
+  const keep = options.keep ?? DEFAULT_KEEP_SENT;
   const sent: OutgoingMessage[] = [];
   const transport: MessagingTransport & { sent: OutgoingMessage[] } = {
     sent,
     async send(message) {
       sent.push(message);
+      if (sent.length > keep) sent.splice(0, sent.length - keep);
       logger.info({ to: message.to, template: message.template?.name, text: message.text }, "would send WhatsApp message");
       return { status: "sent", providerMessageId: `demo-${crypto.randomUUID()}` };
     },
