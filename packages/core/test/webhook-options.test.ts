@@ -6,12 +6,12 @@ const withWebhooks = (webhooks: WebhookOptions) =>
   createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 1).toString("base64"), webhooks });
 
 describe("webhook delivery limits", () => {
-  it("defaults to a pool of 32 with a quarter of it per subscription, and follows the options", () => {
-    expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 32, perSubscriptionConcurrency: 8 });
+  it("defaults to a pool of 32 with half of it per subscription, and follows the options", () => {
+    expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 32, perSubscriptionConcurrency: 16 });
     expect(withWebhooks({ concurrency: 2 }).outbox.dispatcher).toMatchObject({ concurrency: 2, perSubscriptionConcurrency: 1 });
     expect(withWebhooks({ concurrency: 10, perSubscriptionConcurrency: 40 }).outbox.dispatcher).toMatchObject({ perSubscriptionConcurrency: 10 });
     // The old name still sizes the pool.
-    expect(withWebhooks({ batchSize: 12 }).outbox.dispatcher).toMatchObject({ concurrency: 12, perSubscriptionConcurrency: 3 });
+    expect(withWebhooks({ batchSize: 12 }).outbox.dispatcher).toMatchObject({ concurrency: 12, perSubscriptionConcurrency: 6 });
   });
 
   it("refuses a lease no longer than the delivery deadline, and pool sizes that aren't positive integers", () => {

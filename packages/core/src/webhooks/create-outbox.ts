@@ -64,7 +64,7 @@ function deliveryLimits(options: WebhookOptions) {
     });
   }
   const concurrency = positiveInteger(options, "concurrency", options.batchSize ?? 32);
-  const perSubscription = positiveInteger(options, "perSubscriptionConcurrency", Math.max(1, Math.floor(concurrency / 4)));
+  const perSubscription = positiveInteger(options, "perSubscriptionConcurrency", Math.max(1, Math.floor(concurrency / 2)));
   return { timeoutMs, leaseMs, concurrency, perSubscriptionConcurrency: Math.min(perSubscription, concurrency) };
 }
 
