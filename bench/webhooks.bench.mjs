@@ -109,13 +109,13 @@ async function latency(makeStorage, total) {
 
 async function measure(label, makeStorage, events) {
   await throughput(makeStorage, 300, {}); // warm-up
-  // One receiver: by default it gets a quarter of the pool (the per-subscription cap).
+  // One receiver: by default it gets half of the pool (the per-subscription cap).
   const capped = await throughput(makeStorage, events, {});
   const pool32 = await throughput(makeStorage, events, { concurrency: 32, perSubscriptionConcurrency: 32 });
   const pool128 = await throughput(makeStorage, events, { concurrency: 128, perSubscriptionConcurrency: 128 });
   const lat = await latency(makeStorage, 300);
   return [
-    { case: `${label}: deliveries/s, one receiver, defaults (8 of 32 in flight)`, value: capped, unit: "deliveries/s", note: `${events} events queued, then drained` },
+    { case: `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`, value: capped, unit: "deliveries/s", note: `${events} events queued, then drained` },
     { case: `${label}: deliveries/s, one receiver, 32 in flight`, value: pool32, unit: "deliveries/s" },
     { case: `${label}: deliveries/s, one receiver, 128 in flight`, value: pool128, unit: "deliveries/s" },
     { case: `${label}: commit → delivery p50 / p99`, value: `${lat.p50.toFixed(2)} / ${lat.p99.toFixed(2)}`, unit: "ms", note: "300 events, one at a time, worker idle" },
