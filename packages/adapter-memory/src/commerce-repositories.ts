@@ -1,4 +1,4 @@
-import { VitrinaError, type StorageRepositories } from "@vitrina/core";
+import { ConflictError, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -22,7 +22,7 @@ export function createCommerceRepositories(state: MemoryState, undo: UndoLog): C
     orders: {
       async insert(order) {
         if (state.orders.conflictOf(order) !== null) {
-          throw new VitrinaError("conflict", `quote ${order.quoteId} already has an order`);
+          throw new ConflictError(`quote ${order.quoteId} already has an order`);
         }
         state.orders.insert(order, undo);
       },
@@ -34,7 +34,7 @@ export function createCommerceRepositories(state: MemoryState, undo: UndoLog): C
     payments: {
       async insert(payment) {
         if (state.payments.conflictOf(payment) !== null) {
-          throw new VitrinaError("conflict", `payment ${payment.providerReference} was already recorded`);
+          throw new ConflictError(`payment ${payment.providerReference} was already recorded`);
         }
         state.payments.insert(payment, undo);
       },

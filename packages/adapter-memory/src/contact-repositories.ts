@@ -1,4 +1,4 @@
-import { VitrinaError, type ContactRecord, type StorageRepositories } from "@vitrina/core";
+import { ConflictError, type ContactRecord, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -17,7 +17,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
   function write(next: ContactRecord): ContactRecord {
     // Not `conflictOf`: it reports the primary key first, which an update always "violates".
     const holder = next.phoneE164 === null ? null : state.contacts.lookup("phone", `${next.workspaceId}/${next.phoneE164}`);
-    if (holder !== null && holder.id !== next.id) throw new VitrinaError("conflict", "another contact already has this phone");
+    if (holder !== null && holder.id !== next.id) throw new ConflictError("another contact already has this phone");
     state.contacts.replace(next, undo);
     return structuredClone(next);
   }

@@ -1,4 +1,4 @@
-import type { Storage, StorageRepositories } from "@vitrina/core";
+import { StorageError, type Storage, type StorageRepositories } from "@vitrina/core";
 import { Mutex } from "./mutex.js";
 import { createMemoryRepositories } from "./repositories.js";
 import { createMemoryState } from "./state.js";
@@ -19,7 +19,7 @@ export function memoryStorage(): Storage {
   let closed = false;
 
   async function transaction<T>(work: (tx: StorageRepositories) => Promise<T>): Promise<T> {
-    if (closed) throw new Error("memory storage is closed");
+    if (closed) throw new StorageError("storage_unavailable", "memory storage is closed");
     return mutex.run(async () => {
       const undo: UndoLog = [];
       try {
@@ -48,7 +48,7 @@ export function memoryStorage(): Storage {
     ...(autocommit as unknown as StorageRepositories),
     transaction,
     async ping() {
-      if (closed) throw new Error("memory storage is closed");
+      if (closed) throw new StorageError("storage_unavailable", "memory storage is closed");
     },
     async close() {
       closed = true;

@@ -1,4 +1,4 @@
-import { VitrinaError, type OAuthPurgeCounts, type OAuthPurgeCutoffs, type StorageRepositories } from "@vitrina/core";
+import { ConflictError, type OAuthPurgeCounts, type OAuthPurgeCutoffs, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { MemoryTable, UndoLog } from "./table.js";
 
@@ -6,7 +6,7 @@ type OAuthRepositories = Pick<StorageRepositories, "oauthClients" | "oauthCodes"
 
 /** Inserts or fails with `conflict`, as the primary keys of the PostgreSQL schema do. */
 function insertUnique<Row>(table: MemoryTable<Row>, row: Row, undo: UndoLog, what: string): void {
-  if (table.conflictOf(row) !== null) throw new VitrinaError("conflict", `${what} already exists`);
+  if (table.conflictOf(row) !== null) throw new ConflictError(`${what} already exists`);
   table.insert(row, undo);
 }
 

@@ -1,4 +1,4 @@
-import { VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
+import { ConflictError, VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
 import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
@@ -20,7 +20,7 @@ function refuseSecondActiveWhatsapp(state: MemoryState, conversation: Conversati
   if (conversation.channel !== "whatsapp" || conversation.status === "closed") return;
   const holder = state.conversations.lookup("activeWhatsapp", conversation.contactId);
   if (holder !== null && holder.id !== conversation.id) {
-    throw new VitrinaError("conflict", `contact ${conversation.contactId} already has an active WhatsApp conversation (${holder.id})`);
+    throw new ConflictError(`contact ${conversation.contactId} already has an active WhatsApp conversation (${holder.id})`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { VitrinaError } from "@vitrina/core";
+import { ConflictError } from "@vitrina/core";
 
 /**
  * A keyed in-memory table with unique indexes and an undo journal, so a failed transaction can
@@ -64,7 +64,7 @@ export class MemoryTable<Row> {
   insert(row: Row, undo: UndoLog): void {
     const conflict = this.conflictOf(row);
     // `conflict`, as PostgreSQL's unique constraints report it (SQLSTATE 23505), never a plain Error (a 500).
-    if (conflict !== null) throw new VitrinaError("conflict", `a unique rule was violated: ${conflict}`);
+    if (conflict !== null) throw new ConflictError(`a unique rule was violated: ${conflict}`);
     this.write(row, undo);
   }
 

@@ -1,4 +1,4 @@
-import { VitrinaError, type StorageRepositories, type WebhookDeliveryRecord } from "@vitrina/core";
+import { ConflictError, type StorageRepositories, type WebhookDeliveryRecord } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -69,7 +69,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
     webhookDeliveries: {
       async insert(delivery) {
         if (state.webhookDeliveries.conflictOf(delivery) !== null) {
-          throw new VitrinaError("conflict", `event ${delivery.eventId} already has a delivery to ${delivery.subscriptionId}`);
+          throw new ConflictError(`event ${delivery.eventId} already has a delivery to ${delivery.subscriptionId}`);
         }
         state.webhookDeliveries.insert(delivery, undo);
       },

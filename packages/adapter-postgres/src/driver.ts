@@ -1,4 +1,4 @@
-import { isStorableText, StorageError, UNSTORABLE_TEXT_REASON, VitrinaError } from "@vitrina/core";
+import { ConflictError, isStorableText, StorageError, UNSTORABLE_TEXT_REASON, VitrinaError } from "@vitrina/core";
 
 /** The least a PostgreSQL driver must do: run one parameterised statement. */
 export interface Queryable {
@@ -65,7 +65,7 @@ export function toStorageError(error: unknown): unknown {
   if (error instanceof VitrinaError) return error;
   const e = error as { code?: string; message?: string };
   const code = e?.code ?? "";
-  if (code === "23505") return new VitrinaError("conflict", `a unique rule was violated: ${e.message ?? ""}`, { cause: error });
+  if (code === "23505") return new ConflictError(`a unique rule was violated: ${e.message ?? ""}`, { cause: error });
   if (UNSTORABLE_TEXT_SQLSTATES.has(code)) return unstorableText(error);
   if (code === "57014") return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", { cause: error });
   if (/^(08|53|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) {

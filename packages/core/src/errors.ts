@@ -1,6 +1,12 @@
 /**
  * Every failure Vitrina reports on purpose is a `VitrinaError` with a stable machine `code`.
  * HTTP status codes are chosen from the code in `http/` only; domain code never thinks in HTTP.
+ *
+ * One shape: a subclass per code that carries extra meaning or is thrown from many places, and
+ * it fixes its own code (`new ConflictError(message)`, never `new ConflictError("conflict", …)`).
+ * The two families with several codes (`SignatureError`, `StorageError`) take the code first.
+ * Codes thrown from one place only may use `new VitrinaError(code, …)` directly. A plain `Error`
+ * never leaves core on purpose: bugs are `VitrinaError("internal", …, { cause })`.
  */
 export type VitrinaErrorCode =
   | "missing_signature_headers"
@@ -68,14 +74,63 @@ export class ValidationError extends VitrinaError {
   }
 }
 
-/** The caller is known but may not do this (role or scope). */
+/** The caller is known but may not do this (role, membership, opt-out). */
 export class ForbiddenError extends VitrinaError {
   override readonly name = "ForbiddenError";
+  constructor(message: string, options: VitrinaErrorOptions = {}) {
+    super("forbidden", message, options);
+  }
+}
+
+/** The credential (API key or access token) lacks a scope; `reasons` names each missing one. */
+export class InsufficientScopeError extends VitrinaError {
+  override readonly name = "InsufficientScopeError";
+  constructor(message: string, options: VitrinaErrorOptions = {}) {
+    super("insufficient_scope", message, options);
+  }
+}
+
+/** The caller's answer when a policy blocked the command: code `policy_blocked`, with the task to follow. */
+export class PolicyBlockedError extends VitrinaError {
+  override readonly name = "PolicyBlockedError";
+  constructor(
+    readonly capability: string,
+    readonly reason: string,
+    readonly taskId: string,
+  ) {
+    super("policy_blocked", `${capability} was blocked by a policy: ${reason} (task ${taskId} waits for a person)`, {
+      reasons: [{ field: "", reason }],
+    });
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), taskId: this.taskId };
+  }
+}
+
+/** The write collides with the current state: a unique rule, a status that forbids it, a lease. */
+export class ConflictError extends VitrinaError {
+  override readonly name = "ConflictError";
+  constructor(message: string, options: VitrinaErrorOptions = {}) {
+    super("conflict", message, options);
+  }
+}
+
+/**
+ * The request body is over a size limit. Server bindings (e.g. `@vitrina/http-node`) raise a
+ * subclass inside the body stream; core recognises it by its code, so a second copy of core in
+ * node_modules can't turn a 413 into a 400.
+ */
+export class PayloadTooLargeError extends VitrinaError {
+  override readonly name: string = "PayloadTooLargeError";
+  constructor(message: string, options: VitrinaErrorOptions = {}) {
+    super("payload_too_large", message, options);
+  }
 }
 
 export class NotFoundError extends VitrinaError {
   override readonly name = "NotFoundError";
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  constructor(message: string, options: VitrinaErrorOptions = {}) {
     super("not_found", message, options);
   }
 }

@@ -49,7 +49,7 @@ export {
 export { defineCapability } from "./capabilities/definition.js";
 export type * from "./capabilities/definition.js";
 export { createCapabilityRegistry, ATTEMPT_STATES, type CapabilityRegistry } from "./capabilities/registry.js";
-export { PolicyBlockedError, type CapabilityPolicy, type PolicyContext, type PolicyDecision } from "./capabilities/policies.js";
+export { type CapabilityPolicy, type PolicyContext, type PolicyDecision } from "./capabilities/policies.js";
 export { DEFAULT_ATTEMPT_LEASE_MS } from "./capabilities/logical-attempt.js";
 export { missingScopes } from "./capabilities/scopes.js";
 export { BUILTIN_CAPABILITIES, DEFAULT_LIMITS, type BuiltinCapabilities } from "./capabilities/builtin/index.js";

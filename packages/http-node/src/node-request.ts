@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { PayloadTooLargeError } from "@vitrina/core";
 
-/** Raised inside the body stream; core's `readBodyLimited` recognises it by name and answers 413. */
-export class BodyTooLargeError extends Error {
+/** Raised inside the body stream; core's `readBodyLimited` recognises its code and answers 413. */
+export class BodyTooLargeError extends PayloadTooLargeError {
   override readonly name = "BodyTooLargeError";
   constructor(readonly limit: number) {
     super(`request body exceeds the limit of ${limit} bytes`);

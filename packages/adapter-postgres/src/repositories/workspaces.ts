@@ -1,4 +1,4 @@
-import { VitrinaError, type ConnectorRecord, type StorageRepositories, type WorkspaceRecord } from "@vitrina/core";
+import { ConflictError, type ConnectorRecord, type StorageRepositories, type WorkspaceRecord } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 
@@ -53,7 +53,7 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
           [c.id, c.workspaceId, c.name, c.systemId, c.sealedSecret, c.secretVersion, c.createdAt, c.rotatedAt],
         );
         if (rows.length === 0) {
-          throw new VitrinaError("conflict", `a connector with system identifier "${c.systemId}" already exists in this workspace`);
+          throw new ConflictError(`a connector with system identifier "${c.systemId}" already exists in this workspace`);
         }
       },
       get: (id) => one(q, `SELECT * FROM ${s}.connectors WHERE id = $1`, [id], toConnector),

@@ -1,4 +1,4 @@
-import { ForbiddenError, VitrinaError } from "../errors.js";
+import { InsufficientScopeError, VitrinaError } from "../errors.js";
 
 /** Who is calling, once authenticated: a workspace and what it may do there. */
 export interface Principal {
@@ -59,7 +59,7 @@ export async function requirePrincipal(authenticate: Authenticator, request: Req
 export function requireScope(principal: Principal, scope: string): void {
   if (!principal.scopes.includes(scope)) {
     const credential = principal.kind === "oauth" ? "access token" : "API key";
-    throw new ForbiddenError("insufficient_scope", `this ${credential} lacks the scope ${scope}`, {
+    throw new InsufficientScopeError(`this ${credential} lacks the scope ${scope}`, {
       reasons: [{ field: "scope", reason: `requires ${scope}` }],
     });
   }

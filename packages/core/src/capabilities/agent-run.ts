@@ -1,10 +1,10 @@
+import { ConflictError, PolicyBlockedError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { AgentRunRecord, TraceEntry } from "../ports/capability-records.js";
 import type { Storage } from "../ports/storage.js";
 import type { CapabilityPrincipal } from "./definition.js";
-import { PolicyBlockedError } from "./policies.js";
 import type { CapabilityRuntime, InvokeResult } from "./runtime.js";
 
 export interface AgentRunDeps {
@@ -48,7 +48,7 @@ export function startAgentRun(deps: AgentRunDeps, options: { principal: Capabili
     },
 
     async invoke(name: string, input: unknown, callOptions: { idempotencyKey?: string } = {}): Promise<InvokeResult> {
-      if (completed) throw new Error(`agent run ${id} is already completed`);
+      if (completed) throw new ConflictError(`agent run ${id} is already completed; start a new run`);
       const began = deps.clock.now().toISOString();
       const t0 = performance.now();
       const entry = (rest: Omit<TraceEntry, "capability" | "input" | "startedAt" | "durationMs">): TraceEntry => ({
@@ -65,7 +65,7 @@ export function startAgentRun(deps: AgentRunDeps, options: { principal: Capabili
     },
 
     async complete(): Promise<AgentRunRecord> {
-      if (completed) throw new Error(`agent run ${id} is already completed`);
+      if (completed) throw new ConflictError(`agent run ${id} is already completed; start a new run`);
       const run: AgentRunRecord = {
         id,
         workspaceId: principal.workspaceId,

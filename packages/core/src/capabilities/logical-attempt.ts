@@ -1,4 +1,4 @@
-import { VitrinaError } from "../errors.js";
+import { ConflictError, VitrinaError } from "../errors.js";
 import { sha256Hex } from "../crypto/random.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -68,14 +68,14 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
     attempt ??= await repo.get(call.workspaceId, call.capability, call.idempotencyKey);
     if (attempt === null) throw new VitrinaError("internal", "idempotency attempt vanished while reading it back");
     if (attempt.inputFingerprint !== fingerprint) {
-      throw new VitrinaError("conflict", `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`);
+      throw new ConflictError(`idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`);
     }
     if (attempt.state === "confirmed" || attempt.state === "failed") {
       return { result: { output: attempt.output }, freshness: "recorded", observedAt: attempt.observedAt ?? attempt.updatedAt };
     }
     if (attempt.state === "executing") {
       if (attempt.leaseExpiresAt !== null && attempt.leaseExpiresAt > now()) {
-        throw new VitrinaError("conflict", `${call.capability} with idempotency key "${call.idempotencyKey}" is still executing; retry after ${attempt.leaseExpiresAt}`);
+        throw new ConflictError(`${call.capability} with idempotency key "${call.idempotencyKey}" is still executing; retry after ${attempt.leaseExpiresAt}`);
       }
       attempt = await move(attempt, { state: "unknown", leaseExpiresAt: null });
       continue;
@@ -89,7 +89,7 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
     }
     return execute(claimed, wasUnknown);
   }
-  throw new VitrinaError("conflict", `${call.capability} with idempotency key "${call.idempotencyKey}" is contended; retry later`);
+  throw new ConflictError(`${call.capability} with idempotency key "${call.idempotencyKey}" is contended; retry later`);
 
   async function execute(claimed: IdempotencyAttemptRecord, wasUnknown: boolean): Promise<AttemptOutcome> {
     let result: CapabilityResult<unknown>;

@@ -1,4 +1,4 @@
-import { VitrinaError } from "../errors.js";
+import { PolicyBlockedError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -29,23 +29,8 @@ export type PolicyDecision = "allow" | { block: string };
  */
 export type CapabilityPolicy = (context: PolicyContext) => PolicyDecision | Promise<PolicyDecision>;
 
-/** The caller's answer when a policy blocked the command: code `policy_blocked`, with the task to follow. */
-export class PolicyBlockedError extends VitrinaError {
-  override readonly name = "PolicyBlockedError";
-  constructor(
-    readonly capability: string,
-    readonly reason: string,
-    readonly taskId: string,
-  ) {
-    super("policy_blocked", `${capability} was blocked by a policy: ${reason} (task ${taskId} waits for a person)`, {
-      reasons: [{ field: "", reason }],
-    });
-  }
-
-  override toJSON() {
-    return { ...super.toJSON(), taskId: this.taskId };
-  }
-}
+/** Lives in errors.ts with the rest of the family; re-exported here so existing imports keep working. */
+export { PolicyBlockedError } from "../errors.js";
 
 /** Returns when every policy allows; otherwise records the task and event in one transaction and throws. */
 export async function enforcePolicies(

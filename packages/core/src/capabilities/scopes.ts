@@ -1,4 +1,4 @@
-import { ForbiddenError } from "../errors.js";
+import { InsufficientScopeError } from "../errors.js";
 import type { CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
 
 /** The required scopes the principal lacks: for `anyOf` all of them when none is held, else none. */
@@ -14,8 +14,7 @@ export function assertScopes(principal: CapabilityPrincipal, descriptor: Capabil
   const missing = missingScopes(principal, descriptor);
   if (missing.length === 0) return;
   const need = descriptor.scopeMatch === "anyOf" ? "one of" : "all of";
-  throw new ForbiddenError(
-    "insufficient_scope",
+  throw new InsufficientScopeError(
     `${descriptor.name} needs ${need}: ${descriptor.requiredScopes.join(", ")}; missing: ${missing.join(", ")}`,
     { reasons: missing.map((scope) => ({ field: "scopes", reason: `missing ${scope}` })) },
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, VitrinaError } from "../errors.js";
+import { NotFoundError, ConflictError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { QuoteRecord } from "../ports/commerce-records.js";
 import type { Clock } from "../ports/clock.js";
@@ -78,7 +78,7 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
       return storage.transaction(async (tx) => {
         const quote = await tx.quotes.get(input.workspaceId, input.quoteId);
         if (quote === null) throw new NotFoundError(`quote ${input.quoteId} does not exist`);
-        if (quote.status !== "issued") throw new VitrinaError("conflict", `quote ${quote.id} is already ${quote.status}`);
+        if (quote.status !== "issued") throw new ConflictError(`quote ${quote.id} is already ${quote.status}`);
         const accepted: QuoteRecord = { ...quote, status: "accepted", acceptedAt: clock.now().toISOString() };
         await tx.quotes.update(accepted);
         await emitEvent(tx, deps, {

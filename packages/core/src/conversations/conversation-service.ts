@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, VitrinaError } from "../errors.js";
+import { NotFoundError, ConflictError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -48,7 +48,7 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
         if (current === null) {
           const existing = await tx.conversations.get(parsed.workspaceId, parsed.conversationId);
           if (existing === null) throw new NotFoundError(`conversation ${parsed.conversationId} does not exist`);
-          throw new VitrinaError("conflict", `conversation was already escalated at ${existing.escalatedAt}`);
+          throw new ConflictError(`conversation was already escalated at ${existing.escalatedAt}`);
         }
         await emitEvent(tx, deps, {
           workspaceId: parsed.workspaceId,

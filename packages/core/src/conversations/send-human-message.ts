@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, VitrinaError } from "../errors.js";
+import { ConflictError, ForbiddenError, NotFoundError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { MessagingTransport, SendResult } from "../ports/messaging.js";
@@ -34,7 +34,7 @@ export async function sendHumanMessage(
   const conversation = await storage.conversations.get(input.workspaceId, input.conversationId);
   if (conversation === null) throw new NotFoundError(`conversation ${input.conversationId} does not exist`);
   if (conversation.status === "closed") {
-    throw new VitrinaError("conflict", `conversation ${conversation.id} is closed; reopen it before sending`);
+    throw new ConflictError(`conversation ${conversation.id} is closed; reopen it before sending`);
   }
   if (conversation.channel !== "whatsapp") {
     throw new VitrinaError("invalid_argument", `conversation ${conversation.id} is on channel ${conversation.channel}, which has no messaging transport`);
@@ -53,7 +53,7 @@ export async function sendHumanMessage(
   const phone = await storage.transaction(async (tx) => {
     const contact = await tx.contacts.getForUpdate(input.workspaceId, conversation.contactId);
     if (contact?.phoneE164 == null) throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
-    if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("forbidden", "the contact opted out of WhatsApp messages");
+    if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("the contact opted out of WhatsApp messages");
     await tx.messages.insert(message);
     await tx.conversations.touch(input.workspaceId, conversation.id, now);
     return contact.phoneE164;

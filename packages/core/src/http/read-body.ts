@@ -1,5 +1,5 @@
 import { concatBytes } from "../crypto/encoding.js";
-import { VitrinaError } from "../errors.js";
+import { PayloadTooLargeError, VitrinaError } from "../errors.js";
 
 /**
  * Reads a request body as bytes, exactly as sent, refusing more than `maxBytes` without buffering
@@ -7,7 +7,7 @@ import { VitrinaError } from "../errors.js";
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () =>
-    new VitrinaError("payload_too_large", `request body exceeds the limit of ${maxBytes} bytes`);
+    new PayloadTooLargeError(`request body exceeds the limit of ${maxBytes} bytes`);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
   if (request.body === null) return new Uint8Array(0);
@@ -16,8 +16,11 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read().catch((cause: unknown) => {
-      // A server binding (e.g. @vitrina/http-node) may cap the stream itself at a lower limit.
-      if ((cause as Error)?.name === "BodyTooLargeError") throw new VitrinaError("payload_too_large", (cause as Error).message, { cause });
+      // A server binding (e.g. @vitrina/http-node) may cap the stream itself at a lower limit; it
+      // raises a PayloadTooLargeError, matched by code so a second copy of core still answers 413.
+      if ((cause as { code?: unknown } | null)?.code === "payload_too_large") {
+        throw new PayloadTooLargeError((cause as Error).message, { cause });
+      }
       throw new VitrinaError("invalid_argument", "request body could not be read", { cause });
     });
     if (done) break;

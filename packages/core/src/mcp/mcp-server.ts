@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
 import { observeToolCall } from "../telemetry/mcp-telemetry.js";
 import type { Principal } from "./authenticator.js";
@@ -15,7 +16,7 @@ export interface ToolCatalog {
 export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
-    if (byName.has(tool.name)) throw new Error(`duplicate MCP tool name ${tool.name}`);
+    if (byName.has(tool.name)) throw new VitrinaError("invalid_argument", `duplicate MCP tool name ${tool.name}`);
     byName.set(tool.name, tool);
   }
   return { byName, listed: tools.map(listedTool) };

@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTHeaderParameters } from "jose";
 import type { OAuthSigningKeyOptions } from "./oauth-options.js";
+import { VitrinaError } from "../errors.js";
 
 export type SigningAlgorithm = "ES256" | "EdDSA";
 export const SIGNING_ALGORITHMS: SigningAlgorithm[] = ["ES256", "EdDSA"];
@@ -23,7 +24,7 @@ export interface SigningKeys {
 function algorithmOf(jwk: JWK): SigningAlgorithm {
   if (jwk.kty === "EC" && jwk.crv === "P-256") return "ES256";
   if (jwk.kty === "OKP" && jwk.crv === "Ed25519") return "EdDSA";
-  throw new Error(`OAuth signing key must be EC P-256 (ES256) or OKP Ed25519 (EdDSA), got ${jwk.kty}/${jwk.crv}`);
+  throw new VitrinaError("invalid_argument", `OAuth signing key must be EC P-256 (ES256) or OKP Ed25519 (EdDSA), got ${jwk.kty}/${jwk.crv}`);
 }
 
 function publicPart(jwk: JWK): JWK {
@@ -70,7 +71,7 @@ export function createSigningKeys(options?: OAuthSigningKeyOptions): SigningKeys
     },
     async verificationKey(header) {
       const found = header.kid === undefined ? undefined : (await load()).publicKeys.get(header.kid);
-      if (found === undefined || found.alg !== header.alg) throw new Error("unknown signing key");
+      if (found === undefined || found.alg !== header.alg) throw new VitrinaError("unauthorized", "the token was signed by an unknown key");
       return found.key;
     },
     async jwks() {

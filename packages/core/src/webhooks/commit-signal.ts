@@ -16,43 +16,53 @@ export function createCommitSignal() {
 export type CommitSignal = ReturnType<typeof createCommitSignal>;
 
 /**
- * Wraps a Storage so that a transaction that inserted deliveries notifies `signal` right after it
- * commits (never before: a worker woken early would find nothing), and so does a resend. Domain
- * code stays unaware of workers, which is why every emitter gets millisecond delivery for free.
+ * Wraps a Storage so that writes which make a delivery due notify `signal` right after they
+ * commit (never before: a worker woken early would find nothing). Domain code stays unaware of
+ * workers, which is why every emitter gets millisecond delivery for free.
+ *
+ * Only two methods of the port make a delivery due, and they are listed here on purpose:
+ * `insert` (a new delivery) and `reschedule` (a resend). `claimDueDeliveries` and `completeClaim`
+ * are the worker's own writes, and it re-arms its timer itself. A new port method that makes
+ * deliveries due must be added to `signalingDeliveries`; commit-signal.test.ts classifies every
+ * method of the port and fails until it is.
  */
 export function notifyOnDeliveryCommit(storage: Storage, signal: CommitSignal): Storage {
-  const watch = (repo: WebhookDeliveryRepository, onWrite: () => void): WebhookDeliveryRepository =>
-    new Proxy(repo, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        if (prop !== "insert" && prop !== "reschedule") return typeof value === "function" ? value.bind(target) : value;
-        return async (...args: unknown[]) => {
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          onWrite();
-          return result;
-        };
-      },
-    });
-  const withDeliveries = (tx: StorageTransaction, onWrite: () => void): StorageTransaction =>
-    new Proxy(tx, {
-      get(target, prop) {
-        if (prop === "webhookDeliveries") return watch(target.webhookDeliveries, onWrite);
-        return Reflect.get(target, prop, target) as unknown;
-      },
-    });
-  return new Proxy(storage, {
-    get(target, prop) {
-      if (prop === "webhookDeliveries") return watch(target.webhookDeliveries, () => signal.notify());
-      if (prop === "transaction") {
-        return async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
-          let wrote = false;
-          const result = await target.transaction((tx) => work(withDeliveries(tx, () => (wrote = true))));
-          if (wrote) signal.notify();
-          return result;
-        };
-      }
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === "function" ? value.bind(target) : value;
+  return {
+    ...storage,
+    // Outside a transaction each write is its own commit: notify as soon as it resolves.
+    webhookDeliveries: signalingDeliveries(storage.webhookDeliveries, () => signal.notify()),
+    transaction: async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
+      let wrote = false;
+      const result = await storage.transaction((tx) =>
+        work({ ...tx, webhookDeliveries: signalingDeliveries(tx.webhookDeliveries, () => (wrote = true)) }),
+      );
+      if (wrote) signal.notify();
+      return result;
     },
-  });
+    ping: () => storage.ping(),
+    close: () => storage.close(),
+    ...(storage.listenForDeliveries && {
+      listenForDeliveries: storage.listenForDeliveries.bind(storage),
+    }),
+  };
+}
+
+/** `deliveries` with `onWrite` called after each write that makes a delivery due. */
+function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () => void): WebhookDeliveryRepository {
+  return {
+    get: (...args) => deliveries.get(...args),
+    claimDueDeliveries: (...args) => deliveries.claimDueDeliveries(...args),
+    completeClaim: (...args) => deliveries.completeClaim(...args),
+    outboxStats: (...args) => deliveries.outboxStats(...args),
+    listBySubscription: (...args) => deliveries.listBySubscription(...args),
+    insert: async (...args) => {
+      await deliveries.insert(...args);
+      onWrite();
+    },
+    reschedule: async (...args) => {
+      const rescheduled = await deliveries.reschedule(...args);
+      onWrite();
+      return rescheduled;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { NotFoundError, VitrinaError } from "../errors.js";
+import { NotFoundError, ConflictError } from "../errors.js";
 import { RETRY_WINDOW_MS } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -108,11 +108,11 @@ export function createSubscriptionService(deps: {
       const subscription = await load(workspaceId, id);
       const delivery = await storage.webhookDeliveries.get(workspaceId, deliveryId);
       if (delivery === null || delivery.subscriptionId !== id) throw new NotFoundError(`delivery ${deliveryId} does not exist`);
-      if (!subscription.enabled) throw new VitrinaError("conflict", "the subscription is disabled; enable it before resending");
+      if (!subscription.enabled) throw new ConflictError("the subscription is disabled; enable it before resending");
       const now = clock.now();
       const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
       const next = await storage.webhookDeliveries.reschedule(workspaceId, deliveryId, now.toISOString(), retryUntil);
-      if (next === null) throw new VitrinaError("conflict", "the delivery is being attempted right now; try again in a few seconds");
+      if (next === null) throw new ConflictError("the delivery is being attempted right now; try again in a few seconds");
       const attempts = await storage.webhookAttempts.listByDeliveries([deliveryId]);
       return deliveryView(next, attempts);
     },

@@ -68,11 +68,10 @@ export async function requireRole(
 ): Promise<MemberRecord> {
   const member = await repos.workspaces.getMember(workspaceId, actor.userId);
   if (member === null) {
-    throw new ForbiddenError("forbidden", `user ${actor.userId} is not a member of workspace ${workspaceId}`);
+    throw new ForbiddenError(`user ${actor.userId} is not a member of workspace ${workspaceId}`);
   }
   if (!roles.includes(member.role)) {
     throw new ForbiddenError(
-      "forbidden",
       `only an ${roles.join(" or ")} of the workspace may ${action}; user ${actor.userId} is a ${member.role}`,
     );
   }

@@ -21,8 +21,8 @@ describe("agent runs", () => {
     expect(stored).toMatchObject({ agentId: "sales-bot", actorId: "agent-key-1", completedAt: "2026-03-01T12:00:01.000Z" });
     const [event] = await storage.events.listByWorkspace(workspace.id, { type: "agent.run.completed" });
     expect(event?.data).toEqual({ run_id: run.id, agent_id: "sales-bot", started_at: stored.startedAt, completed_at: stored.completedAt, trace: stored.trace });
-    await expect(run.complete()).rejects.toThrow("already completed");
-    await expect(run.invoke("catalog.search", {})).rejects.toThrow("already completed");
+    await expect(run.complete()).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("already completed") });
+    await expect(run.invoke("catalog.search", {})).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("already completed") });
   });
 });
 

@@ -1,0 +1,84 @@
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { describe, expect, it } from "vitest";
+import type { WebhookDeliveryRepository } from "../src/ports/webhook-storage.js";
+import { createCommitSignal, notifyOnDeliveryCommit } from "../src/webhooks/commit-signal.js";
+
+/**
+ * Every method of the delivery port, classified: does it make a delivery due for a worker?
+ * Typed as a full Record, so a method added to the port fails to compile here until someone
+ * decides; the test below then checks that the wrapper wakes workers for exactly these.
+ */
+const makesDeliveryDue: Record<keyof WebhookDeliveryRepository, boolean> = {
+  insert: true,
+  reschedule: true,
+  get: false,
+  claimDueDeliveries: false,
+  completeClaim: false,
+  outboxStats: false,
+  listBySubscription: false,
+};
+
+/** A Storage whose delivery methods do nothing, to watch only what the wrapper adds. */
+function inertStorage() {
+  const storage = memoryStorage();
+  const inert = Object.fromEntries(
+    Object.keys(makesDeliveryDue).map((method) => [method, () => Promise.resolve(null)]),
+  ) as unknown as WebhookDeliveryRepository;
+  return {
+    ...storage,
+    webhookDeliveries: inert,
+    transaction: <T>(work: (tx: typeof storage) => Promise<T>) => work({ ...storage, webhookDeliveries: inert }),
+  };
+}
+
+const methods = Object.keys(makesDeliveryDue) as (keyof WebhookDeliveryRepository)[];
+const call = (repo: WebhookDeliveryRepository, method: keyof WebhookDeliveryRepository) =>
+  (repo[method] as (...args: unknown[]) => Promise<unknown>)();
+
+describe("notifyOnDeliveryCommit", () => {
+  it("classifies every method a real adapter's delivery repository has", () => {
+    expect(Object.keys(memoryStorage().webhookDeliveries).sort()).toEqual([...methods].sort());
+  });
+
+  it.each(methods)("%s wakes workers only if it makes a delivery due (outside a transaction)", async (method) => {
+    const signal = createCommitSignal();
+    let wakes = 0;
+    signal.subscribe(() => wakes++);
+    await call(notifyOnDeliveryCommit(inertStorage(), signal).webhookDeliveries, method);
+    expect(wakes).toBe(makesDeliveryDue[method] ? 1 : 0);
+  });
+
+  it.each(methods)("%s in a transaction wakes workers only after the commit, if it made one due", async (method) => {
+    const signal = createCommitSignal();
+    let wakes = 0;
+    signal.subscribe(() => wakes++);
+    const storage = notifyOnDeliveryCommit(inertStorage(), signal);
+    await storage.transaction(async (tx) => {
+      await call(tx.webhookDeliveries, method);
+      await call(tx.webhookDeliveries, method);
+      expect(wakes).toBe(0);
+    });
+    expect(wakes).toBe(makesDeliveryDue[method] ? 1 : 0);
+  });
+
+  it("does not wake workers when the transaction rolls back", async () => {
+    const signal = createCommitSignal();
+    let wakes = 0;
+    signal.subscribe(() => wakes++);
+    const storage = notifyOnDeliveryCommit(inertStorage(), signal);
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.webhookDeliveries.insert({} as never);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(wakes).toBe(0);
+  });
+
+  it("keeps the storage's other repositories and lifecycle methods", async () => {
+    const inner = memoryStorage();
+    const storage = notifyOnDeliveryCommit(inner, createCommitSignal());
+    expect(storage.events).toBe(inner.events);
+    await expect(storage.ping()).resolves.toBeUndefined();
+  });
+});
