@@ -1,4 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
@@ -23,6 +25,17 @@ export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
 }
 
 /**
+ * One JSON-schema validator for every per-request server. Left out, the SDK's `Server` constructor
+ * builds a new Ajv instance (with its formats) on each request, about a quarter of a tools/call.
+ * The server only uses it to check elicitation replies, which a stateless server never requests,
+ * so it is built on first use and then shared; Ajv keeps no per-request state.
+ */
+let sharedAjv: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (sharedAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
+/**
  * A fresh SDK server for one HTTP request, bound to the caller. The low-level `Server` (not
  * `McpServer`) on purpose: `McpServer.registerTool` would convert zod to JSON Schema on every
  * request, while here the listing is computed once and construction costs two map entries.
@@ -30,7 +43,7 @@ export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
  * Vitrina validation error.
  */
 export function createMcpServer(catalog: ToolCatalog, principal: Principal, logger: Logger): Server {
-  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = catalog.byName.get(request.params.name);
