@@ -33,9 +33,14 @@ export async function startServer(script, args = [], env = {}) {
       return (await reply(child, (m) => typeof m?.cpu === "number")).cpu;
     },
     async stop() {
+      // A server with its own SIGTERM handler (http-node's graceful close) would otherwise stay
+      // alive on the open IPC channel; SIGKILL if it hasn't left within 5 s.
       const exited = once(child, "exit");
+      child.disconnect();
       child.kill("SIGTERM");
+      const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
       await exited;
+      clearTimeout(kill);
     },
   };
 }
