@@ -45,11 +45,16 @@ export async function startServer(script, args = [], env = {}) {
   };
 }
 
-/** Runs one generator job in a fresh child process. */
-export async function generate(job) {
+/** Runs one generator job in a fresh child process; `afterWarmup` runs between warm-up and the measured window. */
+export async function generate(job, afterWarmup = async () => {}) {
   const child = fork(generatorScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   child.send(job);
-  const message = await reply(child, () => true);
+  let message = await reply(child, () => true);
+  if (message.warmed) {
+    await afterWarmup();
+    child.send("go");
+    message = await reply(child, () => true);
+  }
   if (!message.ok) throw new Error(`load generator failed: ${message.error}`);
   return message.result;
 }
@@ -59,10 +64,8 @@ export async function generate(job) {
  * serverCpuUsPerRequest, requests, errors }`. A run with errors throws: its rate would be meaningless.
  */
 export async function measureServer(server, { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000 }) {
-  const job = { target: server.info, profile, engine, connections };
-  await generate({ ...job, durationMs: warmupMs });
-  await server.markCpu();
-  const result = await generate({ ...job, durationMs });
+  const job = { target: server.info, profile, engine, connections, warmupMs, durationMs };
+  const result = await generate(job, () => server.markCpu());
   const serverCpu = await server.readCpu();
   if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed (${result.firstError})`);
   return { ...result, serverCpuUsPerRequest: serverCpu / result.requests };

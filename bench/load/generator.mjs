@@ -74,9 +74,17 @@ function summary(requests, errors, firstError, seconds, cpu, p50, p99) {
   };
 }
 
+// The warm-up runs in this same process, so the measured window starts with a warm JIT; between
+// the two the parent marks the server's CPU ("warmed" -> "go").
 process.once("message", async (job) => {
   try {
-    const result = job.engine === "autocannon" ? await runAutocannon(job) : await runUndici(job);
+    const runner = job.engine === "autocannon" ? runAutocannon : runUndici;
+    if (job.warmupMs > 0) {
+      await runner({ ...job, durationMs: job.warmupMs });
+      process.send({ warmed: true });
+      await new Promise((resolve) => process.once("message", resolve));
+    }
+    const result = await runner(job);
     process.send({ ok: true, result }, () => process.exit(0));
   } catch (error) {
     process.send({ ok: false, error: String(error?.stack ?? error) }, () => process.exit(1));

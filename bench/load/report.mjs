@@ -6,12 +6,14 @@ const us = (n) => `${n.toFixed(0)} µs`;
 
 /** A row for run.mjs: req/s as the value, the rest as the note. `reference` is { label, perSecond } or absent. */
 export function loadRow(label, r, reference) {
+  // Share of one core the generator used: well under 100 % means it was waiting on the server.
+  const clientBusy = `${((r.clientCpuUsPerRequest * r.perSecond) / 1e4).toFixed(0)} % of a core`;
   const ratio = reference ? `, ${(r.perSecond / reference.perSecond).toFixed(2)}× ${reference.label}` : "";
   return {
     case: label,
     value: r.perSecond,
     unit: "req/s",
-    note: `p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms, CPU/req client ${us(r.clientCpuUsPerRequest)} server ${us(r.serverCpuUsPerRequest)}${ratio}`,
+    note: `p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms, CPU/req client ${us(r.clientCpuUsPerRequest)} (${clientBusy}) server ${us(r.serverCpuUsPerRequest)}${ratio}`,
   };
 }
 
