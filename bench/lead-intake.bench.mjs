@@ -32,7 +32,7 @@ export async function run() {
   const bare = await leads("bare");
   const memory = await leads("vitrina-memory");
   const postgres = (await postgresAnswers()) ? await leads("vitrina-postgres") : null;
-  const reference = { label: "bare HMAC", perSecond: bare.perSecond };
+  const reference = { label: "bare HMAC", perSecond: bare.perSecond, serverCpuUsPerRequest: bare.serverCpuUsPerRequest };
   const fastestVitrina = Math.max(memory.perSecond, postgres?.perSecond ?? 0);
   return [
     ...ceiling.rows,

@@ -8,7 +8,10 @@ const us = (n) => `${n.toFixed(0)} µs`;
 export function loadRow(label, r, reference) {
   // Share of one core the generator used: well under 100 % means it was waiting on the server.
   const clientBusy = `${((r.clientCpuUsPerRequest * r.perSecond) / 1e4).toFixed(0)} % of a core`;
-  const ratio = reference ? `, ${(r.perSecond / reference.perSecond).toFixed(2)}× ${reference.label}` : "";
+  // Two ratios to the reference: req/s (what the issue's targets use), and server CPU per request
+  // (reference ÷ row), which holds even when the reference's rate is capped by the generator.
+  const cpuRatio = reference?.serverCpuUsPerRequest ? `, server CPU ${(reference.serverCpuUsPerRequest / r.serverCpuUsPerRequest).toFixed(2)}×` : "";
+  const ratio = reference ? `, ${(r.perSecond / reference.perSecond).toFixed(2)}× ${reference.label}${cpuRatio}` : "";
   return {
     case: label,
     value: r.perSecond,
