@@ -1,12 +1,25 @@
 // A lead-intake server in its own process, so the load generator doesn't share its event loop.
-// argv[2]: "bare" (node:http that only reads the body, verifies the HMAC and answers 200: the
-// ceiling), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL). Prints one JSON line { url, connectorId, secret } when ready.
+// argv[2]: "fixed" (node:http answering a fixed 200 to anything: the cheapest server, to find the
+// load generator's own ceiling), "bare" (node:http that only reads the body, verifies the HMAC and
+// answers 200: the reference for lead intake), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL).
+// Announces { url, connectorId, secret } when ready (see ipc.mjs).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
+import { announce } from "./ipc.mjs";
 
 const kind = process.argv[2];
 const secret = "vtr_cs_bench_secret_0123456789abcdefghijklmnop";
 const connectorId = "00000000-0000-4000-8000-000000000000";
+
+async function startFixed() {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/plain", "content-length": "2" });
+    res.end("ok");
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}/` };
+}
 
 async function startBare() {
   const server = createServer((req, res) => {
@@ -37,7 +50,8 @@ async function startVitrina(storage) {
 }
 
 let info;
-if (kind === "bare") info = await startBare();
+if (kind === "fixed") info = await startFixed();
+else if (kind === "bare") info = await startBare();
 else if (kind === "vitrina-memory") info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
 else if (kind === "vitrina-postgres") {
   // A fresh schema per run on the local server; dropped on SIGTERM.
@@ -53,4 +67,4 @@ else if (kind === "vitrina-postgres") {
   });
 }
 else throw new Error(`unknown server kind ${kind}`);
-process.stdout.write(`${JSON.stringify(info)}\n`);
+announce(info);

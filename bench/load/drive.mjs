@@ -1,0 +1,82 @@
+// Parent side: starts a server and the load generator in two separate child processes, runs a
+// warm-up and a measured window, and returns the generator's figures plus the server's CPU time
+// per request over that window.
+import { fork } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+const generatorScript = fileURLToPath(new URL("./generator.mjs", import.meta.url));
+
+async function reply(child, predicate) {
+  for (;;) {
+    const [message] = await Promise.race([once(child, "message"), once(child, "exit").then(([code]) => { throw new Error(`child exited with ${code}`); })]);
+    if (predicate(message)) return message;
+  }
+}
+
+/** Forks `bench/servers/<script>` with `args`; resolves once it is listening. */
+export async function startServer(script, args = [], env = {}) {
+  const child = fork(fileURLToPath(new URL(`../servers/${script}`, import.meta.url)), args, {
+    execArgv: process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [],
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const { ready } = await reply(child, (m) => m?.ready);
+  return {
+    info: ready,
+    async markCpu() {
+      child.send("cpu-mark");
+      await reply(child, (m) => m === "cpu-marked");
+    },
+    async readCpu() {
+      child.send("cpu-read");
+      return (await reply(child, (m) => typeof m?.cpu === "number")).cpu;
+    },
+    async stop() {
+      // A server with its own SIGTERM handler (http-node's graceful close) would otherwise stay
+      // alive on the open IPC channel; SIGKILL if it hasn't left within 5 s.
+      const exited = once(child, "exit");
+      child.disconnect();
+      child.kill("SIGTERM");
+      const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(kill);
+    },
+  };
+}
+
+/** Runs one generator job in a fresh child process; `afterWarmup` runs between warm-up and the measured window. */
+export async function generate(job, afterWarmup = async () => {}) {
+  const child = fork(generatorScript, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  child.send(job);
+  let message = await reply(child, () => true);
+  if (message.warmed) {
+    await afterWarmup();
+    child.send("go");
+    message = await reply(child, () => true);
+  }
+  if (!message.ok) throw new Error(`load generator failed: ${message.error}`);
+  return message.result;
+}
+
+/**
+ * Warm-up, then a measured window: `{ perSecond, p50, p99, clientCpuUsPerRequest,
+ * serverCpuUsPerRequest, requests, errors }`. A run with errors throws: its rate would be meaningless.
+ */
+export async function measureServer(server, { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000 }) {
+  const job = { target: server.info, profile, engine, connections, warmupMs, durationMs };
+  const result = await generate(job, () => server.markCpu());
+  const serverCpu = await server.readCpu();
+  if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed (${result.firstError})`);
+  return { ...result, serverCpuUsPerRequest: serverCpu / result.requests };
+}
+
+/** Starts the server, measures it, stops it. */
+export async function measure(script, args, options, env) {
+  const server = await startServer(script, args, env);
+  try {
+    return await measureServer(server, options);
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,45 @@
+// Formatting shared by the benches that use the load generator: one row per measured server,
+// with its rate, latency, client and server CPU per request and its ratio to a reference.
+import { measure } from "./drive.mjs";
+
+const us = (n) => `${n.toFixed(0)} µs`;
+
+/** A row for run.mjs: req/s as the value, the rest as the note. `reference` is { label, perSecond } or absent. */
+export function loadRow(label, r, reference) {
+  // Share of one core the generator used: well under 100 % means it was waiting on the server.
+  const clientBusy = `${((r.clientCpuUsPerRequest * r.perSecond) / 1e4).toFixed(0)} % of a core`;
+  // Two ratios to the reference: req/s (what the issue's targets use), and server CPU per request
+  // (reference ÷ row), which holds even when the reference's rate is capped by the generator.
+  const cpuRatio = reference?.serverCpuUsPerRequest ? `, server CPU ${(reference.serverCpuUsPerRequest / r.serverCpuUsPerRequest).toFixed(2)}×` : "";
+  const ratio = reference ? `, ${(r.perSecond / reference.perSecond).toFixed(2)}× ${reference.label}${cpuRatio}` : "";
+  return {
+    case: label,
+    value: r.perSecond,
+    unit: "req/s",
+    note: `p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms, CPU/req client ${us(r.clientCpuUsPerRequest)} (${clientBusy}) server ${us(r.serverCpuUsPerRequest)}${ratio}`,
+  };
+}
+
+/**
+ * The generator's own ceiling: undici `Pool#request` and autocannon against a node:http server
+ * answering a fixed 200, the cheapest server there is. Returns the rows and the undici rate.
+ */
+export async function generatorCeiling({ connections, durationMs }) {
+  const options = { profile: "fixed", connections, durationMs };
+  const undici = await measure("lead-server.mjs", ["fixed"], { ...options, engine: "undici" });
+  const autocannon = await measure("lead-server.mjs", ["fixed"], { ...options, engine: "autocannon" });
+  return {
+    perSecond: undici.perSecond,
+    rows: [
+      loadRow("generator ceiling: undici Pool#request -> fixed 200", undici),
+      loadRow("  second opinion: autocannon -> fixed 200", autocannon, { label: "undici", perSecond: undici.perSecond }),
+    ],
+  };
+}
+
+/** The sentence that says whether the generator, not the server, could have limited a rate. */
+export function bottleneckVerdict(ceiling, label, perSecond) {
+  const times = ceiling / perSecond;
+  const verdict = times >= 2 ? `so the ${label} rows measure ${label}` : `TOO CLOSE: the ${label} rows may measure the generator`;
+  return { case: "verdict", value: `${times.toFixed(1)}×`, note: `the generator's ceiling on a bare server is ${Math.round(ceiling).toLocaleString("en-US")} req/s, ${times.toFixed(1)}× the rate measured for ${label} below; ${verdict}` };
+}

@@ -1,0 +1,22 @@
+// The server side of the bench's process protocol. A server forked with an IPC channel announces
+// { ready: info } once listening; then "cpu-mark" starts a CPU-time window and "cpu-read" answers
+// { cpu: microseconds } spent by this process since the mark (user + system, every thread), so the
+// bench can divide it by the requests the generator completed in that window.
+// Started without IPC (spawned), it prints the info as one JSON line instead, as before.
+export function announce(info) {
+  if (!process.send) {
+    process.stdout.write(`${JSON.stringify(info)}\n`);
+    return;
+  }
+  let mark = process.cpuUsage();
+  process.on("message", (message) => {
+    if (message === "cpu-mark") {
+      mark = process.cpuUsage();
+      process.send("cpu-marked");
+    } else if (message === "cpu-read") {
+      const { user, system } = process.cpuUsage(mark);
+      process.send({ cpu: user + system });
+    }
+  });
+  process.send({ ready: info });
+}
