@@ -6,9 +6,13 @@ import { parseArgs } from "node:util";
 import { LeadIntakeError, sendLead } from "@vitrina/client";
 import { findDemoCredentials } from "../../demo-credentials.mjs";
 
+// A fresh phone per run by default: Vitrina welcomes a person once a day (one first message per
+// contact within 24 h), so resending the same phone in the tour would show `blocked`, not a new welcome.
+const freshPhone = () => `+5699${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+
 const { values: flags } = parseArgs({
   options: {
-    phone: { type: "string", default: "+56912345678" },
+    phone: { type: "string", default: freshPhone() },
     "source-lead-id": { type: "string", default: `crm-demo-${Date.now()}` },
     // A boolean of its own: Node 20's parseArgs has no automatic --no-* negation.
     "no-consent": { type: "boolean", default: false },

@@ -94,6 +94,12 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     expect(await sendLead("--phone", "+56955501234")).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
   });
 
+  it("welcomes each crm-sender run without flags, as the README's tour repeats it (a fresh phone each run)", async () => {
+    const [first, second] = [await sendLead(), await sendLead()];
+    expect([first.outbound.status, second.outbound.status]).toEqual(["sent", "sent"]);
+    expect(first.contact_id).not.toBe(second.contact_id);
+  });
+
   it("blocks the first message for the demo's opted-out phone", async () => {
     expect(await sendLead("--phone", "+56900000000")).toMatchObject({ accepted: true, outbound: { status: "blocked" } });
   });
