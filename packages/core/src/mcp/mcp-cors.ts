@@ -3,8 +3,9 @@
  * first (the `Authorization` header is not CORS-safelisted), and must be allowed to read
  * `WWW-Authenticate` to find the OAuth metadata after a 401.
  */
-const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version";
-const EXPOSED_HEADERS = "www-authenticate, mcp-protocol-version";
+const ALLOWED_HEADERS = "authorization, content-type, accept, mcp-protocol-version, x-request-id";
+// x-request-id: a browser client can quote it in a bug report, and operators find it in the logs.
+const EXPOSED_HEADERS = "www-authenticate, mcp-protocol-version, x-request-id";
 
 /** Whether a request carrying this `Origin` header may call `/mcp`. */
 export type OriginPolicy = (request: Request, origin: string) => boolean;

@@ -80,6 +80,8 @@ describe("the /mcp HTTP gate", () => {
     expect((await preflight("http://evil.example")).status).toBe(403);
     const unauthorized = await h.post(toolsCall("query_catalog"), { origin: "https://console.example.com", authorization: "" });
     expect(unauthorized.headers.get("access-control-expose-headers")).toMatch(/www-authenticate/);
+    expect(unauthorized.headers.get("access-control-expose-headers")).toMatch(/x-request-id/);
+    expect(unauthorized.headers.get("x-request-id")).toMatch(/./);
     expect((await h.post(toolsCall("query_catalog"), { origin: "http://evil.example" })).headers.get("access-control-allow-origin")).toBeNull();
   });
 
