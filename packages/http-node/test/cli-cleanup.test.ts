@@ -1,25 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fixtures } from "@vitrina/core/testing";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cleanupCommand } from "../src/cli/cleanup.js";
 import { openCliContext } from "../src/cli/context.js";
+import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // `vitrina cleanup` against embedded PGlite in a temp data dir, reopened per invocation.
-let dataDir: string;
-const originalEnv = { ...process.env };
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "vitrina-cleanup-"));
-  process.env.VITRINA_DATA_DIR = dataDir;
-  delete process.env.DATABASE_URL;
-  delete process.env.VITRINA_SECRET_KEY;
-});
-afterEach(async () => {
-  process.env = { ...originalEnv };
-  vi.restoreAllMocks();
-  await rm(dataDir, { recursive: true, force: true });
-});
+useTempPgliteDataDir("vitrina-cleanup-");
 
 async function cleanup(flags: Record<string, string | boolean>) {
   const printed: string[] = [];

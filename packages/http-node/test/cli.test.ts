@@ -1,29 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiKeysCommand } from "../src/cli/api-keys.js";
 import type { CliCommand } from "../src/cli/command.js";
 import { connectorsCommand } from "../src/cli/connectors.js";
 import { deliveriesCommand } from "../src/cli/deliveries.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
+import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
 // separate `vitrina …` invocations would be.
-let dataDir: string;
-const originalEnv = { ...process.env };
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "vitrina-cli-"));
-  process.env.VITRINA_DATA_DIR = dataDir;
-  delete process.env.DATABASE_URL;
-  delete process.env.VITRINA_SECRET_KEY;
-});
-afterEach(async () => {
-  process.env = { ...originalEnv };
-  vi.restoreAllMocks();
-  await rm(dataDir, { recursive: true, force: true });
-});
+useTempPgliteDataDir("vitrina-cli-");
 
 /** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
 async function run(command: CliCommand, args: string[], flags: Record<string, string>) {
