@@ -30,7 +30,7 @@ export { logMessagingTransport } from "./messaging/log-transport.js";
 export { createRouter, type Handler, type Route, type RouteHandler } from "./http/router.js";
 export { jsonResponse, errorResponse, statusForCode } from "./http/json.js";
 export { readBodyLimited, isJsonContentType } from "./http/read-body.js";
-export { bodyTooLargeResponse, isMcpPath, MCP_PATH } from "./http/body-too-large.js";
+export { bodyTooLargeResponse, MCP_PATH } from "./http/body-too-large.js";
 export { readJsonBody, decodeJsonBody, DEFAULT_MAX_JSON_DEPTH, type JsonBodyLimits } from "./http/read-json.js";
 export { parseOrThrow, reasonsFromZod } from "./validation.js";
 export { isStorableText, findUnstorableText, assertStorableText, UNSTORABLE_TEXT_REASON } from "./validation/storable-text.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { bodyTooLargeResponse, isMcpPath } from "@vitrina/core";
+import { bodyTooLargeResponse } from "@vitrina/core";
 import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
@@ -58,8 +58,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     void (async () => {
       // A declared body over the limit still reaches the handler, whose stream fails before any
       // byte is read: a route with a lower limit of its own (lead intake: 64 KiB) checks the
-      // declared length first and names its limit, which is the one the sender must meet. MCP is
-      // answered here: it authenticates before reading, and its clients need a JSON-RPC error.
+      // declared length first and names its limit, which is the one the sender must meet; /mcp
+      // answers its own refusal as a JSON-RPC error.
       let response: Response;
       if (bodyAlreadyConsumed(req)) {
         // A server-side misconfiguration, not the sender's fault: a 5xx makes well-behaved senders
@@ -68,8 +68,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         response = plainError(500, "body_already_consumed", MOUNT_BEFORE_BODY_PARSERS);
       } else {
         try {
-          const declared = Number(req.headers["content-length"] ?? 0);
-          response = declared > maxBodySize && isMcpPath(req.url ?? "/") ? tooLarge(req, maxBodySize) : await handler(toWebRequest(req, res, maxBodySize));
+          response = await handler(toWebRequest(req, res, maxBodySize));
         } catch (error) {
           if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
             response = tooLarge(req, maxBodySize);

@@ -67,11 +67,12 @@ describe("serve / toNodeListener", () => {
     expect(await response.text()).toBe("request body exceeds the limit of 100 bytes");
   });
 
-  it("answers /mcp's over-limit body as a JSON-RPC error, still without calling the handler", async () => {
+  it("answers /mcp's body over the listener's limit as a JSON-RPC error", async () => {
     let called = false;
     server = await serve(
-      async () => {
+      async (request) => {
         called = true;
+        await request.arrayBuffer();
         return new Response("ok");
       },
       { port: 0, handleSignals: false, maxBodySize: 1000 },
@@ -80,7 +81,8 @@ describe("serve / toNodeListener", () => {
     expect(response.status).toBe(413);
     expect(response.headers.get("connection")).toBe("close");
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { code: "payload_too_large" } } });
-    expect(called).toBe(false);
+    // The handler ran, but its body stream failed before any byte was read.
+    expect(called).toBe(true);
   });
 
   it("answers 413 for a chunked body that grows past the limit", async () => {
