@@ -1,7 +1,13 @@
 // Agent-runtime invoke calls/s on the memory adapter, next to calling the same storage functions
 // directly: the ratio is what the runtime adds (scope check, zod input/output validation,
 // provenance; for contacts.update also the logical attempt: fingerprint + 3 attempt writes).
-import { createManualClock, createVitrina, logMessagingTransport, seedDemoData, silentLogger } from "../packages/core/dist/index.js";
+import {
+  createManualClock,
+  createVitrina,
+  logMessagingTransport,
+  seedDemoData,
+  silentLogger,
+} from "../packages/core/dist/index.js";
 import { memoryStorage } from "../packages/adapter-memory/dist/index.js";
 import { opsPerSecond } from "./lib.mjs";
 
@@ -24,8 +30,12 @@ async function setup() {
 export async function run() {
   const { storage, vitrina, workspaceId, contactId, principal } = await setup();
 
-  const searchDirect = await opsPerSecond(() => storage.catalogItems.search(workspaceId, { search: "mirador", limit: 20 }));
-  const searchInvoke = await opsPerSecond(() => vitrina.capabilities.invoke("catalog.search", { search: "mirador" }, { principal }));
+  const searchDirect = await opsPerSecond(() =>
+    storage.catalogItems.search(workspaceId, { search: "mirador", limit: 20 }),
+  );
+  const searchInvoke = await opsPerSecond(() =>
+    vitrina.capabilities.invoke("catalog.search", { search: "mirador" }, { principal }),
+  );
 
   let n = 0;
   const updateDirect = await opsPerSecond(() =>
@@ -35,11 +45,17 @@ export async function run() {
     }),
   );
   const updateInvoke = await opsPerSecond(() =>
-    vitrina.capabilities.invoke("contacts.update", { contact_id: contactId, name: `Invoke ${n}` }, { principal, idempotencyKey: `k-${n++}` }),
+    vitrina.capabilities.invoke(
+      "contacts.update",
+      { contact_id: contactId, name: `Invoke ${n}` },
+      { principal, idempotencyKey: `k-${n++}` },
+    ),
   );
   const replay = { contact_id: contactId, name: "Replayed" };
   await vitrina.capabilities.invoke("contacts.update", replay, { principal, idempotencyKey: "replay" });
-  const updateReplay = await opsPerSecond(() => vitrina.capabilities.invoke("contacts.update", replay, { principal, idempotencyKey: "replay" }));
+  const updateReplay = await opsPerSecond(() =>
+    vitrina.capabilities.invoke("contacts.update", replay, { principal, idempotencyKey: "replay" }),
+  );
 
   const ratio = (direct, invoked) => `${(direct / invoked).toFixed(2)}x`;
   return [
@@ -48,7 +64,11 @@ export async function run() {
     { case: "catalog.search runtime overhead", value: ratio(searchDirect, searchInvoke), note: "direct / invoke" },
     { case: "contacts.update direct storage", value: updateDirect, unit: "calls/s" },
     { case: "contacts.update invoke (new key)", value: updateInvoke, unit: "calls/s" },
-    { case: "contacts.update runtime overhead", value: ratio(updateDirect, updateInvoke), note: "direct / invoke, logical attempt included" },
+    {
+      case: "contacts.update runtime overhead",
+      value: ratio(updateDirect, updateInvoke),
+      note: "direct / invoke, logical attempt included",
+    },
     { case: "contacts.update invoke (replayed key)", value: updateReplay, unit: "calls/s" },
   ];
 }

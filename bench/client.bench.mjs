@@ -21,7 +21,13 @@ const ratio = (a, b) => `${(a / b).toFixed(2)}x`;
 export async function run() {
   const timestamp = Date.now();
   const encoder = new TextEncoder();
-  const key = await webcrypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await webcrypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const webCryptoSign = async (cryptoKey) => {
     const mac = await webcrypto.subtle.sign("HMAC", cryptoKey, encoder.encode(`${timestamp}.${body}`));
     return Buffer.from(mac).toString("hex");
@@ -31,7 +37,11 @@ export async function run() {
   const signNoble = opsPerSecondSync(() => portable.signLead({ connectorId, secret, body, timestamp }));
   const signWebCrypto = await opsPerSecond(() => webCryptoSign(key));
   const signWebCryptoImport = await opsPerSecond(async () =>
-    webCryptoSign(await webcrypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])),
+    webCryptoSign(
+      await webcrypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+        "sign",
+      ]),
+    ),
   );
 
   const t = Math.floor(Date.now() / 1000);
@@ -42,10 +52,14 @@ export async function run() {
   nodeEntry.verifyWebhook({ payload: body, header, secret });
   const expected = Buffer.from(header.split("v1=")[1], "hex");
   const bare = () =>
-    timingSafeEqual(createHmac("sha256", secret).update(`${t}.${body}`).digest(), expected) || (() => { throw new Error("mismatch"); })();
+    timingSafeEqual(createHmac("sha256", secret).update(`${t}.${body}`).digest(), expected) ||
+    (() => {
+      throw new Error("mismatch");
+    })();
 
   // Interleave ours and stripe's twice and keep each one's best, so drift doesn't favour either.
-  const ours = [], theirs = [];
+  const ours = [],
+    theirs = [];
   for (let round = 0; round < 2; round++) {
     ours.push(opsPerSecondSync(() => nodeEntry.verifyWebhook({ payload: body, header, secret })));
     theirs.push(opsPerSecondSync(() => stripe.webhooks.constructEvent(body, header, secret)));
@@ -57,12 +71,42 @@ export async function run() {
 
   return [
     { case: "signLead, node:crypto entry", value: signNode, unit: "ops/s" },
-    { case: "signLead, portable @noble/hashes entry", value: signNoble, unit: "ops/s", note: `node is ${ratio(signNode, signNoble)} faster` },
-    { case: "WebCrypto subtle.sign (key imported once)", value: signWebCrypto, unit: "ops/s", note: `node entry ${ratio(signNode, signWebCrypto)}, noble ${ratio(signNoble, signWebCrypto)} of it` },
-    { case: "WebCrypto importKey + sign per call", value: signWebCryptoImport, unit: "ops/s", note: `node entry ${ratio(signNode, signWebCryptoImport)} of it` },
-    { case: "verifyWebhook, node entry", value: verifyOurs, unit: "verifications/s", note: `ours/stripe = ${ratio(verifyOurs, verifyStripe)}` },
+    {
+      case: "signLead, portable @noble/hashes entry",
+      value: signNoble,
+      unit: "ops/s",
+      note: `node is ${ratio(signNode, signNoble)} faster`,
+    },
+    {
+      case: "WebCrypto subtle.sign (key imported once)",
+      value: signWebCrypto,
+      unit: "ops/s",
+      note: `node entry ${ratio(signNode, signWebCrypto)}, noble ${ratio(signNoble, signWebCrypto)} of it`,
+    },
+    {
+      case: "WebCrypto importKey + sign per call",
+      value: signWebCryptoImport,
+      unit: "ops/s",
+      note: `node entry ${ratio(signNode, signWebCryptoImport)} of it`,
+    },
+    {
+      case: "verifyWebhook, node entry",
+      value: verifyOurs,
+      unit: "verifications/s",
+      note: `ours/stripe = ${ratio(verifyOurs, verifyStripe)}`,
+    },
     { case: "stripe.webhooks.constructEvent", value: verifyStripe, unit: "verifications/s" },
-    { case: "bare createHmac + timingSafeEqual (no parse)", value: verifyBare, unit: "verifications/s", note: "floor: no header parse, no JSON" },
-    { case: "verifyWebhook, portable entry", value: verifyPortable, unit: "verifications/s", note: `node entry ${ratio(verifyOurs, verifyPortable)} faster` },
+    {
+      case: "bare createHmac + timingSafeEqual (no parse)",
+      value: verifyBare,
+      unit: "verifications/s",
+      note: "floor: no header parse, no JSON",
+    },
+    {
+      case: "verifyWebhook, portable entry",
+      value: verifyPortable,
+      unit: "verifications/s",
+      note: `node entry ${ratio(verifyOurs, verifyPortable)} faster`,
+    },
   ];
 }

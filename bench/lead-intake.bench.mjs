@@ -25,14 +25,19 @@ async function postgresAnswers() {
   }
 }
 
-const leads = (kind) => measure("lead-server.mjs", [kind], { profile: "lead", connections, durationMs }, { DATABASE_URL });
+const leads = (kind) =>
+  measure("lead-server.mjs", [kind], { profile: "lead", connections, durationMs }, { DATABASE_URL });
 
 export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
   const bare = await leads("bare");
   const memory = await leads("vitrina-memory");
   const postgres = (await postgresAnswers()) ? await leads("vitrina-postgres") : null;
-  const reference = { label: "bare HMAC", perSecond: bare.perSecond, serverCpuUsPerRequest: bare.serverCpuUsPerRequest };
+  const reference = {
+    label: "bare HMAC",
+    perSecond: bare.perSecond,
+    serverCpuUsPerRequest: bare.serverCpuUsPerRequest,
+  };
   const fastestVitrina = Math.max(memory.perSecond, postgres?.perSecond ?? 0);
   return [
     ...ceiling.rows,

@@ -7,10 +7,18 @@ import { fileURLToPath } from "node:url";
 
 /** Starts `bench/servers/<script>` with `args`; resolves with the JSON line it prints and a stop(). */
 export async function startServerProcess(script, args = [], env = {}) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), fileURLToPath(new URL(`./servers/${script}`, import.meta.url)), ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      fileURLToPath(new URL(`./servers/${script}`, import.meta.url)),
+      ...args,
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env },
+    },
+  );
   const [line] = await once(createInterface({ input: child.stdout }), "line");
   return { info: JSON.parse(line), stop: () => child.kill("SIGTERM") };
 }

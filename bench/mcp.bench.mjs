@@ -6,7 +6,8 @@ import { Agent } from "undici";
 import { load } from "./lib.mjs";
 import { startServerProcess } from "./lead-load.mjs";
 
-export const name = "MCP tools/call: vitrina query_catalog vs bare SDK server with one trivial tool (16 connections, best of 3 alternating rounds)";
+export const name =
+  "MCP tools/call: vitrina query_catalog vs bare SDK server with one trivial tool (16 connections, best of 3 alternating rounds)";
 
 async function drive(info, { total, concurrency = 16 }) {
   const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
@@ -22,10 +23,16 @@ async function drive(info, { total, concurrency = 16 }) {
             authorization: `Bearer ${info.token}`,
             "mcp-protocol-version": "2025-06-18",
           },
-          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: info.tool, arguments: info.arguments } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: i,
+            method: "tools/call",
+            params: { name: info.tool, arguments: info.arguments },
+          }),
         });
         const reply = await response.json();
-        if (response.status !== 200 || reply.error || reply.result?.isError) throw new Error(`call ${i}: ${response.status} ${JSON.stringify(reply)}`);
+        if (response.status !== 200 || reply.error || reply.result?.isError)
+          throw new Error(`call ${i}: ${response.status} ${JSON.stringify(reply)}`);
       },
       { total, concurrency },
     );
@@ -65,6 +72,10 @@ export async function run() {
   return [
     ...row("bare SDK server, trivial tool", bare),
     ...row("vitrina /mcp query_catalog", vitrina),
-    { case: "vitrina / bare", value: `${((vitrina.perSecond / bare.perSecond) * 100).toFixed(1)}%`, note: `overhead ratio ${(bare.perSecond / vitrina.perSecond).toFixed(2)}x time per call` },
+    {
+      case: "vitrina / bare",
+      value: `${((vitrina.perSecond / bare.perSecond) * 100).toFixed(1)}%`,
+      note: `overhead ratio ${(bare.perSecond / vitrina.perSecond).toFixed(2)}x time per call`,
+    },
   ];
 }

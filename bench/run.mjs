@@ -19,8 +19,11 @@ for (const file of files) {
   const rows = await mod.run();
   const width = Math.max(...rows.map((r) => r.case.length));
   for (const row of rows) {
-    const value = typeof row.value === "number" ? row.value.toLocaleString("en-US", { maximumFractionDigits: 2 }) : row.value;
-    console.log(`  ${row.case.padEnd(width)}  ${String(value).padStart(14)} ${row.unit ?? ""}${row.note ? `  (${row.note})` : ""}`);
+    const value =
+      typeof row.value === "number" ? row.value.toLocaleString("en-US", { maximumFractionDigits: 2 }) : row.value;
+    console.log(
+      `  ${row.case.padEnd(width)}  ${String(value).padStart(14)} ${row.unit ?? ""}${row.note ? `  (${row.note})` : ""}`,
+    );
   }
   console.log(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -62,9 +62,17 @@ async function setup(makeStorage, pool, onDelivery) {
   });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
   const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56900000001" });
-  await vitrina.webhooks.create(workspace.id, { url: receiver.url, events: ["quote.created"], secret: "bench_secret_0123456789abcdef" });
+  await vitrina.webhooks.create(workspace.id, {
+    url: receiver.url,
+    events: ["quote.created"],
+    secret: "bench_secret_0123456789abcdef",
+  });
   const emit = () =>
-    vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "SKU-1", quantity: 2, unitPrice: 1990 }] });
+    vitrina.quotes.create({
+      workspaceId: workspace.id,
+      contactId: contact.id,
+      items: [{ sku: "SKU-1", quantity: 2, unitPrice: 1990 }],
+    });
   const close = async () => {
     await receiver.close();
     await vitrina.close();
@@ -115,16 +123,27 @@ async function measure(label, makeStorage, events) {
   const pool128 = await throughput(makeStorage, events, { concurrency: 128, perSubscriptionConcurrency: 128 });
   const lat = await latency(makeStorage, 300);
   return [
-    { case: `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`, value: capped, unit: "deliveries/s", note: `${events} events queued, then drained` },
+    {
+      case: `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`,
+      value: capped,
+      unit: "deliveries/s",
+      note: `${events} events queued, then drained`,
+    },
     { case: `${label}: deliveries/s, one receiver, 32 in flight`, value: pool32, unit: "deliveries/s" },
     { case: `${label}: deliveries/s, one receiver, 128 in flight`, value: pool128, unit: "deliveries/s" },
-    { case: `${label}: commit → delivery p50 / p99`, value: `${lat.p50.toFixed(2)} / ${lat.p99.toFixed(2)}`, unit: "ms", note: "300 events, one at a time, worker idle" },
+    {
+      case: `${label}: commit → delivery p50 / p99`,
+      value: `${lat.p50.toFixed(2)} / ${lat.p99.toFixed(2)}`,
+      unit: "ms",
+      note: "300 events, one at a time, worker idle",
+    },
   ];
 }
 
 export async function run() {
   const rows = await measure("memory", async () => memoryStorage(), 5000);
   const postgres = await postgresFactory();
-  if (postgres === null) return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
+  if (postgres === null)
+    return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
   return [...rows, ...(await measure("PostgreSQL", postgres, 2000))];
 }

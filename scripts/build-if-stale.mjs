@@ -32,7 +32,10 @@ function staleReason(dir) {
 
 const packagesDir = join(root, "packages");
 const stale = readdirSync(packagesDir)
-  .map((name) => ({ name, reason: existsSync(join(packagesDir, name, "package.json")) ? staleReason(join(packagesDir, name)) : null }))
+  .map((name) => ({
+    name,
+    reason: existsSync(join(packagesDir, name, "package.json")) ? staleReason(join(packagesDir, name)) : null,
+  }))
   .filter((p) => p.reason !== null);
 
 if (stale.length === 0) {

@@ -17,10 +17,17 @@ const vitrina = createVitrina({
   mcp: { authenticate: staticTokenAuthenticator({ vk_smoke: { workspaceId: "ws", keyId: "k", scopes: [] } }) },
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
-const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Smoke", systemId: "smoke" });
+const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+  name: "Smoke",
+  systemId: "smoke",
+});
 const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
 try {
-  const body = JSON.stringify({ event: "lead.created", source_lead_id: "smoke-1", contact: { phone_e164: "+56911112222" } });
+  const body = JSON.stringify({
+    event: "lead.created",
+    source_lead_id: "smoke-1",
+    contact: { phone_e164: "+56911112222" },
+  });
   const timestamp = String(Date.now());
   const response = await fetch(`${server.url}/functions/v1/lead-intake`, {
     method: "POST",
@@ -41,13 +48,19 @@ try {
   const catalog = await fetch(`${server.url}/v1/capabilities`);
   assert.equal(catalog.status, 200);
   assert.equal((await catalog.json()).capabilities.length, 6);
-  const again = await fetch(`${server.url}/v1/capabilities`, { headers: { "if-none-match": catalog.headers.get("etag") } });
+  const again = await fetch(`${server.url}/v1/capabilities`, {
+    headers: { "if-none-match": catalog.headers.get("etag") },
+  });
   assert.equal(again.status, 304);
 
   // The MCP server, through the built core and the SDK it depends on.
   const listed = await fetch(`${server.url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer vk_smoke" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: "Bearer vk_smoke",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
   const tools = await listed.json();
@@ -66,8 +79,13 @@ try {
   const cli = new URL("../packages/http-node/bin/vitrina.js", import.meta.url).pathname;
   const env = { ...process.env, VITRINA_DATA_DIR: dataDir, DATABASE_URL: "" };
   assert.match(execFileSync(process.execPath, [cli, "--version"], { env, encoding: "utf8" }), /^\d+\.\d+\.\d+/);
-  assert.match(execFileSync(process.execPath, [cli, "migrate"], { env, encoding: "utf8" }), /migrations applied: embedded PGlite/);
+  assert.match(
+    execFileSync(process.execPath, [cli, "migrate"], { env, encoding: "utf8" }),
+    /migrations applied: embedded PGlite/,
+  );
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
-console.log("smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node; the vitrina CLI migrates");
+console.log(
+  "smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node; the vitrina CLI migrates",
+);

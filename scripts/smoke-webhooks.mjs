@@ -29,7 +29,10 @@ const vitrina = createVitrina({
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
 const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56911112222" });
-const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "smoke", scopes: ["webhooks:write"] });
+const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+  name: "smoke",
+  scopes: ["webhooks:write"],
+});
 const server = await serveVitrina(vitrina, { port: 0, handleSignals: false });
 try {
   const created = await fetch(`${server.url}/v1/webhooks`, {
@@ -38,7 +41,11 @@ try {
     body: JSON.stringify({ url: `http://127.0.0.1:${receiver.address().port}/`, events: ["quote.created"], secret }),
   });
   assert.equal(created.status, 201);
-  await vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "A", quantity: 1, unitPrice: 1000 }] });
+  await vitrina.quotes.create({
+    workspaceId: workspace.id,
+    contactId: contact.id,
+    items: [{ sku: "A", quantity: 1, unitPrice: 1000 }],
+  });
   const { body, signature } = await received;
   const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
   assert.equal(createHmac("sha256", secret).update(`${t}.${body}`).digest("hex"), v1);

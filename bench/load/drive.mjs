@@ -9,7 +9,12 @@ const generatorScript = fileURLToPath(new URL("./generator.mjs", import.meta.url
 
 async function reply(child, predicate) {
   for (;;) {
-    const [message] = await Promise.race([once(child, "message"), once(child, "exit").then(([code]) => { throw new Error(`child exited with ${code}`); })]);
+    const [message] = await Promise.race([
+      once(child, "message"),
+      once(child, "exit").then(([code]) => {
+        throw new Error(`child exited with ${code}`);
+      }),
+    ]);
     if (predicate(message)) return message;
   }
 }
@@ -63,11 +68,15 @@ export async function generate(job, afterWarmup = async () => {}) {
  * Warm-up, then a measured window: `{ perSecond, p50, p99, clientCpuUsPerRequest,
  * serverCpuUsPerRequest, requests, errors }`. A run with errors throws: its rate would be meaningless.
  */
-export async function measureServer(server, { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000 }) {
+export async function measureServer(
+  server,
+  { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000 },
+) {
   const job = { target: server.info, profile, engine, connections, warmupMs, durationMs };
   const result = await generate(job, () => server.markCpu());
   const serverCpu = await server.readCpu();
-  if (result.errors > 0) throw new Error(`${result.errors} of ${result.requests} requests failed (${result.firstError})`);
+  if (result.errors > 0)
+    throw new Error(`${result.errors} of ${result.requests} requests failed (${result.firstError})`);
   return { ...result, serverCpuUsPerRequest: serverCpu / result.requests };
 }
 

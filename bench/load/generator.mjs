@@ -40,7 +40,15 @@ async function runUndici({ target, profile, connections, durationMs }) {
   const cpu = process.cpuUsage(cpu0);
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return summary(latencies.length, errors, firstError, seconds, cpu, percentile(latencies, 50), percentile(latencies, 99));
+  return summary(
+    latencies.length,
+    errors,
+    firstError,
+    seconds,
+    cpu,
+    percentile(latencies, 50),
+    percentile(latencies, 99),
+  );
 }
 
 async function runAutocannon({ target, profile, connections, durationMs }) {
@@ -59,7 +67,15 @@ async function runAutocannon({ target, profile, connections, durationMs }) {
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const errors = result.errors + result.timeouts + result.non2xx;
-  return summary(result.requests.total, errors, errors ? `${result.non2xx} non-2xx, ${result.errors} errors` : undefined, seconds, cpu, result.latency.p50, result.latency.p99);
+  return summary(
+    result.requests.total,
+    errors,
+    errors ? `${result.non2xx} non-2xx, ${result.errors} errors` : undefined,
+    seconds,
+    cpu,
+    result.latency.p50,
+    result.latency.p99,
+  );
 }
 
 function summary(requests, errors, firstError, seconds, cpu, p50, p99) {

@@ -10,7 +10,9 @@ export function loadRow(label, r, reference) {
   const clientBusy = `${((r.clientCpuUsPerRequest * r.perSecond) / 1e4).toFixed(0)} % of a core`;
   // Two ratios to the reference: req/s (what the issue's targets use), and server CPU per request
   // (reference ÷ row), which holds even when the reference's rate is capped by the generator.
-  const cpuRatio = reference?.serverCpuUsPerRequest ? `, server CPU ${(reference.serverCpuUsPerRequest / r.serverCpuUsPerRequest).toFixed(2)}×` : "";
+  const cpuRatio = reference?.serverCpuUsPerRequest
+    ? `, server CPU ${(reference.serverCpuUsPerRequest / r.serverCpuUsPerRequest).toFixed(2)}×`
+    : "";
   const ratio = reference ? `, ${(r.perSecond / reference.perSecond).toFixed(2)}× ${reference.label}${cpuRatio}` : "";
   return {
     case: label,
@@ -32,7 +34,10 @@ export async function generatorCeiling({ connections, durationMs }) {
     perSecond: undici.perSecond,
     rows: [
       loadRow("generator ceiling: undici Pool#request -> fixed 200", undici),
-      loadRow("  second opinion: autocannon -> fixed 200", autocannon, { label: "undici", perSecond: undici.perSecond }),
+      loadRow("  second opinion: autocannon -> fixed 200", autocannon, {
+        label: "undici",
+        perSecond: undici.perSecond,
+      }),
     ],
   };
 }
@@ -40,6 +45,11 @@ export async function generatorCeiling({ connections, durationMs }) {
 /** The sentence that says whether the generator, not the server, could have limited a rate. */
 export function bottleneckVerdict(ceiling, label, perSecond) {
   const times = ceiling / perSecond;
-  const verdict = times >= 2 ? `so the ${label} rows measure ${label}` : `TOO CLOSE: the ${label} rows may measure the generator`;
-  return { case: "verdict", value: `${times.toFixed(1)}×`, note: `the generator's ceiling on a bare server is ${Math.round(ceiling).toLocaleString("en-US")} req/s, ${times.toFixed(1)}× the rate measured for ${label} below; ${verdict}` };
+  const verdict =
+    times >= 2 ? `so the ${label} rows measure ${label}` : `TOO CLOSE: the ${label} rows may measure the generator`;
+  return {
+    case: "verdict",
+    value: `${times.toFixed(1)}×`,
+    note: `the generator's ceiling on a bare server is ${Math.round(ceiling).toLocaleString("en-US")} req/s, ${times.toFixed(1)}× the rate measured for ${label} below; ${verdict}`,
+  };
 }

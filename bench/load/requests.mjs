@@ -6,7 +6,11 @@ function leadBody(run, i) {
   return JSON.stringify({
     event: "lead.created",
     source_lead_id: `bench-${run}-${i}`,
-    contact: { phone_e164: `+569${String(10_000_000 + i).slice(-8)}`, name: "Bench Lead", email: `lead${i}@example.cl` },
+    contact: {
+      phone_e164: `+569${String(10_000_000 + i).slice(-8)}`,
+      name: "Bench Lead",
+      email: `lead${i}@example.cl`,
+    },
     context: { source: "bench", campaign_id: "load" },
     qualification: { monthly_income: 1_500_000 },
     whatsapp_consent: { granted: true, timestamp: "2026-01-01T00:00:00Z", source: "bench", purpose: "sales" },

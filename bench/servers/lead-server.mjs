@@ -42,9 +42,16 @@ async function startBare() {
 async function startVitrina(storage) {
   const { createVitrina, logMessagingTransport, silentLogger } = await import("@vitrina/core");
   const { serve } = await import("@vitrina/http-node");
-  const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 9).toString("base64") });
+  const vitrina = createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 9).toString("base64"),
+  });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
-  const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Bench", systemId: "bench" });
+  const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+    name: "Bench",
+    systemId: "bench",
+  });
   const server = await serve(vitrina.handler, { port: 0 });
   return { url: `${server.url}/functions/v1/lead-intake`, connectorId: created.connector.id, secret: created.secret };
 }
@@ -52,7 +59,8 @@ async function startVitrina(storage) {
 let info;
 if (kind === "fixed") info = await startFixed();
 else if (kind === "bare") info = await startBare();
-else if (kind === "vitrina-memory") info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
+else if (kind === "vitrina-memory")
+  info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
 else if (kind === "vitrina-postgres") {
   // A fresh schema per run on the local server; dropped on SIGTERM.
   const { default: pg } = await import("pg");
@@ -65,6 +73,5 @@ else if (kind === "vitrina-postgres") {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     process.exit(0);
   });
-}
-else throw new Error(`unknown server kind ${kind}`);
+} else throw new Error(`unknown server kind ${kind}`);
 announce(info);

@@ -12,29 +12,42 @@ const kind = process.argv[2];
 const token = "vk_bench_0123456789";
 
 async function startBare() {
-  const server = await serve(async (request) => {
-    const mcp = new McpServer({ name: "bare", version: "1.0.0" });
-    mcp.registerTool("ping", { description: "answers pong" }, async () => ({ content: [{ type: "text", text: "pong" }] }));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await mcp.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      void mcp.close();
-    }
-  }, { port: 0, handleSignals: false });
+  const server = await serve(
+    async (request) => {
+      const mcp = new McpServer({ name: "bare", version: "1.0.0" });
+      mcp.registerTool("ping", { description: "answers pong" }, async () => ({
+        content: [{ type: "text", text: "pong" }],
+      }));
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await mcp.connect(transport);
+      try {
+        return await transport.handleRequest(request);
+      } finally {
+        void mcp.close();
+      }
+    },
+    { port: 0, handleSignals: false },
+  );
   return { url: `${server.url}/mcp`, token, tool: "ping", arguments: {} };
 }
 
 async function startVitrina() {
-  const { createVitrina, logMessagingTransport, seedDemoData, silentLogger, staticTokenAuthenticator } = await import("@vitrina/core");
+  const { createVitrina, logMessagingTransport, seedDemoData, silentLogger, staticTokenAuthenticator } =
+    await import("@vitrina/core");
   const { memoryStorage } = await import("@vitrina/adapter-memory");
   const workspaceId = "00000000-0000-4000-8000-00000000be0c";
   const vitrina = createVitrina({
     storage: memoryStorage(),
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 9).toString("base64"),
-    mcp: { authenticate: staticTokenAuthenticator({ [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] } }) },
+    mcp: {
+      authenticate: staticTokenAuthenticator({
+        [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] },
+      }),
+    },
   });
   await vitrina.workspaces.create({ id: workspaceId, name: "Bench", ownerUserId: "owner" });
   await seedDemoData(vitrina, workspaceId);

@@ -28,7 +28,9 @@ function loadCredentials() {
   if (Object.values(fromEnv).every(Boolean)) return fromEnv;
   const found = findDemoCredentials();
   if (found === null) {
-    console.error("no credentials: start the demo server first (pnpm start writes .vitrina/demo-credentials.json), or set VITRINA_LEAD_INTAKE_URL, VITRINA_CONNECTOR_ID and VITRINA_CONNECTOR_SECRET");
+    console.error(
+      "no credentials: start the demo server first (pnpm start writes .vitrina/demo-credentials.json), or set VITRINA_LEAD_INTAKE_URL, VITRINA_CONNECTOR_ID and VITRINA_CONNECTOR_SECRET",
+    );
     process.exit(2);
   }
   const { leadIntakeUrl, connectorId, connectorSecret } = found.credentials;
@@ -41,7 +43,12 @@ function sampleLead() {
     event: "lead.created",
     source_lead_id: flags["source-lead-id"],
     contact: { phone_e164: flags.phone, name: "Camila Rojas", email: "camila.rojas@example.com" },
-    context: { source: "portal-inmobiliario", campaign_id: "lanzamiento-nunoa", landing_page: "https://example.com/nunoa", catalog_item_id: "DEPTO-2D-804" },
+    context: {
+      source: "portal-inmobiliario",
+      campaign_id: "lanzamiento-nunoa",
+      landing_page: "https://example.com/nunoa",
+      catalog_item_id: "DEPTO-2D-804",
+    },
     qualification: { monthly_income: 2_400_000 },
     whatsapp_consent: {
       granted: !flags["no-consent"],
@@ -60,7 +67,9 @@ try {
 } catch (error) {
   if (!(error instanceof LeadIntakeError)) throw error;
   if (error.code === "network_error") {
-    console.error(`cannot reach ${url}: is the demo server running? (${error.cause?.cause?.code ?? error.cause?.cause?.message ?? error.message})`);
+    console.error(
+      `cannot reach ${url}: is the demo server running? (${error.cause?.cause?.code ?? error.cause?.cause?.message ?? error.message})`,
+    );
     process.exit(2);
   }
   console.error(`lead rejected: HTTP ${error.status} ${error.code}: ${error.message}`);

@@ -19,7 +19,9 @@ export function createExpressApp(vitrina) {
 if (isMain(import.meta)) {
   const demo = await createDemoVitrina({ basePath: "/vitrina" });
   const port = Number(process.env.PORT ?? 3000);
-  const server = createExpressApp(demo.vitrina).listen(port, "127.0.0.1", () => printTryIt(`http://127.0.0.1:${port}/vitrina`, demo));
+  const server = createExpressApp(demo.vitrina).listen(port, "127.0.0.1", () =>
+    printTryIt(`http://127.0.0.1:${port}/vitrina`, demo),
+  );
   // Webhooks are delivered by the outbox worker: run it here, and shut both down in order on
   // SIGTERM/SIGINT (drain the server, stop the worker, close Vitrina, exit).
   const worker = startWorker(demo.vitrina, { handleSignals: false });

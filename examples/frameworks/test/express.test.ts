@@ -20,7 +20,11 @@ describe("Express 5 (examples/frameworks/express)", () => {
     const demo = await quietDemo({ basePath: "/vitrina" });
     server = await listen(createExpressApp(demo.vitrina));
     await expectVitrinaServed(`${server.url}/vitrina`, demo);
-    const note = await fetch(`${server.url}/api/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const note = await fetch(`${server.url}/api/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(await note.json()).toEqual({ saved: { a: 1 } });
   });
 
@@ -34,7 +38,11 @@ describe("Express 5 (examples/frameworks/express)", () => {
 
     const lead = signedLead(demo);
     // No timeout needed: before the fix this request hung until the server's request timeout.
-    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, { method: "POST", headers: lead.headers, body: lead.body });
+    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, {
+      method: "POST",
+      headers: lead.headers,
+      body: lead.body,
+    });
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("body_already_consumed");
@@ -51,16 +59,31 @@ describe("Express 5 (examples/frameworks/express)", () => {
     let workspaceId = "";
     const demo = await quietDemo({
       basePath: "/vitrina",
-      oauth: { authorize: async (_request: Request, { scopes }: { scopes: string[] }) => ({ userId: "owner", workspaceId, grantedScopes: scopes }) },
+      oauth: {
+        authorize: async (_request: Request, { scopes }: { scopes: string[] }) => ({
+          userId: "owner",
+          workspaceId,
+          grantedScopes: scopes,
+        }),
+      },
     });
     workspaceId = demo.workspace.id;
     server = await listen(createExpressApp(demo.vitrina));
     const mcpUrl = new URL(`${server.url}/vitrina/mcp`);
 
-    const saved: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier: string; authorizationUrl?: URL } = { verifier: "" };
+    const saved: {
+      client?: OAuthClientInformationMixed;
+      tokens?: OAuthTokens;
+      verifier: string;
+      authorizationUrl?: URL;
+    } = { verifier: "" };
     const provider: OAuthClientProvider = {
       redirectUrl: "http://127.0.0.1:9999/callback",
-      clientMetadata: { client_name: "t", redirect_uris: ["http://127.0.0.1:9999/callback"], token_endpoint_auth_method: "none" },
+      clientMetadata: {
+        client_name: "t",
+        redirect_uris: ["http://127.0.0.1:9999/callback"],
+        token_endpoint_auth_method: "none",
+      },
       clientInformation: () => saved.client,
       saveClientInformation: (info) => void (saved.client = info),
       tokens: () => saved.tokens,
@@ -70,7 +93,9 @@ describe("Express 5 (examples/frameworks/express)", () => {
       codeVerifier: () => saved.verifier,
     };
     const client = new Client({ name: "t", version: "1.0.0" });
-    await expect(client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     expect(saved.authorizationUrl?.pathname).toBe("/vitrina/authorize");
     expect(saved.authorizationUrl?.searchParams.get("resource")).toBe(mcpUrl.href);
 

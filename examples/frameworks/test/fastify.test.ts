@@ -19,7 +19,11 @@ describe("Fastify 5 (examples/frameworks/fastify, plugin @vitrina/http-node/fast
     const url = await fastify.listen({ port: 0, host: "127.0.0.1" });
     await expectVitrinaServed(`${url}/vitrina`, demo);
 
-    const note = await fetch(`${url}/api/notes`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":1}' });
+    const note = await fetch(`${url}/api/notes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
     expect(note.status).toBe(201);
     expect(await note.json()).toEqual({ saved: { a: 1 } });
   });

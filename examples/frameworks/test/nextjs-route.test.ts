@@ -34,6 +34,13 @@ describe("a Next.js-style (Request) => Response route handler (examples/framewor
   });
 
   it("exports a function for every method Vitrina answers", () => {
-    expect(Object.keys(vitrinaRouteHandlers({ handler: async () => new Response() })).sort()).toEqual(["DELETE", "GET", "OPTIONS", "PATCH", "POST", "PUT"]);
+    expect(Object.keys(vitrinaRouteHandlers({ handler: async () => new Response() })).sort()).toEqual([
+      "DELETE",
+      "GET",
+      "OPTIONS",
+      "PATCH",
+      "POST",
+      "PUT",
+    ]);
   });
 });

@@ -20,10 +20,14 @@ afterEach(async () => {
 describe("shutdownOnSignal: my Express server + Vitrina's worker in one real process", () => {
   it("on SIGTERM drains in-flight requests (Vitrina still answers them), stops the worker, closes storage and exits 0", async () => {
     dir = await mkdtemp(join(tmpdir(), "vitrina-shutdown-"));
-    const child = spawn(process.execPath, [runSource, vitePath, root, "examples/frameworks/test/support/shutdown-child.mjs"], {
-      env: { ...process.env, VITRINA_DATA_DIR: dir, DATABASE_URL: "", VITRINA_STORAGE: "", VITRINA_SECRET_KEY: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [runSource, vitePath, root, "examples/frameworks/test/support/shutdown-child.mjs"],
+      {
+        env: { ...process.env, VITRINA_DATA_DIR: dir, DATABASE_URL: "", VITRINA_STORAGE: "", VITRINA_SECRET_KEY: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     let output = "";
     const waitFor = (text: string) =>

@@ -6,7 +6,13 @@ import { expect } from "vitest";
 // @ts-expect-error: a plain .mjs example, typed loosely on purpose.
 import { createDemoVitrina as createDemo } from "../demo-vitrina.mjs";
 
-type Demo = { vitrina: any; workspace: { id: string }; connector: { id: string }; connectorSecret: string; apiKey: string };
+type Demo = {
+  vitrina: any;
+  workspace: { id: string };
+  connector: { id: string };
+  connectorSecret: string;
+  apiKey: string;
+};
 export const createDemoVitrina = createDemo as (options?: Record<string, unknown>) => Promise<Demo>;
 
 export function quietDemo(options: { basePath?: string; logger?: Logger; [key: string]: unknown } = {}) {
@@ -32,7 +38,12 @@ export async function listen(listener: RequestListener): Promise<{ url: string; 
 export function signedLead(demo: Demo) {
   const body = `{ "event":"lead.created",  "source_lead_id":"crm-${Math.random().toString(36).slice(2)}", "contact":{"phone_e164":"+56912345678","name":"María Pérez"},
   "context":{"source":"landing"}, "whatsapp_consent":{"granted":true,"timestamp":"2026-01-31T12:00:00Z","source":"form","purpose":"sales"} }`;
-  const { headers } = signLead({ connectorId: demo.connector.id, secret: demo.connectorSecret, body, timestamp: Date.now() });
+  const { headers } = signLead({
+    connectorId: demo.connector.id,
+    secret: demo.connectorSecret,
+    body,
+    timestamp: Date.now(),
+  });
   return { body, headers: headers as Record<string, string> };
 }
 
@@ -43,7 +54,11 @@ export function signedLead(demo: Demo) {
  */
 export async function expectVitrinaServed(base: string, demo: Demo, mcpPath = "/vitrina/mcp") {
   const lead = signedLead(demo);
-  const accepted = await fetch(`${base}/functions/v1/lead-intake`, { method: "POST", headers: lead.headers, body: lead.body });
+  const accepted = await fetch(`${base}/functions/v1/lead-intake`, {
+    method: "POST",
+    headers: lead.headers,
+    body: lead.body,
+  });
   const acceptedBody = (await accepted.json()) as { accepted?: boolean };
   expect(accepted.status, JSON.stringify(acceptedBody)).toBe(200);
   expect(acceptedBody.accepted).toBe(true);
@@ -54,7 +69,11 @@ export async function expectVitrinaServed(base: string, demo: Demo, mcpPath = "/
 
   const mcp = await fetch(`${base}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${demo.apiKey}` },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${demo.apiKey}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
   const listed = (await mcp.json()) as { result?: { tools: { name: string }[] } };

@@ -3,7 +3,17 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { consoleLogger, createVitrina, demoConsentPage, generateOAuthSigningKey, logMessagingTransport, MIN_SECRET_LENGTH, SCOPES, seedDemoData, whatsAppCloudTransport } from "@vitrina/core";
+import {
+  consoleLogger,
+  createVitrina,
+  demoConsentPage,
+  generateOAuthSigningKey,
+  logMessagingTransport,
+  MIN_SECRET_LENGTH,
+  SCOPES,
+  seedDemoData,
+  whatsAppCloudTransport,
+} from "@vitrina/core";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -14,7 +24,13 @@ export const DEMO_OPTED_OUT_PHONE = "+56900000000";
 
 function messagingFromEnv(env, logger) {
   if (env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID) {
-    return { transport: whatsAppCloudTransport({ accessToken: env.WHATSAPP_ACCESS_TOKEN, phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID }), name: "WhatsApp Cloud API" };
+    return {
+      transport: whatsAppCloudTransport({
+        accessToken: env.WHATSAPP_ACCESS_TOKEN,
+        phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
+      }),
+      name: "WhatsApp Cloud API",
+    };
   }
   return { transport: logMessagingTransport(logger), name: "demo (logs, sends nothing)" };
 }
@@ -28,7 +44,11 @@ async function ensureDemoConnector(vitrina) {
   const actor = { userId: DEMO_OWNER };
   let workspace = await vitrina.storage.workspaces.get(DEMO_WORKSPACE_ID);
   if (workspace === null) {
-    workspace = await vitrina.workspaces.create({ id: DEMO_WORKSPACE_ID, name: "Demo Inmobiliaria", ownerUserId: DEMO_OWNER });
+    workspace = await vitrina.workspaces.create({
+      id: DEMO_WORKSPACE_ID,
+      name: "Demo Inmobiliaria",
+      ownerUserId: DEMO_OWNER,
+    });
     // A small real-estate catalog, contacts and conversations, so every capability answers something.
     await seedDemoData(vitrina, workspace.id);
   }
@@ -37,7 +57,10 @@ async function ensureDemoConnector(vitrina) {
     const { connector, secret } = await vitrina.connectors.rotate(actor, existing.id);
     return { workspace, connector, secret, rotated: true };
   }
-  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, { name: "Demo CRM", systemId: "demo-crm" });
+  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, {
+    name: "Demo CRM",
+    systemId: "demo-crm",
+  });
   return { workspace, connector, secret, rotated: false };
 }
 
@@ -52,7 +75,9 @@ async function oauthSigningKey(configured, env) {
   const existing = await readFile(file, "utf8").catch(() => null);
   if (existing) return { privateJwk: JSON.parse(existing) };
   await mkdir(configured.dataDir, { recursive: true });
-  await writeFile(file, JSON.stringify(await generateOAuthSigningKey()), { mode: 0o600, flag: "wx" }).catch(() => undefined);
+  await writeFile(file, JSON.stringify(await generateOAuthSigningKey()), { mode: 0o600, flag: "wx" }).catch(
+    () => undefined,
+  );
   return { privateJwk: JSON.parse(await readFile(file, "utf8")) };
 }
 
@@ -74,10 +99,15 @@ const CANONICAL_STYLES = ["none", "underscore", "dotted"];
  * (VITRINA_MCP_CANONICAL_TOOL_NAMES), and the public URL whose origin is the server's own.
  */
 export function mcpOptionsFromEnv(env) {
-  const allowedOrigins = (env.VITRINA_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean);
+  const allowedOrigins = (env.VITRINA_MCP_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim().replace(/\/$/, ""))
+    .filter(Boolean);
   const canonicalToolNames = env.VITRINA_MCP_CANONICAL_TOOL_NAMES?.trim() || "none";
   if (!CANONICAL_STYLES.includes(canonicalToolNames)) {
-    throw new Error(`VITRINA_MCP_CANONICAL_TOOL_NAMES must be one of ${CANONICAL_STYLES.join(", ")}, not "${canonicalToolNames}"`);
+    throw new Error(
+      `VITRINA_MCP_CANONICAL_TOOL_NAMES must be one of ${CANONICAL_STYLES.join(", ")}, not "${canonicalToolNames}"`,
+    );
   }
   const publicBaseUrl = env.VITRINA_PUBLIC_URL?.replace(/\/$/, "");
   return { allowedOrigins, canonicalToolNames, ...(publicBaseUrl ? { publicBaseUrl } : {}) };
@@ -99,7 +129,9 @@ function demoLogger(env) {
 
 export async function createDemo({ env = process.env, logger = demoLogger(env), memory = false } = {}) {
   const configured = await storageFromEnv({ memory, env, logger });
-  const secretKey = configured.persistent ? await secretKeyFromEnv(configured.dataDir, env) : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
+  const secretKey = configured.persistent
+    ? await secretKeyFromEnv(configured.dataDir, env)
+    : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
   const oauth = await oauthOptions(configured, env);
   const vitrina = createVitrina({
@@ -121,9 +153,25 @@ export async function createDemo({ env = process.env, logger = demoLogger(env), 
     name: "Demo API key",
     scopes: DEMO_API_KEY_SCOPES,
   });
-  const optOuts = [DEMO_OPTED_OUT_PHONE, ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "").split(",").map((p) => p.trim()).filter(Boolean)];
+  const optOuts = [
+    DEMO_OPTED_OUT_PHONE,
+    ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
+  ];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
-  return { vitrina, workspace, connector, connectorSecret: secret, secretRotated: rotated, apiKey, optOuts, messagingName: messaging.name, storageName: configured.description };
+  return {
+    vitrina,
+    workspace,
+    connector,
+    connectorSecret: secret,
+    secretRotated: rotated,
+    apiKey,
+    optOuts,
+    messagingName: messaging.name,
+    storageName: configured.description,
+  };
 }
 
 /**
@@ -132,8 +180,11 @@ export async function createDemo({ env = process.env, logger = demoLogger(env), 
  * The receiver reads it from the same file; the printed subscribe command carries it.
  */
 export async function demoWebhookSecret(credentialsPath) {
-  const previous = await readFile(credentialsPath, "utf8").then(JSON.parse).catch(() => null);
-  if (typeof previous?.webhookSecret === "string" && previous.webhookSecret.length >= MIN_SECRET_LENGTH) return previous.webhookSecret;
+  const previous = await readFile(credentialsPath, "utf8")
+    .then(JSON.parse)
+    .catch(() => null);
+  if (typeof previous?.webhookSecret === "string" && previous.webhookSecret.length >= MIN_SECRET_LENGTH)
+    return previous.webhookSecret;
   return `whsec_${randomBytes(24).toString("base64url")}`;
 }
 

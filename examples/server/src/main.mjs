@@ -20,9 +20,13 @@ const host = process.env.HOST ?? "127.0.0.1";
 /** Startup problems a user fixes by changing a setting: one line saying which, not a stack trace. */
 function exitWithHint(error) {
   if (error?.code === "EADDRINUSE") {
-    console.error(`port ${port} on ${host} is already in use (another demo still running?): stop it, or set PORT to a free port, e.g. PORT=${port + 10} pnpm start`);
+    console.error(
+      `port ${port} on ${host} is already in use (another demo still running?): stop it, or set PORT to a free port, e.g. PORT=${port + 10} pnpm start`,
+    );
   } else if (error?.code === "EACCES") {
-    console.error(`not allowed to listen on port ${port} on ${host}: set PORT to a port above 1024, e.g. PORT=8787 pnpm start`);
+    console.error(
+      `not allowed to listen on port ${port} on ${host}: set PORT to a port above 1024, e.g. PORT=8787 pnpm start`,
+    );
   } else if (error instanceof VitrinaError) {
     console.error(`cannot start the demo: ${error.message}`);
   } else {
@@ -33,14 +37,20 @@ function exitWithHint(error) {
 
 const demo = await createDemo({ memory: process.argv.includes("--memory") }).catch(exitWithHint);
 // serveVitrina runs the outbox worker in this process: webhooks go out milliseconds after a commit.
-const server = await serveVitrina(demo.vitrina, { port, host, onShutdown: () => demo.vitrina.close() }).catch(async (error) => {
-  await demo.vitrina.close();
-  exitWithHint(error);
-});
+const server = await serveVitrina(demo.vitrina, { port, host, onShutdown: () => demo.vitrina.close() }).catch(
+  async (error) => {
+    await demo.vitrina.close();
+    exitWithHint(error);
+  },
+);
 const credentialsPath = demoCredentialsPath();
 const credentials = demoCredentials(demo, server.url, await demoWebhookSecret(credentialsPath));
 await writeDemoCredentials(credentialsPath, credentials);
-const subscription = JSON.stringify({ url: `http://127.0.0.1:${RECEIVER_PORT}/`, events: ["conversation.started"], secret: credentials.webhookSecret });
+const subscription = JSON.stringify({
+  url: `http://127.0.0.1:${RECEIVER_PORT}/`,
+  events: ["conversation.started"],
+  secret: credentials.webhookSecret,
+});
 
 console.log(`Vitrina demo server listening on ${server.url}
   storage:          ${demo.storageName}

@@ -13,13 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // command, and an MCP tool call with the printed key. `pnpm test` builds first; `pnpm test:unit`
 // alone can't run this (it needs dist/), so it says so instead of failing obscurely.
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const built = existsSync(join(root, "packages/http-node/dist/index.js")) && existsSync(join(root, "packages/client/dist/node.js"));
+const built =
+  existsSync(join(root, "packages/http-node/dist/index.js")) && existsSync(join(root, "packages/client/dist/node.js"));
 if (!built) console.warn("skipping the demo tour: run `pnpm build` first (it runs the built packages)");
 const run = promisify(execFile);
 
 /** The environment of a new user: none of Vitrina's variables, no database. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITRINA_") && name !== "DATABASE_URL" && name !== "PORT"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith("VITRINA_") && name !== "DATABASE_URL" && name !== "PORT",
+    ),
+  );
   return { ...env, ...extra };
 }
 
@@ -47,10 +52,16 @@ function watchOutput(child: ChildProcess) {
 
 /** The printed `curl -X POST <url> -H "Authorization: …" -H "Content-Type: …" -d '<json>'`, taken apart. */
 function parseCurl(output: string) {
-  const match = /curl -X POST (\S+) -H "Authorization: ([^"]+)" -H "Content-Type: ([^"]+)" \\\n\s+-d '([^']+)'/.exec(output);
+  const match = /curl -X POST (\S+) -H "Authorization: ([^"]+)" -H "Content-Type: ([^"]+)" \\\n\s+-d '([^']+)'/.exec(
+    output,
+  );
   if (!match) throw new Error(`no subscribe command in: ${output}`);
   const [, url, authorization, contentType, body] = match;
-  return { url: url!, headers: { authorization: authorization!, "content-type": contentType! }, body: JSON.parse(body!) as { url: string; secret: string } };
+  return {
+    url: url!,
+    headers: { authorization: authorization!, "content-type": contentType! },
+    body: JSON.parse(body!) as { url: string; secret: string },
+  };
 }
 
 describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-receiver, MCP (built packages)", () => {
@@ -65,7 +76,11 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     dir = await mkdtemp(join(tmpdir(), "vitrina-demo-"));
     // Like `pnpm start` in a fresh clone: embedded PGlite under ./.vitrina, default settings
     // except the port (0: tests run beside other servers).
-    server = spawn(process.execPath, [join(root, "examples/server/src/main.mjs")], { cwd: dir, env: cleanEnv({ PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(process.execPath, [join(root, "examples/server/src/main.mjs")], {
+      cwd: dir,
+      env: cleanEnv({ PORT: "0" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     serverOutput = watchOutput(server);
     await serverOutput.waitFor("Stop with Ctrl-C");
   }, 120_000);
@@ -79,19 +94,35 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
 
   /** Runs the CRM sender as the README prints it: no variables, from the directory `pnpm start` ran in. */
   const sendLead = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, [join(root, "examples/crm-sender/src/send-lead.mjs"), ...args], { cwd: dir, env: cleanEnv() });
+    const { stdout } = await run(process.execPath, [join(root, "examples/crm-sender/src/send-lead.mjs"), ...args], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     return JSON.parse(stdout);
   };
 
   it("writes the credentials file by default, readable only by its owner", async () => {
     expect(Object.keys(await credentials()).sort()).toEqual(
-      ["apiKey", "connectorId", "connectorSecret", "leadIntakeUrl", "mcpUrl", "webhookSecret", "webhooksUrl", "workspaceId"].sort(),
+      [
+        "apiKey",
+        "connectorId",
+        "connectorSecret",
+        "leadIntakeUrl",
+        "mcpUrl",
+        "webhookSecret",
+        "webhooksUrl",
+        "workspaceId",
+      ].sort(),
     );
     expect(statSync(credentialsFile()).mode & 0o777).toBe(0o600);
   });
 
   it("accepts a signed lead from crm-sender without any variable set", async () => {
-    expect(await sendLead("--phone", "+56955501234")).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
+    expect(await sendLead("--phone", "+56955501234")).toMatchObject({
+      accepted: true,
+      duplicate: false,
+      outbound: { status: "sent" },
+    });
   });
 
   it("welcomes each crm-sender run without flags, as the README's tour repeats it (a fresh phone each run)", async () => {
@@ -101,19 +132,30 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
   });
 
   it("blocks the first message for the demo's opted-out phone", async () => {
-    expect(await sendLead("--phone", "+56900000000")).toMatchObject({ accepted: true, outbound: { status: "blocked" } });
+    expect(await sendLead("--phone", "+56900000000")).toMatchObject({
+      accepted: true,
+      outbound: { status: "blocked" },
+    });
   });
 
   it("delivers conversation.started to the receiver subscribed with the printed command, and says when a resend is a duplicate", async () => {
     const curl = parseCurl(serverOutput.text());
     expect(curl.body.url).toBe("http://127.0.0.1:8788/");
     // The receiver takes its secret from the credentials file; port 0 because 8788 may be taken here.
-    receiver = spawn(process.execPath, [join(root, "examples/webhook-receiver/src/server.mjs")], { cwd: dir, env: cleanEnv({ PORT: "0" }), stdio: ["ignore", "pipe", "pipe"] });
+    receiver = spawn(process.execPath, [join(root, "examples/webhook-receiver/src/server.mjs")], {
+      cwd: dir,
+      env: cleanEnv({ PORT: "0" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const receiverOutput = watchOutput(receiver);
     await receiverOutput.waitFor("listening on");
     const receiverPort = /localhost:(\d+)\//.exec(receiverOutput.text())![1];
 
-    const subscribed = await fetch(curl.url, { method: "POST", headers: curl.headers, body: JSON.stringify({ ...curl.body, url: `http://127.0.0.1:${receiverPort}/` }) });
+    const subscribed = await fetch(curl.url, {
+      method: "POST",
+      headers: curl.headers,
+      body: JSON.stringify({ ...curl.body, url: `http://127.0.0.1:${receiverPort}/` }),
+    });
     expect(subscribed.status).toBe(201);
     const subscription = (await subscribed.json()) as { id: string };
 
@@ -122,8 +164,13 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     const eventId = /conversation\.started (evt_\S+)/.exec(receiverOutput.text())![1];
 
     const auth = { authorization: curl.headers.authorization };
-    const deliveries = (await (await fetch(`${curl.url}/${subscription.id}/deliveries`, { headers: auth })).json()) as { data: Array<{ id: string }> };
-    const resent = await fetch(`${curl.url}/${subscription.id}/deliveries/${deliveries.data[0]!.id}/resend`, { method: "POST", headers: auth });
+    const deliveries = (await (await fetch(`${curl.url}/${subscription.id}/deliveries`, { headers: auth })).json()) as {
+      data: Array<{ id: string }>;
+    };
+    const resent = await fetch(`${curl.url}/${subscription.id}/deliveries/${deliveries.data[0]!.id}/resend`, {
+      method: "POST",
+      headers: auth,
+    });
     expect(resent.status).toBe(202);
     await receiverOutput.waitFor(`duplicate ${eventId}`);
   }, 60_000);
@@ -133,10 +180,19 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     const call = (id: number, method: string, params: unknown) =>
       fetch(mcpUrl, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${apiKey}`, "mcp-protocol-version": "2025-06-18" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${apiKey}`,
+          "mcp-protocol-version": "2025-06-18",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    const initialize = await call(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } });
+    const initialize = await call(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    });
     expect(initialize.body.result.protocolVersion).toBe("2025-06-18");
     const searched = await call(2, "tools/call", { name: "query_catalog", arguments: { search: "Mirador" } });
     expect(searched.status).toBe(200);
@@ -146,7 +202,10 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
 
   it("names the port and the variable to change when the port is in use", async () => {
     const port = new URL((await credentials()).mcpUrl).port;
-    const second = await run(process.execPath, [join(root, "examples/server/src/main.mjs"), "--memory"], { cwd: dir, env: cleanEnv({ PORT: port }) }).catch((e) => e);
+    const second = await run(process.execPath, [join(root, "examples/server/src/main.mjs"), "--memory"], {
+      cwd: dir,
+      env: cleanEnv({ PORT: port }),
+    }).catch((e) => e);
     expect(second.code).toBe(1);
     expect(second.stderr.trim()).toMatch(new RegExp(`^port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT`));
     expect(second.stderr.trim().split("\n")).toHaveLength(1);

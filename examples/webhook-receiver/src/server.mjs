@@ -10,7 +10,9 @@ import { findDemoCredentials } from "../../demo-credentials.mjs";
 const port = Number(process.env.PORT ?? 8788);
 const secret = process.env.VITRINA_WEBHOOK_SECRET ?? findDemoCredentials()?.credentials.webhookSecret;
 if (!secret) {
-  console.error("no secret: set VITRINA_WEBHOOK_SECRET to the secret of your webhook subscription, or start the demo server first (pnpm start writes it to .vitrina/demo-credentials.json)");
+  console.error(
+    "no secret: set VITRINA_WEBHOOK_SECRET to the secret of your webhook subscription, or start the demo server first (pnpm start writes it to .vitrina/demo-credentials.json)",
+  );
   process.exit(2);
 }
 
@@ -42,7 +44,12 @@ function toRequest(req) {
     for (const item of [value ?? []].flat()) headers.append(name, item);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, { method: req.method, headers, body: hasBody ? Readable.toWeb(req) : undefined, duplex: "half" });
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? Readable.toWeb(req) : undefined,
+    duplex: "half",
+  });
 }
 
 const server = createServer(async (req, res) => {
@@ -58,7 +65,9 @@ const server = createServer(async (req, res) => {
 
 server.once("error", (error) => {
   if (error.code !== "EADDRINUSE") throw error;
-  console.error(`port ${port} is already in use (another receiver still running?): stop it, or set PORT to a free port and subscribe that URL instead`);
+  console.error(
+    `port ${port} is already in use (another receiver still running?): stop it, or set PORT to a free port and subscribe that URL instead`,
+  );
   process.exit(1);
 });
 server.listen(port, () => {

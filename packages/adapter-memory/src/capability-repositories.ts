@@ -30,7 +30,9 @@ export function createCapabilityRepositories(state: MemoryState, undo: UndoLog):
       async findBySku(workspaceId, sku) {
         const wanted = sku.toLowerCase();
         const rows = state.catalogItems.filter(
-          (i) => i.workspaceId === workspaceId && [i.sku, ...i.variants.map((v) => v.sku)].some((s) => s.toLowerCase() === wanted),
+          (i) =>
+            i.workspaceId === workspaceId &&
+            [i.sku, ...i.variants.map((v) => v.sku)].some((s) => s.toLowerCase() === wanted),
         );
         return rows.sort((a, b) => a.sku.localeCompare(b.sku));
       },

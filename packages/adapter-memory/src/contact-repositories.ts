@@ -2,7 +2,8 @@ import { ConflictError, type ContactRecord, type StorageRepositories } from "@vi
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
-const byCreated = (a: ContactRecord, b: ContactRecord) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const byCreated = (a: ContactRecord, b: ContactRecord) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
 /**
  * Contacts in memory. Transactions run one at a time here, so `getForUpdate` needs no lock; the
@@ -16,7 +17,8 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
 
   function write(next: ContactRecord): ContactRecord {
     // Not `conflictOf`: it reports the primary key first, which an update always "violates".
-    const holder = next.phoneE164 === null ? null : state.contacts.lookup("phone", `${next.workspaceId}/${next.phoneE164}`);
+    const holder =
+      next.phoneE164 === null ? null : state.contacts.lookup("phone", `${next.workspaceId}/${next.phoneE164}`);
     if (holder !== null && holder.id !== next.id) throw new ConflictError("another contact already has this phone");
     state.contacts.replace(next, undo);
     return structuredClone(next);
@@ -26,7 +28,9 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
     contacts: {
       async insertOrGetByPhone(contact) {
         const existing =
-          contact.phoneE164 === null ? null : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
+          contact.phoneE164 === null
+            ? null
+            : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
         if (existing !== null) return { contact: existing, created: false };
         state.contacts.insert(contact, undo);
         return { contact: structuredClone(contact), created: true };
@@ -55,7 +59,12 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
       async fillMissing(workspaceId, id, fields, updatedAt) {
         const current = read(workspaceId, id);
         if (current === null) return null;
-        return write({ ...current, name: current.name ?? fields.name, email: current.email ?? fields.email, updatedAt });
+        return write({
+          ...current,
+          name: current.name ?? fields.name,
+          email: current.email ?? fields.email,
+          updatedAt,
+        });
       },
       async optOutOfWhatsApp(workspaceId, id, at) {
         const current = read(workspaceId, id);

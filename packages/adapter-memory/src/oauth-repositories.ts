@@ -11,7 +11,12 @@ function insertUnique<Row>(table: MemoryTable<Row>, row: Row, undo: UndoLog, wha
 }
 
 /** Sets `usedAt` on an unused row and returns it; null when missing or already used. */
-function markUsed<Row extends { usedAt: string | null }>(table: MemoryTable<Row>, key: string, usedAt: string, undo: UndoLog): Row | null {
+function markUsed<Row extends { usedAt: string | null }>(
+  table: MemoryTable<Row>,
+  key: string,
+  usedAt: string,
+  undo: UndoLog,
+): Row | null {
   const row = table.get(key);
   if (row === null || row.usedAt !== null) return null;
   const used = { ...row, usedAt };
@@ -20,7 +25,12 @@ function markUsed<Row extends { usedAt: string | null }>(table: MemoryTable<Row>
 }
 
 /** Deletes every row `doomed` picks; returns how many. */
-function deleteWhere<Row>(table: MemoryTable<Row>, keyOf: (row: Row) => string, doomed: (row: Row) => boolean, undo: UndoLog): number {
+function deleteWhere<Row>(
+  table: MemoryTable<Row>,
+  keyOf: (row: Row) => string,
+  doomed: (row: Row) => boolean,
+  undo: UndoLog,
+): number {
   const rows = table.filter(doomed);
   for (const row of rows) table.delete(keyOf(row), undo);
   return rows.length;
@@ -30,14 +40,36 @@ function deleteWhere<Row>(table: MemoryTable<Row>, keyOf: (row: Row) => string, 
 const before = (iso: string | null, cutoff: string) => iso !== null && Date.parse(iso) < Date.parse(cutoff);
 
 function purgeExpired(state: MemoryState, cutoffs: OAuthPurgeCutoffs, undo: UndoLog): OAuthPurgeCounts {
-  const codes = deleteWhere(state.oauthCodes, (c) => c.codeHash, (c) => before(c.expiresAt, cutoffs.now), undo);
+  const codes = deleteWhere(
+    state.oauthCodes,
+    (c) => c.codeHash,
+    (c) => before(c.expiresAt, cutoffs.now),
+    undo,
+  );
   const endedGrants = new Set(
-    state.oauthFamilies.filter((f) => before(f.revokedAt, cutoffs.now) || before(f.expiresAt, cutoffs.now)).map((f) => f.id),
+    state.oauthFamilies
+      .filter((f) => before(f.revokedAt, cutoffs.now) || before(f.expiresAt, cutoffs.now))
+      .map((f) => f.id),
   );
   // The foreign key's ON DELETE CASCADE in PostgreSQL: a grant's refresh tokens go with it.
-  const refreshTokens = deleteWhere(state.oauthRefreshTokens, (t) => t.tokenHash, (t) => endedGrants.has(t.familyId) || before(t.expiresAt, cutoffs.now), undo);
-  const grants = deleteWhere(state.oauthFamilies, (f) => f.id, (f) => endedGrants.has(f.id), undo);
-  const clients = deleteWhere(state.oauthClients, (c) => c.id, (c) => c.approvedAt === null && before(c.createdAt, cutoffs.unapprovedClientsCreatedBefore), undo);
+  const refreshTokens = deleteWhere(
+    state.oauthRefreshTokens,
+    (t) => t.tokenHash,
+    (t) => endedGrants.has(t.familyId) || before(t.expiresAt, cutoffs.now),
+    undo,
+  );
+  const grants = deleteWhere(
+    state.oauthFamilies,
+    (f) => f.id,
+    (f) => endedGrants.has(f.id),
+    undo,
+  );
+  const clients = deleteWhere(
+    state.oauthClients,
+    (c) => c.id,
+    (c) => c.approvedAt === null && before(c.createdAt, cutoffs.unapprovedClientsCreatedBefore),
+    undo,
+  );
   return { codes, grants, refreshTokens, clients };
 }
 

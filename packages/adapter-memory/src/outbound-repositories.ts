@@ -2,7 +2,8 @@ import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
-const byCreated = (a: OutboundMessageRecord, b: OutboundMessageRecord) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const byCreated = (a: OutboundMessageRecord, b: OutboundMessageRecord) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 const newestFirst = (a: OutboundMessageRecord, b: OutboundMessageRecord) => byCreated(b, a);
 const neverHanded = (m: OutboundMessageRecord) => m.status === "queued" && m.handedToProviderAt === null;
 
@@ -25,7 +26,10 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
       async findLatestLiveByContact(workspaceId, contactId, since) {
         const live = state.outbound
           .lookupAll("contact", contactId)
-          .filter((m) => m.workspaceId === workspaceId && (m.status === "queued" || m.status === "sent") && m.createdAt >= since);
+          .filter(
+            (m) =>
+              m.workspaceId === workspaceId && (m.status === "queued" || m.status === "sent") && m.createdAt >= since,
+          );
         return live.sort(newestFirst)[0] ?? null;
       },
       async claimUnsent(id, change) {
@@ -37,12 +41,19 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
       },
       async failInFlight(id, reason, at) {
         const current = state.outbound.get(id);
-        if (current === null || current.status !== "queued" || current.handedToProviderAt === null || current.providerAnsweredAt !== null) return false;
+        if (
+          current === null ||
+          current.status !== "queued" ||
+          current.handedToProviderAt === null ||
+          current.providerAnsweredAt !== null
+        )
+          return false;
         return state.outbound.replace({ ...current, status: "failed", reason, updatedAt: at }, undo);
       },
       async listUnsettled(before, limit) {
         return state.outbound.select(
-          (m) => m.status === "queued" && m.providerAnsweredAt === null && (m.handedToProviderAt ?? m.createdAt) <= before,
+          (m) =>
+            m.status === "queued" && m.providerAnsweredAt === null && (m.handedToProviderAt ?? m.createdAt) <= before,
           byCreated,
           limit,
         );

@@ -20,7 +20,9 @@ function refuseSecondActiveWhatsapp(state: MemoryState, conversation: Conversati
   if (conversation.channel !== "whatsapp" || conversation.status === "closed") return;
   const holder = state.conversations.lookup("activeWhatsapp", conversation.contactId);
   if (holder !== null && holder.id !== conversation.id) {
-    throw new ConflictError(`contact ${conversation.contactId} already has an active WhatsApp conversation (${holder.id})`);
+    throw new ConflictError(
+      `contact ${conversation.contactId} already has an active WhatsApp conversation (${holder.id})`,
+    );
   }
 }
 
@@ -127,7 +129,11 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async findActive(workspaceId, contactId, channel) {
         const active = state.conversations.filter(
-          (c) => c.workspaceId === workspaceId && c.contactId === contactId && c.channel === channel && c.status !== "closed",
+          (c) =>
+            c.workspaceId === workspaceId &&
+            c.contactId === contactId &&
+            c.channel === channel &&
+            c.status !== "closed",
         );
         return active.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))[0] ?? null;
       },
@@ -149,7 +155,10 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.messages.insert(message, undo);
       },
       async listByConversation(conversationId, options = {}) {
-        return limited(state.messages.filter((m) => m.conversationId === conversationId).sort(newestFirst), options.limit);
+        return limited(
+          state.messages.filter((m) => m.conversationId === conversationId).sort(newestFirst),
+          options.limit,
+        );
       },
       async delete(workspaceId, id) {
         return state.messages.get(id)?.workspaceId === workspaceId && state.messages.delete(id, undo);

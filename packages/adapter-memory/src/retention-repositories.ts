@@ -5,7 +5,8 @@ import type { UndoLog } from "./table.js";
 /** When a finished delivery finished: its success, or the last due time of a failed one. */
 const finishedAt = (d: WebhookDeliveryRecord) => d.deliveredAt ?? d.nextAttemptAt;
 const finishedBefore = (d: WebhookDeliveryRecord, before: string) => d.status !== "pending" && finishedAt(d) < before;
-const oldestFinishedFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) => finishedAt(a).localeCompare(finishedAt(b)) || a.id.localeCompare(b.id);
+const oldestFinishedFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
+  finishedAt(a).localeCompare(finishedAt(b)) || a.id.localeCompare(b.id);
 
 /** Retention over one memory state: the same selections as the PostgreSQL adapter's, row by row. */
 export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pick<StorageRepositories, "retention"> {
@@ -13,7 +14,8 @@ export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pi
   /** Events no remaining delivery references, once `doomed` deliveries are gone. */
   const eventIdsStillDelivered = (doomed: (d: WebhookDeliveryRecord) => boolean) =>
     new Set(state.webhookDeliveries.filter((d) => !doomed(d)).map((d) => d.eventId));
-  const unredacted = (before: string) => state.leads.filter((l) => l.payloadRedactedAt === undefined && l.receivedAt < before);
+  const unredacted = (before: string) =>
+    state.leads.filter((l) => l.payloadRedactedAt === undefined && l.receivedAt < before);
 
   return {
     retention: {
@@ -26,13 +28,20 @@ export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pi
       },
       async purgeUndeliveredEvents(before, limit) {
         const delivered = eventIdsStillDelivered(() => false);
-        const doomed = state.events.select((e) => e.created < before && !delivered.has(e.id), (a, b) => a.created.localeCompare(b.created), limit);
+        const doomed = state.events.select(
+          (e) => e.created < before && !delivered.has(e.id),
+          (a, b) => a.created.localeCompare(b.created),
+          limit,
+        );
         for (const event of doomed) state.events.delete(event.id, undo);
         return doomed.length;
       },
       async redactLeadPayloads(before, limit, redactedAt) {
-        const leads = unredacted(before).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt)).slice(0, limit);
-        for (const lead of leads) state.leads.replace({ ...lead, payload: { redacted_at: redactedAt }, payloadRedactedAt: redactedAt }, undo);
+        const leads = unredacted(before)
+          .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt))
+          .slice(0, limit);
+        for (const lead of leads)
+          state.leads.replace({ ...lead, payload: { redacted_at: redactedAt }, payloadRedactedAt: redactedAt }, undo);
         return leads.length;
       },
       async countEligible(cutoffs: RetentionCutoffs): Promise<RetentionCounts> {

@@ -41,7 +41,11 @@ export function createMemoryState() {
       source: (l) => `${l.connectorId}/${l.sourceLeadId}`,
     }),
     opportunities: new MemoryTable<OpportunityRecord>((o) => o.id),
-    outbound: new MemoryTable<OutboundMessageRecord>((m) => m.id, { lead: (m) => m.leadEventId }, { contact: (m) => m.contactId }),
+    outbound: new MemoryTable<OutboundMessageRecord>(
+      (m) => m.id,
+      { lead: (m) => m.leadEventId },
+      { contact: (m) => m.contactId },
+    ),
     conversations: new MemoryTable<ConversationRecord>((c) => c.id, {
       // Mirrors PostgreSQL's partial unique index: one WhatsApp conversation not closed per contact.
       activeWhatsapp: (c) => (c.channel === "whatsapp" && c.status !== "closed" ? c.contactId : null),

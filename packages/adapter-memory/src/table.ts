@@ -99,7 +99,12 @@ export class MemoryTable<Row> {
    * The first `limit` matches in `compare` order that `accept` (asked in that order) keeps; only
    * those are copied (cheap on big tables).
    */
-  select(predicate: (row: Row) => boolean, compare: (a: Row, b: Row) => number, limit: number, accept: (row: Row) => boolean = () => true): Row[] {
+  select(
+    predicate: (row: Row) => boolean,
+    compare: (a: Row, b: Row) => number,
+    limit: number,
+    accept: (row: Row) => boolean = () => true,
+  ): Row[] {
     const matches: Row[] = [];
     for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
     const out: Row[] = [];

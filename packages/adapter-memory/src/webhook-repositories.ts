@@ -85,7 +85,11 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           return left > 0;
         };
         const due = state.webhookDeliveries.select(
-          (d) => d.status === "pending" && d.nextAttemptAt <= now && leaseFree(d, now) && (cap?.held[d.subscriptionId] ?? 0) < (cap?.max ?? Infinity),
+          (d) =>
+            d.status === "pending" &&
+            d.nextAttemptAt <= now &&
+            leaseFree(d, now) &&
+            (cap?.held[d.subscriptionId] ?? 0) < (cap?.max ?? Infinity),
           dueOrder,
           limit,
           hasRoom,
@@ -104,18 +108,29 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async reschedule(workspaceId, id, now, retryUntil) {
         const current = inWorkspace(state.webhookDeliveries.get(id), workspaceId);
         if (current === null || !leaseFree(current, now)) return null;
-        const next = { ...current, status: "pending" as const, nextAttemptAt: now, retryUntil, leaseUntil: null, leasedBy: null };
+        const next = {
+          ...current,
+          status: "pending" as const,
+          nextAttemptAt: now,
+          retryUntil,
+          leaseUntil: null,
+          leasedBy: null,
+        };
         state.webhookDeliveries.replace(next, undo);
         return next;
       },
       async outboxStats(now) {
         const pending = state.webhookDeliveries.filter((d) => d.status === "pending");
-        const due = pending.filter((d) => d.nextAttemptAt <= now).map((d) => d.nextAttemptAt).sort();
+        const due = pending
+          .filter((d) => d.nextAttemptAt <= now)
+          .map((d) => d.nextAttemptAt)
+          .sort();
         return { pending: pending.length, oldestDueAt: due[0] ?? null };
       },
       async listBySubscription(subscriptionId, options) {
         const rows = state.webhookDeliveries.filter((d) => d.subscriptionId === subscriptionId).sort(newestFirst);
-        const start = options.startingAfter === undefined ? 0 : rows.findIndex((d) => d.id === options.startingAfter) + 1;
+        const start =
+          options.startingAfter === undefined ? 0 : rows.findIndex((d) => d.id === options.startingAfter) + 1;
         // An unknown cursor yields an empty page rather than restarting from the top.
         if (options.startingAfter !== undefined && start === 0) return [];
         return rows.slice(start, start + Math.max(0, options.limit));

@@ -7,7 +7,12 @@ export interface Queryable {
 
 /** A `pg.Pool`: hands out dedicated clients for transactions. */
 export interface PoolLike extends Queryable {
-  connect(): Promise<Queryable & { release(error?: Error | boolean): void; on?(event: string, listener: (...args: any[]) => void): unknown }>;
+  connect(): Promise<
+    Queryable & {
+      release(error?: Error | boolean): void;
+      on?(event: string, listener: (...args: any[]) => void): unknown;
+    }
+  >;
   end?(): Promise<void>;
 }
 
@@ -67,9 +72,17 @@ export function toStorageError(error: unknown): unknown {
   const code = e?.code ?? "";
   if (code === "23505") return new ConflictError(`a unique rule was violated: ${e.message ?? ""}`, { cause: error });
   if (UNSTORABLE_TEXT_SQLSTATES.has(code)) return unstorableText(error);
-  if (code === "57014") return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", { cause: error });
-  if (/^(08|53|57P)/.test(code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)) {
-    return new StorageError("storage_unavailable", `the database is unavailable: ${e.message ?? code}`, { cause: error });
+  if (code === "57014")
+    return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", {
+      cause: error,
+    });
+  if (
+    /^(08|53|57P)/.test(code) ||
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)
+  ) {
+    return new StorageError("storage_unavailable", `the database is unavailable: ${e.message ?? code}`, {
+      cause: error,
+    });
   }
   if (/timeout/i.test(e?.message ?? "")) {
     return new StorageError("storage_timeout", `the database did not answer in time: ${e.message}`, { cause: error });
@@ -78,9 +91,14 @@ export function toStorageError(error: unknown): unknown {
 }
 
 /** Runs `work` in one transaction on a dedicated connection, with SET LOCAL statement_timeout. */
-export async function runTransaction<T>(db: PostgresDriver, statementTimeoutMs: number | undefined, work: (q: Queryable) => Promise<T>): Promise<T> {
+export async function runTransaction<T>(
+  db: PostgresDriver,
+  statementTimeoutMs: number | undefined,
+  work: (q: Queryable) => Promise<T>,
+): Promise<T> {
   const prelude = async (q: Queryable) => {
-    if (statementTimeoutMs !== undefined) await q.query(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+    if (statementTimeoutMs !== undefined)
+      await q.query(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
   };
   try {
     if (isPGlite(db)) {
@@ -107,7 +125,10 @@ export async function runTransaction<T>(db: PostgresDriver, statementTimeoutMs: 
         throw error;
       }
     }
-    throw new VitrinaError("invalid_argument", "transactions need a pg Pool (connect()) or a PGlite instance (transaction())");
+    throw new VitrinaError(
+      "invalid_argument",
+      "transactions need a pg Pool (connect()) or a PGlite instance (transaction())",
+    );
   } catch (error) {
     throw toStorageError(error);
   }

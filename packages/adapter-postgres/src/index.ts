@@ -1,5 +1,12 @@
 import type { Storage, StorageRepositories } from "@vitrina/core";
-import { checkStorableParams, closeDriver, runTransaction, toStorageError, type PostgresDriver, type Queryable } from "./driver.js";
+import {
+  checkStorableParams,
+  closeDriver,
+  runTransaction,
+  toStorageError,
+  type PostgresDriver,
+  type Queryable,
+} from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 import { deliveriesChannel, deliveriesListener } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";

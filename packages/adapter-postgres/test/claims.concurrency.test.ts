@@ -20,12 +20,16 @@ describe.runIf(DATABASE_URL)("capped claims racing on PostgreSQL", () => {
       let overCap = 0;
       for (let round = 0; round < 120; round++) {
         // Fresh due rows each round; earlier rounds' rows stay leased far into the future.
-        const rows = subs.flatMap((sub) => [0, 1, 2, 3].map((i) => w.delivery(workspace.id, sub.id, { nextAttemptAt: f.at(round * 10 + i) })));
+        const rows = subs.flatMap((sub) =>
+          [0, 1, 2, 3].map((i) => w.delivery(workspace.id, sub.id, { nextAttemptAt: f.at(round * 10 + i) })),
+        );
         for (const d of rows) await storage.webhookDeliveries.insert(d);
         const now = f.at(round * 10 + 5);
         const held = { [subs[0]!.id]: round % 3 };
         const claims = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => storage.webhookDeliveries.claimDueDeliveries(now, 3, f.at(1e12), `w${round}-${i}`, { max: 2, held })),
+          Array.from({ length: 6 }, (_, i) =>
+            storage.webhookDeliveries.claimDueDeliveries(now, 3, f.at(1e12), `w${round}-${i}`, { max: 2, held }),
+          ),
         );
         const ids = claims.flat().map((d) => d.id);
         doubleClaims += ids.length - new Set(ids).size;

@@ -41,19 +41,24 @@ describe.each(backends)("consent and first messages on %s", (backend) => {
       if (contact?.whatsappOptedOutAt == null) lost++;
       // The opt-out has returned: a later lead must be blocked because of it.
       const later = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
-      if (later.json.outbound.status !== "blocked" || !/opted out/.test(later.json.outbound.reason)) messagedAfterOptOut++;
+      if (later.json.outbound.status !== "blocked" || !/opted out/.test(later.json.outbound.reason))
+        messagedAfterOptOut++;
     }
     for (let done = 0; done < RACES; done += AT_ONCE) {
       await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => race(newPhone(), (done + i) % 12)));
     }
-    console.info(`[${backend}] opt-out races: ${RACES}, opt-outs lost: ${lost}, later leads not blocked by the opt-out: ${messagedAfterOptOut}`);
+    console.info(
+      `[${backend}] opt-out races: ${RACES}, opt-outs lost: ${lost}, later leads not blocked by the opt-out: ${messagedAfterOptOut}`,
+    );
     expect({ lost, messagedAfterOptOut }).toEqual({ lost: 0, messagedAfterOptOut: 0 });
   });
 
   it("welcomes a person once when 100 different leads for their phone arrive at once", async () => {
     const phone = newPhone();
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => h.send(sampleLead({ source_lead_id: `burst-${phone}-${i}`, contact: { phone_e164: phone, name: "Ana" } }))),
+      Array.from({ length: 100 }, (_, i) =>
+        h.send(sampleLead({ source_lead_id: `burst-${phone}-${i}`, contact: { phone_e164: phone, name: "Ana" } })),
+      ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(100).fill(200));
     expect(new Set(results.map((r) => r.json.contact_id)).size).toBe(1);
@@ -63,10 +68,14 @@ describe.each(backends)("consent and first messages on %s", (backend) => {
     expect(statuses.filter((s) => s === "blocked")).toHaveLength(99);
     const first = results.find((r) => r.json.outbound.status === "sent")!;
     const blocked = results.find((r) => r.json.outbound.status === "blocked")!;
-    expect(blocked.json.outbound.reason).toMatch(new RegExp(`already got a first message .*lead ${first.json.lead_event_id}`));
+    expect(blocked.json.outbound.reason).toMatch(
+      new RegExp(`already got a first message .*lead ${first.json.lead_event_id}`),
+    );
     expect(h.sentMessages.filter((m) => m.to === phone)).toHaveLength(1);
     const contactId = first.json.contact_id;
-    const conversations = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter((c) => c.contactId === contactId);
+    const conversations = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter(
+      (c) => c.contactId === contactId,
+    );
     expect(conversations).toHaveLength(1);
     const started = await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.started" });
     expect(started.filter((e) => e.data.contact_id === contactId)).toHaveLength(1);
@@ -112,11 +121,14 @@ describe.each(backends)("contacts.update capability and opt-outs on %s", (backen
         // The other way round: the opt-out must not undo the update either.
         if (JSON.stringify(stored?.tags) !== JSON.stringify(["lead", `t${i}`])) lostTags++;
       }
-      for (let done = 0; done < RACES; done += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => race(done + i)));
+      for (let done = 0; done < RACES; done += AT_ONCE)
+        await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => race(done + i)));
     } finally {
       await h.storage.close();
     }
-    console.info(`[${backend}] contacts.update vs opt-out races: ${RACES}, opt-outs lost: ${lost}, updates lost: ${lostTags}`);
+    console.info(
+      `[${backend}] contacts.update vs opt-out races: ${RACES}, opt-outs lost: ${lost}, updates lost: ${lostTags}`,
+    );
     expect({ lost, lostTags }).toEqual({ lost: 0, lostTags: 0 });
   });
 });

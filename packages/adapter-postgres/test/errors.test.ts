@@ -6,14 +6,22 @@ import { DATABASE_URL, openTestStorage } from "./support.js";
 
 describe("driver failures become clear StorageErrors", () => {
   it("reports an unreachable server as storage_unavailable, with the cause", async () => {
-    const pool = new pg.Pool({ host: "127.0.0.1", port: 1, user: "postgres", database: "test", connectionTimeoutMillis: 2000 });
+    const pool = new pg.Pool({
+      host: "127.0.0.1",
+      port: 1,
+      user: "postgres",
+      database: "test",
+      connectionTimeoutMillis: 2000,
+    });
     const storage = postgresStorage(pool);
     try {
       const error = await storage.workspaces.get("w").catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageError);
       expect(error).toMatchObject({ code: "storage_unavailable", message: expect.stringMatching(/unavailable/) });
       expect((error as StorageError).cause).toBeDefined();
-      await expect(storage.transaction(async (tx) => tx.workspaces.get("w"))).rejects.toMatchObject({ code: "storage_unavailable" });
+      await expect(storage.transaction(async (tx) => tx.workspaces.get("w"))).rejects.toMatchObject({
+        code: "storage_unavailable",
+      });
     } finally {
       await storage.close();
     }
@@ -61,7 +69,10 @@ describe("text the server cannot store", () => {
 
   it("refuses a lone surrogate before the driver would send it as U+FFFD", async () => {
     const sent: unknown[][] = [];
-    const storage = postgresStorage({ query: async (_text: string, params?: unknown[]) => (sent.push(params ?? []), { rows: [] }) }, { closeDriver: false });
+    const storage = postgresStorage(
+      { query: async (_text: string, params?: unknown[]) => (sent.push(params ?? []), { rows: [] }) },
+      { closeDriver: false },
+    );
     await expect(storage.workspaces.get("a\uD800")).rejects.toMatchObject({ code: "invalid_argument" });
     expect(sent).toEqual([]);
   });

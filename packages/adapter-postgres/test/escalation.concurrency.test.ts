@@ -21,19 +21,31 @@ describe.each(backends)("conversation escalation under concurrency on %s", (back
     for (let i = 0; i < RACES; i++) {
       const conversation = await h.vitrina.conversations.start({
         workspaceId: h.workspace.id,
-        contactId: (await h.send(sampleLead({ contact: { phone_e164: `+5697${String(i).padStart(7, "0")}` }, whatsapp_consent: undefined }))).json.contact_id,
+        contactId: (
+          await h.send(
+            sampleLead({ contact: { phone_e164: `+5697${String(i).padStart(7, "0")}` }, whatsapp_consent: undefined }),
+          )
+        ).json.contact_id,
         channel: "web",
         startedBy: "agent",
       });
       const escalate = (by: string) =>
-        h.vitrina.conversations.escalate({ workspaceId: h.workspace.id, conversationId: conversation.id, reason: "needs a person", escalatedBy: by });
+        h.vitrina.conversations.escalate({
+          workspaceId: h.workspace.id,
+          conversationId: conversation.id,
+          reason: "needs a person",
+          escalatedBy: by,
+        });
       const results = await Promise.allSettled([escalate("operator-a"), escalate("operator-b")]);
       const won = results.filter((r) => r.status === "fulfilled").length;
       for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "conflict" });
       if (won !== 1) doubleEscalations++;
     }
-    const escalatedEvents = (await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.escalated" })).length;
-    console.info(`[${backend}] escalation races: ${RACES}, escalated twice: ${doubleEscalations}, conversation.escalated events: ${escalatedEvents}`);
+    const escalatedEvents = (await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.escalated" }))
+      .length;
+    console.info(
+      `[${backend}] escalation races: ${RACES}, escalated twice: ${doubleEscalations}, conversation.escalated events: ${escalatedEvents}`,
+    );
     expect({ doubleEscalations, escalatedEvents }).toEqual({ doubleEscalations: 0, escalatedEvents: RACES });
   });
 });

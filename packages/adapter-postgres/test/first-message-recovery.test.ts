@@ -46,9 +46,17 @@ async function setup(storage: Storage) {
         return work({ ...tx, outbound: { ...tx.outbound, claimUnsent: stop, update: stop } });
       }),
   };
-  const vitrina = createVitrina({ storage: crashing, messaging, secretBox: Buffer.alloc(32, 5).toString("base64"), clock });
+  const vitrina = createVitrina({
+    storage: crashing,
+    messaging,
+    secretBox: Buffer.alloc(32, 5).toString("base64"),
+    clock,
+  });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "CRM", systemId: "crm" });
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+    name: "CRM",
+    systemId: "crm",
+  });
   const postLead = (lead: ReturnType<typeof sampleLead>) => {
     const body = JSON.stringify(lead);
     const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: clock.now().getTime() });
@@ -67,7 +75,18 @@ async function setup(storage: Storage) {
     expect(await outboundOf(lead)).toMatchObject({ status: "queued", handedToProviderAt: null });
     return lead;
   };
-  return { vitrina, storage, clock, sent, control, postLead, outboundOf, leadCrashedBeforeSend, answer: (r: SendResult) => answer!(r), workspace };
+  return {
+    vitrina,
+    storage,
+    clock,
+    sent,
+    control,
+    postLead,
+    outboundOf,
+    leadCrashedBeforeSend,
+    answer: (r: SendResult) => answer!(r),
+    workspace,
+  };
 }
 
 describe.each(storages)("stuck first messages on %s", (name, open) => {
@@ -80,15 +99,36 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       const stopped = s.postLead(lead);
       await vi.waitFor(() => expect(s.sent).toHaveLength(1));
       const inFlight = await s.outboundOf(lead);
-      expect(inFlight).toMatchObject({ status: "queued", reason: "handed to the messaging provider", handedToProviderAt: s.clock.now().toISOString(), providerAnsweredAt: null });
+      expect(inFlight).toMatchObject({
+        status: "queued",
+        reason: "handed to the messaging provider",
+        handedToProviderAt: s.clock.now().toISOString(),
+        providerAnsweredAt: null,
+      });
 
       s.clock.advance(LEASE_MS - 1);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 0,
+      });
       s.clock.advance(1);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 1, sentLate: 0, abandoned: 0 });
-      expect(await s.outboundOf(lead)).toMatchObject({ status: "failed", reason: OUTCOME_UNKNOWN_REASON, handedToProviderAt: inFlight!.handedToProviderAt });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 1,
+        sentLate: 0,
+        abandoned: 0,
+      });
+      expect(await s.outboundOf(lead)).toMatchObject({
+        status: "failed",
+        reason: OUTCOME_UNKNOWN_REASON,
+        handedToProviderAt: inFlight!.handedToProviderAt,
+      });
       s.clock.advance(LEASE_MS);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 0,
+      });
       expect(s.sent).toHaveLength(1);
 
       // Had the process only been slow, the provider's answer, when it comes, is what stays.
@@ -105,28 +145,53 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
     const s = await setup(storage);
     try {
       const lead = await s.leadCrashedBeforeSend();
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 0,
+      });
       s.clock.advance(LEASE_MS + 1);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 1, abandoned: 0 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 1,
+        abandoned: 0,
+      });
       expect(s.sent.map((m) => m.to)).toEqual([lead.contact.phone_e164]);
       const sent = await s.outboundOf(lead);
       expect(sent).toMatchObject({ status: "sent", providerMessageId: "wamid.1", reason: null });
       const conversation = await storage.conversations.findActive(s.workspace.id, sent!.contactId, "whatsapp");
       expect(conversation).not.toBeNull();
       s.clock.advance(LEASE_MS + 1);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 0 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 0,
+      });
       expect(s.sent).toHaveLength(1);
 
       // The CRM's retry of the same lead answers with the state; it does not send either.
       expect((await (await s.postLead(lead)).json()).outbound).toEqual({ status: "sent", reason: null });
 
       const optedOut = await s.leadCrashedBeforeSend();
-      await s.vitrina.contacts.optOutOfWhatsApp({ workspaceId: s.workspace.id, phoneE164: optedOut.contact.phone_e164 });
+      await s.vitrina.contacts.optOutOfWhatsApp({
+        workspaceId: s.workspace.id,
+        phoneE164: optedOut.contact.phone_e164,
+      });
       const tooLate = await s.leadCrashedBeforeSend();
       s.clock.advance(2 * 3600_000);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 2 });
-      expect(await s.outboundOf(tooLate)).toMatchObject({ status: "failed", reason: expect.stringMatching(/too late for a first message/) });
-      expect(await s.outboundOf(optedOut)).toMatchObject({ status: "failed", reason: expect.stringMatching(/too late/) });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 2,
+      });
+      expect(await s.outboundOf(tooLate)).toMatchObject({
+        status: "failed",
+        reason: expect.stringMatching(/too late for a first message/),
+      });
+      expect(await s.outboundOf(optedOut)).toMatchObject({
+        status: "failed",
+        reason: expect.stringMatching(/too late/),
+      });
       expect(s.sent).toHaveLength(1);
     } finally {
       await storage.close();
@@ -140,7 +205,11 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       const lead = await s.leadCrashedBeforeSend();
       await s.vitrina.contacts.optOutOfWhatsApp({ workspaceId: s.workspace.id, phoneE164: lead.contact.phone_e164 });
       s.clock.advance(LEASE_MS + 1);
-      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({ outcomeUnknown: 0, sentLate: 0, abandoned: 1 });
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 1,
+      });
       expect(await s.outboundOf(lead)).toMatchObject({ status: "blocked", reason: expect.stringMatching(/opted out/) });
       expect(s.sent).toEqual([]);
     } finally {
@@ -166,7 +235,9 @@ describe.runIf(DATABASE_URL)("stuck first messages: concurrent sweeps on Postgre
         await Promise.all([1, 2, 3].map(() => s.vitrina.maintenance.reconcileFirstMessages()));
         for (const lead of leads) if (s.sent.filter((m) => m.to === lead.contact.phone_e164).length > 1) sentTwice++;
       }
-      console.info(`[PostgreSQL] ${RACES} stuck messages, 3 racing sweeps: ${s.sent.length} sends, ${sentTwice} messages sent twice or more`);
+      console.info(
+        `[PostgreSQL] ${RACES} stuck messages, 3 racing sweeps: ${s.sent.length} sends, ${sentTwice} messages sent twice or more`,
+      );
       expect({ sends: s.sent.length, sentTwice }).toEqual({ sends: RACES, sentTwice: 0 });
     } finally {
       await storage.close();

@@ -36,14 +36,20 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
   const rawMcp = (body: Uint8Array<ArrayBuffer> | string) =>
     fetch(mcp.mcpUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKENS.full}` },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${TOKENS.full}`,
+      },
       body,
     }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
   const rawRegister = (body: Uint8Array<ArrayBuffer> | string) =>
-    fetch(`${oauth.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body }).then(async (r) => ({
-      status: r.status,
-      json: (await r.json()) as any,
-    }));
+    fetch(`${oauth.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+      async (r) => ({
+        status: r.status,
+        json: (await r.json()) as any,
+      }),
+    );
   const sendMessage = (text: string) => ({
     jsonrpc: "2.0",
     id: 3,
@@ -59,16 +65,28 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
 
   it("/mcp answers bytes that are not UTF-8 with a JSON-RPC parse error, sending nothing", async () => {
     for (const bad of INVALID_UTF8) {
-      const { status, json } = await rawMcp(bytesAround(JSON.stringify(sendMessage("hola ")).slice(0, -4), bad, '"}}}'));
+      const { status, json } = await rawMcp(
+        bytesAround(JSON.stringify(sendMessage("hola ")).slice(0, -4), bad, '"}}}'),
+      );
       expect(status).toBe(400);
-      expect(json).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700, data: { code: "malformed_json" } } });
+      expect(json).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, data: { code: "malformed_json" } },
+      });
     }
     expect(mcp.messaging.sent).toHaveLength(0);
   });
 
   it("/register answers bytes that are not UTF-8 with RFC 7591 invalid_client_metadata", async () => {
     for (const bad of INVALID_UTF8) {
-      const { status, json } = await rawRegister(bytesAround('{"client_name":"a', bad, '","redirect_uris":["http://127.0.0.1:9999/cb"],"token_endpoint_auth_method":"none"}'));
+      const { status, json } = await rawRegister(
+        bytesAround(
+          '{"client_name":"a',
+          bad,
+          '","redirect_uris":["http://127.0.0.1:9999/cb"],"token_endpoint_auth_method":"none"}',
+        ),
+      );
       expect(status).toBe(400);
       expect(json).toEqual({ error: "invalid_client_metadata", error_description: expect.stringMatching(/UTF-8/) });
     }
@@ -82,7 +100,10 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
       expect(json.id).toBe(3);
       expect(json.error).toMatchObject({
         code: -32602,
-        data: { code: "invalid_payload", reasons: [{ field: "params.arguments.text", reason: expect.stringMatching(/U\+0000|surrogate/) }] },
+        data: {
+          code: "invalid_payload",
+          reasons: [{ field: "params.arguments.text", reason: expect.stringMatching(/U\+0000|surrogate/) }],
+        },
       });
       expect(mcp.messaging.sent).toHaveLength(0);
     });
@@ -90,30 +111,62 @@ describe.each(["memory", ...backends] as const)("JSON bodies of /mcp and /regist
     it(`/register refuses ${what} in client metadata and stores no client`, async () => {
       const { status, json } = await rawRegister(withEscape(registration({ client_name: "Cliente BAD" }), escape));
       expect(status).toBe(400);
-      expect(json).toEqual({ error: "invalid_client_metadata", error_description: expect.stringMatching(/^client_name: contains (U\+0000|a lone UTF-16 surrogate)/) });
-      const redirect = await rawRegister(withEscape(registration({ redirect_uris: ["http://127.0.0.1:9999/BAD"] }), escape));
+      expect(json).toEqual({
+        error: "invalid_client_metadata",
+        error_description: expect.stringMatching(/^client_name: contains (U\+0000|a lone UTF-16 surrogate)/),
+      });
+      const redirect = await rawRegister(
+        withEscape(registration({ redirect_uris: ["http://127.0.0.1:9999/BAD"] }), escape),
+      );
       expect(redirect.json.error).toBe("invalid_redirect_uri");
     });
   }
 
   it("/mcp refuses JSON nested deeper than 32 levels as an invalid request", async () => {
     const deep = "[".repeat(5000) + "]".repeat(5000);
-    const { status, json } = await rawMcp(JSON.stringify(sendMessage("x")).replace('"text":"x"', `"text":"x","deep":${deep}`));
+    const { status, json } = await rawMcp(
+      JSON.stringify(sendMessage("x")).replace('"text":"x"', `"text":"x","deep":${deep}`),
+    );
     expect(status).toBe(200);
     expect(json.id).toBe(3);
-    expect(json.error).toMatchObject({ code: -32602, data: { reasons: [{ field: "params.arguments", reason: "nests deeper than 32 levels" }] } });
+    expect(json.error).toMatchObject({
+      code: -32602,
+      data: { reasons: [{ field: "params.arguments", reason: "nests deeper than 32 levels" }] },
+    });
   });
 
   it("never answers 5xx to tool calls and registrations carrying hostile text (property)", async () => {
     const hostile = fc
-      .array(fc.constantFrom("\u0000", "\ud800", "\udfff", "\ud83d\ude00", "a", "\u0001"), { minLength: 1, maxLength: 5 })
+      .array(fc.constantFrom("\u0000", "\ud800", "\udfff", "\ud83d\ude00", "a", "\u0001"), {
+        minLength: 1,
+        maxLength: 5,
+      })
       .map((units) => units.join(""));
     const call = fc
-      .record({ text: hostile, name: fc.constantFrom("send_message", "search_contacts", "query_catalog"), key: fc.constantFrom("text", "query", "search") })
-      .map(({ text, name, key }) => () => rawMcp(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { conversation_id: mcp.conversation.id, [key]: text } } })));
+      .record({
+        text: hostile,
+        name: fc.constantFrom("send_message", "search_contacts", "query_catalog"),
+        key: fc.constantFrom("text", "query", "search"),
+      })
+      .map(
+        ({ text, name, key }) =>
+          () =>
+            rawMcp(
+              JSON.stringify({
+                jsonrpc: "2.0",
+                id: 1,
+                method: "tools/call",
+                params: { name, arguments: { conversation_id: mcp.conversation.id, [key]: text } },
+              }),
+            ),
+      );
     const register = fc
       .record({ text: hostile, field: fc.constantFrom("client_name", "client_uri", "scope", "software_id") })
-      .map(({ text, field }) => () => rawRegister(JSON.stringify(registration({ [field]: text }))));
+      .map(
+        ({ text, field }) =>
+          () =>
+            rawRegister(JSON.stringify(registration({ [field]: text }))),
+      );
     await fc.assert(
       fc.asyncProperty(fc.oneof(call, register), async (send) => {
         expect((await send()).status).toBeLessThan(500);

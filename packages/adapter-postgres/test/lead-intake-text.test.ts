@@ -6,10 +6,26 @@ import { backends, openTestStorage } from "./support.js";
 // such strings anywhere in a signed lead are refused at the edge (422 naming the JSON path), on
 // every backend alike, instead of reaching the driver and answering 500.
 const cases: Array<{ name: string; body: (nul: string) => string; field: string }> = [
-  { name: "source_lead_id", body: (bad) => JSON.stringify(sampleLead({ source_lead_id: `crm-${bad}` })), field: "source_lead_id" },
-  { name: "contact.name", body: (bad) => JSON.stringify(sampleLead({ contact: { phone_e164: "+56911112222", name: `Ana${bad}` } })), field: "contact.name" },
-  { name: "a metadata value in an array", body: (bad) => JSON.stringify(sampleLead({ metadata: { a: [1, 2, `x${bad}`] } })), field: "metadata.a[2]" },
-  { name: "a metadata key", body: (bad) => JSON.stringify(sampleLead({ metadata: { [`k${bad}`]: 1 } })), field: "metadata" },
+  {
+    name: "source_lead_id",
+    body: (bad) => JSON.stringify(sampleLead({ source_lead_id: `crm-${bad}` })),
+    field: "source_lead_id",
+  },
+  {
+    name: "contact.name",
+    body: (bad) => JSON.stringify(sampleLead({ contact: { phone_e164: "+56911112222", name: `Ana${bad}` } })),
+    field: "contact.name",
+  },
+  {
+    name: "a metadata value in an array",
+    body: (bad) => JSON.stringify(sampleLead({ metadata: { a: [1, 2, `x${bad}`] } })),
+    field: "metadata.a[2]",
+  },
+  {
+    name: "a metadata key",
+    body: (bad) => JSON.stringify(sampleLead({ metadata: { [`k${bad}`]: 1 } })),
+    field: "metadata",
+  },
 ];
 const badText = { "U+0000": "\\u0000", "a lone high surrogate": "\\ud800", "a lone low surrogate": "\\udfff" };
 
@@ -37,7 +53,9 @@ describe.each(["memory", ...backends] as const)("lead intake refuses unstorable 
   }
 
   it("still accepts text with other control characters and astral characters", async () => {
-    const { status } = await h.send(sampleLead({ contact: { phone_e164: "+56933334444", name: "Ana \u0001 😀" }, metadata: { note: "tab\there" } }));
+    const { status } = await h.send(
+      sampleLead({ contact: { phone_e164: "+56933334444", name: "Ana \u0001 😀" }, metadata: { note: "tab\there" } }),
+    );
     expect(status).toBe(200);
   });
 });

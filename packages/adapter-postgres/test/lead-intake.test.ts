@@ -27,7 +27,9 @@ describe.each(backends)("lead intake over HTTP on %s", (backend) => {
 
   it("keeps one contact when different leads for the same new phone arrive at once", async () => {
     const phone = "+56977770001";
-    const results = await Promise.all(Array.from({ length: 10 }, () => h.send(sampleLead({ contact: { phone_e164: phone } }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => h.send(sampleLead({ contact: { phone_e164: phone } }))),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.json.contact_id)).size).toBe(1);
     expect(new Set(results.map((r) => r.json.opportunity_id)).size).toBe(10);

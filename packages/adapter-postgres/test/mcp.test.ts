@@ -20,10 +20,18 @@ describe.each(backends)("MCP tools on %s", (backend) => {
   it("lists conversations, sends a message as a human and reads it back in the history", async () => {
     const open = (await client.callTool({ name: "list_conversations", arguments: { status: "open" } })) as any;
     expect(open.structuredContent.items.map((c: any) => c.id)).toEqual([h.conversation.id]);
-    const sent = (await client.callTool({ name: "send_message", arguments: { conversation_id: h.conversation.id, text: "Hola desde Postgres" } })) as any;
+    const sent = (await client.callTool({
+      name: "send_message",
+      arguments: { conversation_id: h.conversation.id, text: "Hola desde Postgres" },
+    })) as any;
     expect(sent.isError).toBeFalsy();
-    const history = (await client.callTool({ name: "get_conversation_history", arguments: { conversation_id: h.conversation.id, limit: 1 } })) as any;
-    expect(history.structuredContent.items).toEqual([{ sender: "human", content: "Hola desde Postgres", created_at: sent.structuredContent.created_at }]);
+    const history = (await client.callTool({
+      name: "get_conversation_history",
+      arguments: { conversation_id: h.conversation.id, limit: 1 },
+    })) as any;
+    expect(history.structuredContent.items).toEqual([
+      { sender: "human", content: "Hola desde Postgres", created_at: sent.structuredContent.created_at },
+    ]);
     const conversation = await h.storage.conversations.get(h.workspace.id, h.conversation.id);
     expect(conversation?.updatedAt).toBe(sent.structuredContent.created_at);
   });

@@ -38,7 +38,9 @@ describe.each(backends)("migrations on %s", (backend) => {
       expect(before).toContain("lead_events");
       expect(await migrate(db, { schema })).toEqual([]);
       expect(await tables(db, schema)).toEqual(before);
-      const { rows } = await (db as Queryable).query(`SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`);
+      const { rows } = await (db as Queryable).query(
+        `SELECT version FROM "${schema}".vitrina_migrations ORDER BY version`,
+      );
       expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
     } finally {
       await closeDriver(db, schema);
@@ -60,7 +62,11 @@ describe.each(backends)("migrations on %s", (backend) => {
   it("leaves the schema as it was when a migration fails", async () => {
     const db = openDriver(backend);
     const schema = uniqueSchema();
-    const broken = { version: latest + 1, name: "broken", statements: (s: string) => [`CREATE TABLE ${s}.half_done (id int)`, "SELECT * FROM no_such_table"] };
+    const broken = {
+      version: latest + 1,
+      name: "broken",
+      statements: (s: string) => [`CREATE TABLE ${s}.half_done (id int)`, "SELECT * FROM no_such_table"],
+    };
     migrations.push(broken);
     try {
       await expect(migrate(db, { schema })).rejects.toThrow(/no_such_table/);
@@ -73,31 +79,36 @@ describe.each(backends)("migrations on %s", (backend) => {
 });
 
 describe("restart on the same database", () => {
-  it.each(backends)("%s: a new storage reads back what the old one wrote and still sees duplicates", async (backend) => {
-    const f = fixtures();
-    const schema = uniqueSchema();
-    const dataDir = backend === "PGlite" ? await mkdtemp(join(tmpdir(), "vitrina-pglite-")) : null;
-    const open = () => (dataDir ? new PGlite(dataDir) : new pg.Pool({ connectionString: DATABASE_URL, max: 2 }));
-    const workspace = f.workspace();
-    const connector = f.connector(workspace.id);
-    const lead = f.lead(workspace.id, connector.id);
-    try {
-      const first = open();
-      await migrate(first, { schema });
-      const before = postgresStorage(first, { schema });
-      await before.workspaces.insert(workspace);
-      await before.connectors.insert(connector);
-      expect(await before.leads.insertIfNew(lead)).toBe(true);
-      await before.close();
+  it.each(backends)(
+    "%s: a new storage reads back what the old one wrote and still sees duplicates",
+    async (backend) => {
+      const f = fixtures();
+      const schema = uniqueSchema();
+      const dataDir = backend === "PGlite" ? await mkdtemp(join(tmpdir(), "vitrina-pglite-")) : null;
+      const open = () => (dataDir ? new PGlite(dataDir) : new pg.Pool({ connectionString: DATABASE_URL, max: 2 }));
+      const workspace = f.workspace();
+      const connector = f.connector(workspace.id);
+      const lead = f.lead(workspace.id, connector.id);
+      try {
+        const first = open();
+        await migrate(first, { schema });
+        const before = postgresStorage(first, { schema });
+        await before.workspaces.insert(workspace);
+        await before.connectors.insert(connector);
+        expect(await before.leads.insertIfNew(lead)).toBe(true);
+        await before.close();
 
-      const second = open();
-      expect(await migrate(second, { schema })).toEqual([]);
-      const after = postgresStorage(second, { schema, closeDriver: false });
-      expect(await after.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
-      expect(await after.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId })).toBe(false);
-      await closeDriver(second, schema);
-    } finally {
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+        const second = open();
+        expect(await migrate(second, { schema })).toEqual([]);
+        const after = postgresStorage(second, { schema, closeDriver: false });
+        expect(await after.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
+        expect(
+          await after.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId }),
+        ).toBe(false);
+        await closeDriver(second, schema);
+      } finally {
+        if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -6,7 +6,10 @@ import { SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "../../http-n
 import { DATABASE_URL, backends, openTestStorage } from "./support.js";
 
 /** A second storage on the same database and schema, as another process would open it. */
-async function secondStorage(backend: "PGlite" | "PostgreSQL", first: { db: unknown; schema: string }): Promise<Storage> {
+async function secondStorage(
+  backend: "PGlite" | "PostgreSQL",
+  first: { db: unknown; schema: string },
+): Promise<Storage> {
   if (backend === "PGlite") return postgresStorage(first.db as never, { schema: first.schema, closeDriver: false });
   return postgresStorage(new pg.Pool({ connectionString: DATABASE_URL, max: 4 }), { schema: first.schema });
 }
@@ -51,7 +54,11 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
     const [created] = await first.storage.events.listByWorkspace(h.workspace.id, { type: "quote.created" });
     await expect(
       first.storage.transaction(async (tx) => {
-        await emitEvent(tx, { clock: h.clock, ids: () => crypto.randomUUID() }, { workspaceId: h.workspace.id, type: "quote.created", data: created!.data as never });
+        await emitEvent(
+          tx,
+          { clock: h.clock, ids: () => crypto.randomUUID() },
+          { workspaceId: h.workspace.id, type: "quote.created", data: created!.data as never },
+        );
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");

@@ -13,7 +13,11 @@ describe("OAuth across two server processes over one PostgreSQL (PGlite)", () =>
     const schema = uniqueSchema();
     await migrate(db, { schema });
     // What a multi-process deployment must configure: the same key and the same public URLs.
-    const oauth = { signingKey: { privateJwk: await generateOAuthSigningKey() }, publicUrl: RESOURCE, issuer: "https://api.example.com" };
+    const oauth = {
+      signingKey: { privateJwk: await generateOAuthSigningKey() },
+      publicUrl: RESOURCE,
+      issuer: "https://api.example.com",
+    };
     const a = await startOAuthHarness({ storage: postgresStorage(db, { schema, closeDriver: false }), oauth });
     const b = await startOAuthHarness({ storage: postgresStorage(db, { schema, closeDriver: false }), oauth });
     try {
@@ -22,10 +26,17 @@ describe("OAuth across two server processes over one PostgreSQL (PGlite)", () =>
       expect((await b.callMcp(tokens.access_token)).status).toBe(200);
       expect((await b.principalOf(tokens.access_token))?.workspaceId).toBe(a.workspace.id);
 
-      const rotated = await b.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
+      const rotated = await b.token({
+        grant_type: "refresh_token",
+        client_id: clientId,
+        refresh_token: tokens.refresh_token,
+      });
       expect(rotated.status).toBe(200);
       expect((await a.callMcp(rotated.json.access_token)).status).toBe(200);
-      expect((await a.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token })).json.error).toBe("invalid_grant");
+      expect(
+        (await a.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token })).json
+          .error,
+      ).toBe("invalid_grant");
       expect((await b.callMcp(rotated.json.access_token)).status).toBe(401);
     } finally {
       await a.close();

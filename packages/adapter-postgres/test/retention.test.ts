@@ -1,5 +1,12 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createManualClock, createVitrina, logMessagingTransport, silentLogger, type RetentionOptions, type Storage } from "@vitrina/core";
+import {
+  createManualClock,
+  createVitrina,
+  logMessagingTransport,
+  silentLogger,
+  type RetentionOptions,
+  type Storage,
+} from "@vitrina/core";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { backends, openTestStorage } from "./support.js";
@@ -28,12 +35,23 @@ async function setup(storage: Storage, retention: RetentionOptions | false = {})
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
   const subscriptions: Array<{ id: string }> = [];
   for (const host of Object.keys(answers)) {
-    subscriptions.push(await vitrina.webhooks.create(workspace.id, { url: `https://${host}/hook`, events: ["conversation.started"], secret: "0123456789abcdef0123456789abcdef" }));
+    subscriptions.push(
+      await vitrina.webhooks.create(workspace.id, {
+        url: `https://${host}/hook`,
+        events: ["conversation.started"],
+        secret: "0123456789abcdef0123456789abcdef",
+      }),
+    );
   }
   const { contact } = await storage.contacts.insertOrGetByPhone(fixtures().contact(workspace.id));
   const startConversations = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      await vitrina.conversations.start({ workspaceId: workspace.id, contactId: contact.id, channel: "web", startedBy: "contact" });
+      await vitrina.conversations.start({
+        workspaceId: workspace.id,
+        contactId: contact.id,
+        channel: "web",
+        startedBy: "contact",
+      });
     }
   };
   const deliver = async () => {
@@ -42,7 +60,8 @@ async function setup(storage: Storage, retention: RetentionOptions | false = {})
   const events = () => storage.events.listByWorkspace(workspace.id);
   const deliveries = async () => {
     const all = [];
-    for (const s of subscriptions) all.push(...(await vitrina.webhooks.deliveries(workspace.id, s.id, { limit: 100 })).data);
+    for (const s of subscriptions)
+      all.push(...(await vitrina.webhooks.deliveries(workspace.id, s.id, { limit: 100 })).data);
     return all;
   };
   /** Attempts recorded for finished deliveries (how many the 410 receiver got depends on the dispatcher's concurrency). */
@@ -60,7 +79,17 @@ describe.each(storages)("retention on %s", (name, open) => {
       await s.deliver();
       const oldAttempts = await s.finishedAttempts();
       const statuses = (await s.deliveries()).map((d) => d.status).sort();
-      expect(statuses).toEqual(["failed", "failed", "failed", "pending", "pending", "pending", "succeeded", "succeeded", "succeeded"]);
+      expect(statuses).toEqual([
+        "failed",
+        "failed",
+        "failed",
+        "pending",
+        "pending",
+        "pending",
+        "succeeded",
+        "succeeded",
+        "succeeded",
+      ]);
       s.clock.advance(29 * DAY);
       await s.startConversations(1); // young: kept
       await s.deliver();
@@ -74,13 +103,23 @@ describe.each(storages)("retention on %s", (name, open) => {
 
       const report = await s.vitrina.maintenance.runRetention();
       expect(report).toMatchObject({ deliveries: 6, attempts: oldAttempts, events: 0, complete: true });
-      expect((await s.deliveries()).map((d) => d.status).sort()).toEqual(["failed", "failed", "failed", "pending", "succeeded"]);
+      expect((await s.deliveries()).map((d) => d.status).sort()).toEqual([
+        "failed",
+        "failed",
+        "failed",
+        "pending",
+        "succeeded",
+      ]);
       // Every old event still has a delivery (to the 500 receiver) that finished recently: all stay.
       expect(await s.events()).toHaveLength(4);
 
       s.clock.advance(30 * DAY);
       const attemptsLeft = await s.finishedAttempts();
-      expect(await s.vitrina.maintenance.runRetention()).toMatchObject({ deliveries: 4, attempts: attemptsLeft, events: 3 });
+      expect(await s.vitrina.maintenance.runRetention()).toMatchObject({
+        deliveries: 4,
+        attempts: attemptsLeft,
+        events: 3,
+      });
       // The young event's delivery is still pending (never retried here): it and its event stay.
       expect((await s.deliveries()).map((d) => d.status)).toEqual(["pending"]);
       expect(await s.events()).toHaveLength(1);
@@ -93,15 +132,32 @@ describe.each(storages)("retention on %s", (name, open) => {
     const storage = await open();
     try {
       const s = await setup(storage, { batchSize: 2 });
-      const down = (await storage.webhookSubscriptions.listByWorkspace(s.workspace.id)).find((x) => x.url.includes("down"))!;
+      const down = (await storage.webhookSubscriptions.listByWorkspace(s.workspace.id)).find((x) =>
+        x.url.includes("down"),
+      )!;
       await storage.webhookSubscriptions.update({ ...down, enabled: false });
       await s.startConversations(3);
-      await storage.events.append({ id: "evt_unsubscribed", workspaceId: s.workspace.id, type: "policy.blocked", created: s.clock.now().toISOString(), data: {} });
+      await storage.events.append({
+        id: "evt_unsubscribed",
+        workspaceId: s.workspace.id,
+        type: "policy.blocked",
+        created: s.clock.now().toISOString(),
+        data: {},
+      });
       await s.deliver();
       const attempts = await s.finishedAttempts();
       s.clock.advance(31 * DAY);
-      expect(await s.vitrina.maintenance.runRetention({ dryRun: true })).toMatchObject({ deliveries: 6, attempts, events: 4 });
-      expect(await s.vitrina.maintenance.runRetention()).toMatchObject({ deliveries: 6, attempts, events: 4, leadPayloads: 0 });
+      expect(await s.vitrina.maintenance.runRetention({ dryRun: true })).toMatchObject({
+        deliveries: 6,
+        attempts,
+        events: 4,
+      });
+      expect(await s.vitrina.maintenance.runRetention()).toMatchObject({
+        deliveries: 6,
+        attempts,
+        events: 4,
+        leadPayloads: 0,
+      });
       expect(await s.events()).toEqual([]);
       expect(await s.deliveries()).toEqual([]);
     } finally {
@@ -116,7 +172,12 @@ describe.each(storages)("retention on %s", (name, open) => {
       const f = fixtures();
       const connector = f.connector(s.workspace.id);
       await storage.connectors.insert(connector);
-      const leads = [0, 1, 2].map((i) => f.lead(s.workspace.id, connector.id, { contactId: s.contact.id, receivedAt: new Date(s.clock.now().getTime() + i).toISOString() }));
+      const leads = [0, 1, 2].map((i) =>
+        f.lead(s.workspace.id, connector.id, {
+          contactId: s.contact.id,
+          receivedAt: new Date(s.clock.now().getTime() + i).toISOString(),
+        }),
+      );
       for (const lead of leads) await storage.leads.insertIfNew(lead);
       s.clock.advance(91 * DAY);
       // Each batch reads the clock: 3 s per read spends the 5 s budget after two batches.
@@ -170,7 +231,9 @@ describe("retention in the worker (memory)", () => {
 describe("retention extra steps (memory)", () => {
   it("runs each extra purge once per run with the clock's time, and reports its count under its kind; a dry run skips them", async () => {
     const calls: string[] = [];
-    const s = await setup(memoryStorage(), { extraSteps: [{ kind: "oauth", run: async ({ now }) => (calls.push(now.toISOString()), 3) }] });
+    const s = await setup(memoryStorage(), {
+      extraSteps: [{ kind: "oauth", run: async ({ now }) => (calls.push(now.toISOString()), 3) }],
+    });
     expect(await s.vitrina.maintenance.runRetention({ dryRun: true })).toMatchObject({ extra: {} });
     expect(await s.vitrina.maintenance.runRetention()).toMatchObject({ extra: { oauth: 3 }, complete: true });
     expect(calls).toEqual([s.clock.now().toISOString()]);
@@ -179,9 +242,22 @@ describe("retention extra steps (memory)", () => {
 
 describe("retention options", () => {
   it("refuses nonsense at start-up with the field at fault", () => {
-    const base = { storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 3).toString("base64") };
-    expect(() => createVitrina({ ...base, retention: { deliveriesDays: 0 } })).toThrow(expect.objectContaining({ code: "invalid_argument", reasons: [{ field: "retention.deliveriesDays", reason: "must be a positive number or null" }] }));
-    expect(() => createVitrina({ ...base, retention: { batchSize: Number.NaN } })).toThrow(expect.objectContaining({ reasons: [{ field: "retention.batchSize", reason: "must be a positive number" }] }));
-    expect(() => createVitrina({ ...base, leadIntake: { firstMessageRecovery: { leaseMs: -1 } } })).toThrow(expect.objectContaining({ code: "invalid_argument" }));
+    const base = {
+      storage: memoryStorage(),
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 3).toString("base64"),
+    };
+    expect(() => createVitrina({ ...base, retention: { deliveriesDays: 0 } })).toThrow(
+      expect.objectContaining({
+        code: "invalid_argument",
+        reasons: [{ field: "retention.deliveriesDays", reason: "must be a positive number or null" }],
+      }),
+    );
+    expect(() => createVitrina({ ...base, retention: { batchSize: Number.NaN } })).toThrow(
+      expect.objectContaining({ reasons: [{ field: "retention.batchSize", reason: "must be a positive number" }] }),
+    );
+    expect(() => createVitrina({ ...base, leadIntake: { firstMessageRecovery: { leaseMs: -1 } } })).toThrow(
+      expect.objectContaining({ code: "invalid_argument" }),
+    );
   });
 });

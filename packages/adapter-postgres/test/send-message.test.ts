@@ -10,7 +10,16 @@ describe.each(backends)("sendHumanMessage on %s", (backend) => {
   const f = fixtures();
   const workspace = f.workspace();
   const contact = f.contact(workspace.id);
-  const conversation = { id: f.id(), workspaceId: workspace.id, contactId: contact.id, channel: "whatsapp", status: "open" as const, escalatedAt: null, createdAt: f.at(), updatedAt: f.at() };
+  const conversation = {
+    id: f.id(),
+    workspaceId: workspace.id,
+    contactId: contact.id,
+    channel: "whatsapp",
+    status: "open" as const,
+    escalatedAt: null,
+    createdAt: f.at(),
+    updatedAt: f.at(),
+  };
   beforeAll(async () => {
     storage = (await openTestStorage(backend)).storage;
     await storage.workspaces.insert(workspace);
@@ -23,9 +32,13 @@ describe.each(backends)("sendHumanMessage on %s", (backend) => {
 
   it("sends nothing when the message cannot be recorded", async () => {
     const sent: OutgoingMessage[] = [];
-    const messaging = { send: async (m: OutgoingMessage) => (sent.push(m), { status: "sent" as const, providerMessageId: null }) };
+    const messaging = {
+      send: async (m: OutgoingMessage) => (sent.push(m), { status: "sent" as const, providerMessageId: null }),
+    };
     const deps = { storage, messaging, clock: createManualClock("2026-02-01T10:00:00.000Z"), ids: () => f.id() };
-    await expect(sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola\u0000" })).rejects.toThrow();
+    await expect(
+      sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola\u0000" }),
+    ).rejects.toThrow();
     expect(sent).toEqual([]);
     expect(await storage.messages.listByConversation(conversation.id)).toEqual([]);
     await sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" });

@@ -8,7 +8,9 @@ export const DATABASE_URL = process.env.DATABASE_URL;
 export const backends = [
   { name: "PGlite", available: true },
   { name: "PostgreSQL", available: Boolean(DATABASE_URL) },
-].filter((b) => b.available).map((b) => b.name as "PGlite" | "PostgreSQL");
+]
+  .filter((b) => b.available)
+  .map((b) => b.name as "PGlite" | "PostgreSQL");
 
 export function uniqueSchema(): string {
   return `t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;

@@ -20,37 +20,57 @@ describe.each(backends)("unstorable text at the HTTP edge on %s", (backend) => {
       oauth: { authorize: async () => new Response("login", { status: 302, headers: { location: "/login" } }) },
     });
     const workspace = await vitrina.workspaces.create({ name: "Edge", ownerUserId: "owner" });
-    ({ secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "edge", scopes: ["webhooks:read", "webhooks:write"] }));
+    ({ secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+      name: "edge",
+      scopes: ["webhooks:read", "webhooks:write"],
+    }));
   });
   afterAll(async () => {
     await storage?.close();
   });
 
   async function send(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
-    const response = await vitrina.handler(new Request(`http://vitrina.test${path}`, { method, headers: init.headers, body: init.body }));
+    const response = await vitrina.handler(
+      new Request(`http://vitrina.test${path}`, { method, headers: init.headers, body: init.body }),
+    );
     return { status: response.status, body: (await response.json()) as any };
   }
   const bearer = () => ({ authorization: `Bearer ${apiKey}` });
   const form = { "content-type": "application/x-www-form-urlencoded" };
 
   it("GET /authorize?client_id=a%00b is a 400 naming client_id", async () => {
-    const { status, body } = await send("GET", "/authorize?response_type=code&client_id=a%00b&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb");
+    const { status, body } = await send(
+      "GET",
+      "/authorize?response_type=code&client_id=a%00b&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb",
+    );
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ code: "invalid_argument", reasons: [{ field: "client_id" }] });
   });
 
-  it.each(["/token", "/revoke"])("POST %s with a client_id holding U+0000 is a 400 invalid_request naming client_id", async (path) => {
-    const { status, body } = await send("POST", path, { headers: form, body: "grant_type=authorization_code&code=x&token=x&client_id=a%00b" });
-    expect(status).toBe(400);
-    expect(body).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("client_id") });
-  });
+  it.each(["/token", "/revoke"])(
+    "POST %s with a client_id holding U+0000 is a 400 invalid_request naming client_id",
+    async (path) => {
+      const { status, body } = await send("POST", path, {
+        headers: form,
+        body: "grant_type=authorization_code&code=x&token=x&client_id=a%00b",
+      });
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("client_id") });
+    },
+  );
 
-  it.each(["/token", "/revoke"])("POST %s with Basic credentials holding U+0000 is a 401 invalid_client", async (path) => {
-    const basic = btoa("a%00b:secret");
-    const { status, body } = await send("POST", path, { headers: { ...form, authorization: `Basic ${basic}` }, body: "grant_type=authorization_code&code=x&token=x" });
-    expect(status).toBe(401);
-    expect(body).toMatchObject({ error: "invalid_client" });
-  });
+  it.each(["/token", "/revoke"])(
+    "POST %s with Basic credentials holding U+0000 is a 401 invalid_client",
+    async (path) => {
+      const basic = btoa("a%00b:secret");
+      const { status, body } = await send("POST", path, {
+        headers: { ...form, authorization: `Basic ${basic}` },
+        body: "grant_type=authorization_code&code=x&token=x",
+      });
+      expect(status).toBe(401);
+      expect(body).toMatchObject({ error: "invalid_client" });
+    },
+  );
 
   it.each([
     ["GET", "/v1/webhooks/whs_x%00", "id"],
@@ -60,7 +80,10 @@ describe.each(backends)("unstorable text at the HTTP edge on %s", (backend) => {
     ["POST", "/v1/webhooks/whs_x/deliveries/d%00/resend", "deliveryId"],
     ["GET", "/v1/webhooks/whs_x/deliveries?starting_after=d%00", "starting_after"],
   ])("%s %s is a 400 naming %s", async (method, path, field) => {
-    const { status, body } = await send(method, path, { headers: { ...bearer(), "content-type": "application/json" }, body: method === "PATCH" ? "{}" : undefined });
+    const { status, body } = await send(method, path, {
+      headers: { ...bearer(), "content-type": "application/json" },
+      body: method === "PATCH" ? "{}" : undefined,
+    });
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ code: "invalid_argument", reasons: [{ field }] });
   });
@@ -68,10 +91,16 @@ describe.each(backends)("unstorable text at the HTTP edge on %s", (backend) => {
   it("a real subscription's deliveries with starting_after=a%00 is a 400, not a 500", async () => {
     const created = await send("POST", "/v1/webhooks", {
       headers: { ...bearer(), "content-type": "application/json" },
-      body: JSON.stringify({ url: "https://93.184.216.34/hook", events: ["quote.created"], secret: crypto.randomUUID() + crypto.randomUUID() }),
+      body: JSON.stringify({
+        url: "https://93.184.216.34/hook",
+        events: ["quote.created"],
+        secret: crypto.randomUUID() + crypto.randomUUID(),
+      }),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const { status, body } = await send("GET", `/v1/webhooks/${created.body.id}/deliveries?starting_after=a%00`, { headers: bearer() });
+    const { status, body } = await send("GET", `/v1/webhooks/${created.body.id}/deliveries?starting_after=a%00`, {
+      headers: bearer(),
+    });
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ code: "invalid_argument", reasons: [{ field: "starting_after" }] });
   });
@@ -113,7 +142,13 @@ describe.each(backends)("signed leads with unstorable text on %s", (backend) => 
 
   it.each([
     ["source_lead_id", (bad: string) => sampleLead({ source_lead_id: bad })],
-    ["contact.name", (bad: string) => { const lead = sampleLead(); return { ...lead, contact: { ...lead.contact, name: bad } }; }],
+    [
+      "contact.name",
+      (bad: string) => {
+        const lead = sampleLead();
+        return { ...lead, contact: { ...lead.contact, name: bad } };
+      },
+    ],
     ["metadata", (bad: string) => sampleLead({ metadata: { note: bad } })],
     ["a metadata key", (bad: string) => sampleLead({ metadata: { [bad]: 1 } })],
   ])("%s is refused without a 500 or a stored lead", async (_field, build) => {

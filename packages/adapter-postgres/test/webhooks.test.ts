@@ -1,7 +1,14 @@
 import { emitEvent } from "@vitrina/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { healthyLatencyBesideHangingReceiver, percentile } from "../../http-node/test/support/hanging-receiver-scenario.js";
-import { startExclusiveReceiver, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
+import {
+  healthyLatencyBesideHangingReceiver,
+  percentile,
+} from "../../http-node/test/support/hanging-receiver-scenario.js";
+import {
+  startExclusiveReceiver,
+  startReceiver,
+  startWebhookHarness,
+} from "../../http-node/test/support/webhook-harness.js";
 import { backends, openTestStorage } from "./support.js";
 
 // The outbox on the database: commit → fan-out → leased claims with SKIP LOCKED → signed POST.
@@ -45,7 +52,12 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
     await h.subscribe(receiver.url);
     await h.quote();
     const now = h.clock.now();
-    const dead = await storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), 10, new Date(now.getTime() + 60_000).toISOString(), "dead");
+    const dead = await storage.webhookDeliveries.claimDueDeliveries(
+      now.toISOString(),
+      10,
+      new Date(now.getTime() + 60_000).toISOString(),
+      "dead",
+    );
     expect(dead).toHaveLength(1);
     expect(await h.vitrina.outbox.dispatcher.runOnce("alive")).toBe(0);
     h.clock.advance(60_000);
@@ -58,23 +70,43 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
     await expect(
       h.vitrina.storage.transaction(async (tx) => {
         await tx.quotes.update({ ...quote, status: "accepted", acceptedAt: h.clock.now().toISOString() });
-        await emitEvent(tx, { clock: h.clock, ids: () => crypto.randomUUID() }, {
-          workspaceId: h.workspace.id,
-          type: "quote.accepted",
-          data: { quote_id: quote.id, contact_id: quote.contactId, total: quote.total, currency: quote.currency, accepted_at: h.clock.now().toISOString() },
-        });
+        await emitEvent(
+          tx,
+          { clock: h.clock, ids: () => crypto.randomUUID() },
+          {
+            workspaceId: h.workspace.id,
+            type: "quote.accepted",
+            data: {
+              quote_id: quote.id,
+              contact_id: quote.contactId,
+              total: quote.total,
+              currency: quote.currency,
+              accepted_at: h.clock.now().toISOString(),
+            },
+          },
+        );
         throw new Error("ERP unreachable");
       }),
     ).rejects.toThrow("ERP unreachable");
     expect((await storage.quotes.get(h.workspace.id, quote.id))?.status).toBe("issued");
     expect(await storage.events.listByWorkspace(h.workspace.id)).toHaveLength(events);
-    expect(await storage.webhookDeliveries.claimDueDeliveries(h.clock.now().toISOString(), 100, h.clock.now().toISOString(), "x")).toHaveLength(1);
+    expect(
+      await storage.webhookDeliveries.claimDueDeliveries(
+        h.clock.now().toISOString(),
+        100,
+        h.clock.now().toISOString(),
+        "x",
+      ),
+    ).toHaveLength(1);
   });
 
   it("keeps a healthy receiver's commit → arrival p99 under 1 s while 100 deliveries hang on another", async () => {
     const { storage } = await openTestStorage(backend);
     closers.push(() => storage.close());
-    const run = await healthyLatencyBesideHangingReceiver({ storage, webhooks: { concurrency: 128, perSubscriptionConcurrency: 100 } });
+    const run = await healthyLatencyBesideHangingReceiver({
+      storage,
+      webhooks: { concurrency: 128, perSubscriptionConcurrency: 100 },
+    });
     expect(run.hangingInFlight).toBe(100);
     expect(run.delivered).toBe(run.events);
     expect(percentile(run.latencies, 99)).toBeLessThan(1_000);

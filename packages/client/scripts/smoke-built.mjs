@@ -11,7 +11,10 @@ const portable = await import(new URL("index.js", dist).href);
 const byName = await import("@vitrina/client");
 assert.equal(byName.signLead, nodeEntry.signLead, "the node condition should pick dist/node.js");
 
-for (const [label, client] of [["dist/node.js", nodeEntry], ["dist/index.js", portable]]) {
+for (const [label, client] of [
+  ["dist/node.js", nodeEntry],
+  ["dist/index.js", portable],
+]) {
   for (const v of vectors) {
     const { headers } = client.signLead({ connectorId: "c", secret: v.secret, body: v.body, timestamp: v.timestamp });
     assert.equal(headers["X-Vitrina-Signature"], v.signature, `${label} signLead: ${v.name}`);

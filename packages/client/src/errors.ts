@@ -71,11 +71,7 @@ export class LeadIntakeError extends VitrinaClientError {
 }
 
 export type WebhookVerificationErrorCode =
-  | "missing_header"
-  | "malformed_header"
-  | "timestamp_outside_tolerance"
-  | "no_matching_signature"
-  | "invalid_payload";
+  "missing_header" | "malformed_header" | "timestamp_outside_tolerance" | "no_matching_signature" | "invalid_payload";
 
 /** A webhook delivery failed verification; never process the event when this is thrown. */
 export class WebhookVerificationError extends VitrinaClientError {

@@ -47,7 +47,14 @@ export function createSignWebhook(hmac: HmacSha256): SignWebhook {
 }
 
 export function createVerifyWebhook(hmac: HmacSha256): VerifyWebhook {
-  return ({ payload, header, secret, toleranceSeconds = 300, now = Date.now(), headerPrefix = DEFAULT_HEADER_PREFIX }) => {
+  return ({
+    payload,
+    header,
+    secret,
+    toleranceSeconds = 300,
+    now = Date.now(),
+    headerPrefix = DEFAULT_HEADER_PREFIX,
+  }) => {
     const name = `${headerPrefix}-Signature`;
     const value = typeof header === "object" && header !== null ? header.get(name) : header;
     if (!value) throw new WebhookVerificationError("missing_header", `no ${name} header`);
@@ -105,11 +112,18 @@ function parseEnvelope(payload: string | Uint8Array): WebhookEvent {
   }
   const e = event as Partial<Record<keyof WebhookEvent, unknown>> | null;
   if (
-    typeof e !== "object" || e === null ||
-    typeof e.id !== "string" || typeof e.type !== "string" || typeof e.created !== "string" ||
-    typeof e.data !== "object" || e.data === null
+    typeof e !== "object" ||
+    e === null ||
+    typeof e.id !== "string" ||
+    typeof e.type !== "string" ||
+    typeof e.created !== "string" ||
+    typeof e.data !== "object" ||
+    e.data === null
   ) {
-    throw new WebhookVerificationError("invalid_payload", "webhook body is not an event envelope { id, type, created, data }");
+    throw new WebhookVerificationError(
+      "invalid_payload",
+      "webhook body is not an event envelope { id, type, created, data }",
+    );
   }
   // Unknown types pass through: rejecting them would make the sender retry for 24 hours.
   return event as WebhookEvent;

@@ -7,7 +7,8 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
 beforeAll(() => {
   // Build once if needed, so `pnpm vitest run packages/client` is enough on a fresh clone.
-  if (!existsSync(`${packageDir}/dist/node.js`)) execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "ignore" });
+  if (!existsSync(`${packageDir}/dist/node.js`))
+    execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "ignore" });
 });
 
 it("the built dist/node.js and dist/index.js work from a plain Node ESM script", () => {

@@ -24,5 +24,12 @@ export const orderConfirmed = {
   id: "evt_01",
   type: "order.confirmed",
   created: "2025-01-01T00:00:00.000Z",
-  data: { order_id: "ord_1", contact_id: "ct_1", total: 125000, currency: "CLP", decided_by: "agent_1", approved_by: "usr_1" },
+  data: {
+    order_id: "ord_1",
+    contact_id: "ct_1",
+    total: 125000,
+    currency: "CLP",
+    decided_by: "agent_1",
+    approved_by: "usr_1",
+  },
 };

@@ -32,7 +32,9 @@ function signatureValid(req: IncomingMessage, raw: Buffer): boolean {
   const timestamp = String(req.headers["x-vitrina-timestamp"]);
   const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
   const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(raw).digest();
-  return req.headers["x-vitrina-connector-id"] === connectorId && given.length === 32 && timingSafeEqual(given, expected);
+  return (
+    req.headers["x-vitrina-connector-id"] === connectorId && given.length === 32 && timingSafeEqual(given, expected)
+  );
 }
 
 let server: Server;
@@ -43,10 +45,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
-    const reply = (status: number, body: string) => res.writeHead(status, { "Content-Type": "application/json" }).end(body);
+    const reply = (status: number, body: string) =>
+      res.writeHead(status, { "Content-Type": "application/json" }).end(body);
     if (req.url === "/html-error") return reply(502, "<html>Bad gateway</html>");
     if (req.url === "/not-json") return reply(200, "ok");
-    if (!signatureValid(req, raw)) return reply(401, JSON.stringify({ error: { code: "invalid_signature", message: "signature mismatch" } }));
+    if (!signatureValid(req, raw))
+      return reply(401, JSON.stringify({ error: { code: "invalid_signature", message: "signature mismatch" } }));
     const body = JSON.parse(raw.toString("utf8")) as LeadPayload;
     if (body.qualification?.monthly_income === "1-2M") {
       const reasons = [{ field: "qualification.monthly_income", reason: "ranges are not accepted" }, { bogus: true }];
@@ -82,11 +86,19 @@ describe.each(entries)("sendLead, %s", (_, client) => {
     const error = await rejection(send("/", { lead: { ...lead, qualification: { monthly_income: "1-2M" } } }));
     expect(error).toMatchObject({ status: 422, code: "invalid_payload", message: "lead rejected" });
     expect(error.reasons).toEqual([{ field: "qualification.monthly_income", reason: "ranges are not accepted" }]);
-    expect(await rejection(send("/", { secret: "wrong" }))).toMatchObject({ status: 401, code: "invalid_signature", reasons: [] });
+    expect(await rejection(send("/", { secret: "wrong" }))).toMatchObject({
+      status: 401,
+      code: "invalid_signature",
+      reasons: [],
+    });
   });
 
   it("falls back gracefully on bodies that aren't the error shape", async () => {
-    expect(await rejection(send("/html-error"))).toMatchObject({ status: 502, code: "http_502", message: "<html>Bad gateway</html>" });
+    expect(await rejection(send("/html-error"))).toMatchObject({
+      status: 502,
+      code: "http_502",
+      message: "<html>Bad gateway</html>",
+    });
     expect(await rejection(send("/not-json"))).toMatchObject({ status: 200, code: "invalid_response" });
     const closed = await rejection(sendLead("http://127.0.0.1:1/", { connectorId, secret, lead }));
     expect(closed).toMatchObject({ status: 0, code: "network_error" });
@@ -102,6 +114,8 @@ describe.each(entries)("sendLead, %s", (_, client) => {
     expect(seen[0]?.headers.get("X-Acme-Timestamp")).toBe("123");
     const controller = new AbortController();
     controller.abort();
-    await expect(send("/functions/v1/lead-intake", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(send("/functions/v1/lead-intake", { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 });

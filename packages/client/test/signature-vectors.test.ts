@@ -13,7 +13,12 @@ describe("signature-vectors.json", () => {
 
 describe.each(entries)("%s", (_, client) => {
   it.each(vectors)("signLead: $name", (v) => {
-    const { headers, body } = client.signLead({ connectorId: "conn-1", secret: v.secret, body: v.body, timestamp: v.timestamp });
+    const { headers, body } = client.signLead({
+      connectorId: "conn-1",
+      secret: v.secret,
+      body: v.body,
+      timestamp: v.timestamp,
+    });
     expect(body).toBe(v.body);
     expect(headers).toEqual({
       "Content-Type": "application/json",
@@ -30,8 +35,7 @@ describe.each(entries)("%s", (_, client) => {
     expect(client.signWebhook({ payload: bytes, secret: v.secret, timestamp: Number(v.timestamp) })).toBe(header);
     // The vectors' bodies aren't all envelopes, so anything past the signature check is invalid_payload.
     for (const payload of [v.body, bytes]) {
-      const verify = () =>
-        client.verifyWebhook({ payload, header, secret: v.secret, now: Number(v.timestamp) * 1000 });
+      const verify = () => client.verifyWebhook({ payload, header, secret: v.secret, now: Number(v.timestamp) * 1000 });
       try {
         verify();
       } catch (error) {
@@ -50,7 +54,12 @@ describe.each(entries)("%s", (_, client) => {
   it("signLead defaults the timestamp to Date.now() in ms and honours headerPrefix", () => {
     const before = Date.now();
     const { headers } = client.signLead({ connectorId: "c", secret: "s", body: "{}", headerPrefix: "Acme" });
-    expect(Object.keys(headers).sort()).toEqual(["Content-Type", "X-Acme-Connector-Id", "X-Acme-Signature", "X-Acme-Timestamp"]);
+    expect(Object.keys(headers).sort()).toEqual([
+      "Content-Type",
+      "X-Acme-Connector-Id",
+      "X-Acme-Signature",
+      "X-Acme-Timestamp",
+    ]);
     expect(Number(headers["X-Acme-Timestamp"])).toBeGreaterThanOrEqual(before);
     expect(Number(headers["X-Acme-Timestamp"])).toBeLessThanOrEqual(Date.now());
   });

@@ -6,7 +6,12 @@ import { postWebhook, signatureHeader } from "@vitrina/core";
 // Vitrina's outbox sends it (core's signer and poster, captured at the receiving fetch) and hands
 // its Vitrina-Signature value to stripe-node's verifier as the Stripe-Signature header.
 async function captureDelivery(secret: string) {
-  const body = JSON.stringify({ id: "evt_01", type: "order.confirmed", created: new Date().toISOString(), data: { order_id: "ord_1", note: "José 🏠" } });
+  const body = JSON.stringify({
+    id: "evt_01",
+    type: "order.confirmed",
+    created: new Date().toISOString(),
+    data: { order_id: "ord_1", note: "José 🏠" },
+  });
   let received: { body: string; signature: string } | undefined;
   const capture = (async (_url: string, init: RequestInit) => {
     const headers = new Headers(init.headers);
@@ -14,7 +19,15 @@ async function captureDelivery(secret: string) {
     return new Response("ok");
   }) as typeof fetch;
   const signature = await signatureHeader(secret, Math.floor(Date.now() / 1000), body);
-  const result = await postWebhook({ fetch: capture, url: "https://receiver.example/hooks", body, signature, eventId: "evt_01", headerPrefix: "Vitrina", timeoutMs: 5_000 });
+  const result = await postWebhook({
+    fetch: capture,
+    url: "https://receiver.example/hooks",
+    body,
+    signature,
+    eventId: "evt_01",
+    headerPrefix: "Vitrina",
+    timeoutMs: 5_000,
+  });
   expect(result.ok).toBe(true);
   return received!;
 }
@@ -32,12 +45,16 @@ describe("Stripe's webhook verifier accepts Vitrina deliveries", () => {
 
   it("constructEventAsync (Web Crypto) agrees", async () => {
     const delivery = await captureDelivery(secret);
-    await expect(stripe.webhooks.constructEventAsync(delivery.body, delivery.signature, secret)).resolves.toMatchObject({ id: "evt_01" });
+    await expect(stripe.webhooks.constructEventAsync(delivery.body, delivery.signature, secret)).resolves.toMatchObject(
+      { id: "evt_01" },
+    );
   });
 
   it("and refuses a tampered body or another secret, so the acceptance means something", async () => {
     const delivery = await captureDelivery(secret);
     expect(() => stripe.webhooks.constructEvent(`${delivery.body} `, delivery.signature, secret)).toThrow(/signature/i);
-    expect(() => stripe.webhooks.constructEvent(delivery.body, delivery.signature, `${secret}-other`)).toThrow(/signature/i);
+    expect(() => stripe.webhooks.constructEvent(delivery.body, delivery.signature, `${secret}-other`)).toThrow(
+      /signature/i,
+    );
   });
 });

@@ -11,7 +11,11 @@ const entry = (file: string) => fileURLToPath(new URL(`../src/${file}`, import.m
 
 async function bundle(file: string, names: string): Promise<string> {
   const result = await esbuild.build({
-    stdin: { contents: `export { ${names} } from ${JSON.stringify(entry(file))};`, resolveDir: fileURLToPath(new URL(".", import.meta.url)), loader: "ts" },
+    stdin: {
+      contents: `export { ${names} } from ${JSON.stringify(entry(file))};`,
+      resolveDir: fileURLToPath(new URL(".", import.meta.url)),
+      loader: "ts",
+    },
     bundle: true,
     write: false,
     format: "esm",

@@ -32,7 +32,9 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
   it("reads the header from Headers, honouring headerPrefix", () => {
     expect(verify({ header: new Headers({ "Vitrina-Signature": header }) }).id).toBe("evt_01");
     expect(verify({ header: new Headers({ "Acme-Signature": header }), headerPrefix: "Acme" }).id).toBe("evt_01");
-    expect(codeOf(() => verify({ header: new Headers({ "Vitrina-Signature": header }), headerPrefix: "Acme" }))).toBe("missing_header");
+    expect(codeOf(() => verify({ header: new Headers({ "Vitrina-Signature": header }), headerPrefix: "Acme" }))).toBe(
+      "missing_header",
+    );
   });
 
   it("rejects a tampered body and a wrong secret", () => {
@@ -61,8 +63,21 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
   it("classifies missing and malformed headers", () => {
     const v1 = header.split(",")[1];
     for (const h of [undefined, null, ""]) expect(codeOf(() => verify({ header: h }))).toBe("missing_header");
-    for (const h of [`t=${t}`, v1 ?? "", `t=abc,${v1}`, `t=${t},v1=zz`, `t=${t},v1=${"a".repeat(63)}`, `t=${t}, ${v1}`, `t=${t},t=${t},${v1}`, `${v1},=x,t=${t}`, "garbage"]) {
-      expect(codeOf(() => verify({ header: h })), h).toBe("malformed_header");
+    for (const h of [
+      `t=${t}`,
+      v1 ?? "",
+      `t=abc,${v1}`,
+      `t=${t},v1=zz`,
+      `t=${t},v1=${"a".repeat(63)}`,
+      `t=${t}, ${v1}`,
+      `t=${t},t=${t},${v1}`,
+      `${v1},=x,t=${t}`,
+      "garbage",
+    ]) {
+      expect(
+        codeOf(() => verify({ header: h })),
+        h,
+      ).toBe("malformed_header");
     }
     // Unknown schemes are ignored, and v1 hex is case-insensitive.
     expect(verify({ header: `t=${t},v0=legacy,${v1}` }).id).toBe("evt_01");
@@ -70,7 +85,13 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
   });
 
   it("rejects a signed body that is not a JSON event envelope", () => {
-    for (const body of ["not json", "[]", "null", '{"id":"x","type":"quote.created","created":"c"}', new Uint8Array([0xff, 0xfe])]) {
+    for (const body of [
+      "not json",
+      "[]",
+      "null",
+      '{"id":"x","type":"quote.created","created":"c"}',
+      new Uint8Array([0xff, 0xfe]),
+    ]) {
       const signed = signWebhook({ payload: body, secret, timestamp: t });
       expect(codeOf(() => verify({ payload: body, header: signed }))).toBe("invalid_payload");
     }

@@ -9,7 +9,11 @@ const payload = JSON.stringify(orderConfirmed);
 describe.each(entries)("createWebhookReceiver, %s", (_, client) => {
   const { createWebhookReceiver, signWebhook } = client;
   const delivery = (body: BodyInit = payload, header = signWebhook({ payload, secret })) =>
-    new Request(url, { method: "POST", body, headers: { "Vitrina-Signature": header, "Content-Type": "application/json" } });
+    new Request(url, {
+      method: "POST",
+      body,
+      headers: { "Vitrina-Signature": header, "Content-Type": "application/json" },
+    });
 
   it("answers 200 before onEvent finishes, then hands it the event", async () => {
     let release!: () => void;
@@ -35,7 +39,13 @@ describe.each(entries)("createWebhookReceiver, %s", (_, client) => {
   it("routes onEvent errors to onError, and answers 500 when isDuplicate fails", async () => {
     const onError = vi.fn();
     const boom = new Error("boom");
-    const ok = await createWebhookReceiver({ secret, onError, onEvent: () => { throw boom; } })(delivery());
+    const ok = await createWebhookReceiver({
+      secret,
+      onError,
+      onEvent: () => {
+        throw boom;
+      },
+    })(delivery());
     expect(ok.status).toBe(200);
     await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(boom, orderConfirmed));
     const onEvent = vi.fn();
@@ -48,7 +58,10 @@ describe.each(entries)("createWebhookReceiver, %s", (_, client) => {
     const onEvent = vi.fn();
     const handler = createWebhookReceiver({ secret, onEvent });
     const bad = await handler(delivery(payload, signWebhook({ payload, secret: "other" })));
-    expect([bad.status, await bad.json()]).toEqual([401, { error: { code: "no_matching_signature", message: expect.any(String) } }]);
+    expect([bad.status, await bad.json()]).toEqual([
+      401,
+      { error: { code: "no_matching_signature", message: expect.any(String) } },
+    ]);
     const missing = await handler(new Request(url, { method: "POST", body: payload }));
     expect([missing.status, (await missing.json()).error.code]).toEqual([400, "missing_header"]);
     expect(onEvent).not.toHaveBeenCalled();
@@ -79,7 +92,11 @@ describe.each(entries)("createWebhookReceiver, %s", (_, client) => {
 
   it("reads the rebranded header with headerPrefix", async () => {
     const handler = createWebhookReceiver({ secret, onEvent: vi.fn(), headerPrefix: "Acme" });
-    const request = new Request(url, { method: "POST", body: payload, headers: { "Acme-Signature": signWebhook({ payload, secret }) } });
+    const request = new Request(url, {
+      method: "POST",
+      body: payload,
+      headers: { "Acme-Signature": signWebhook({ payload, secret }) },
+    });
     expect((await handler(request)).status).toBe(200);
   });
 });

@@ -32,12 +32,18 @@ function typeReason(expected: string, input: unknown): string {
   return `must be ${TYPE_NAMES[expected] ?? expected}, not ${describeValue(input)}`;
 }
 
-function sizeReason(kind: "least" | "most", origin: string, limit: number | bigint, inclusive: boolean | undefined): string {
+function sizeReason(
+  kind: "least" | "most",
+  origin: string,
+  limit: number | bigint,
+  inclusive: boolean | undefined,
+): string {
   if (origin === "string") {
     if (kind === "least" && Number(limit) === 1) return "must not be empty";
     return `must be at ${kind} ${limit} characters`;
   }
-  if (origin === "array" || origin === "set") return `must have at ${kind} ${limit} item${Number(limit) === 1 ? "" : "s"}`;
+  if (origin === "array" || origin === "set")
+    return `must have at ${kind} ${limit} item${Number(limit) === 1 ? "" : "s"}`;
   if (inclusive === false) return `must be ${kind === "least" ? "greater" : "less"} than ${limit}`;
   return `must be at ${kind} ${limit}`;
 }
@@ -49,13 +55,19 @@ export function plainReason(issue: RawIssue): string | undefined {
       return typeReason(issue.expected, issue.input);
     case "invalid_value":
       if (issue.input === undefined) return "is required";
-      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return issue.values.length === 1
+        ? `must be ${JSON.stringify(issue.values[0])}`
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "too_small":
       return sizeReason("least", issue.origin, issue.minimum, issue.inclusive);
     case "too_big":
       return sizeReason("most", issue.origin, issue.maximum, issue.inclusive);
     case "invalid_format":
-      return issue.format === "email" ? "must be an email address" : issue.format === "regex" ? "has the wrong format" : `must be a valid ${issue.format}`;
+      return issue.format === "email"
+        ? "must be an email address"
+        : issue.format === "regex"
+          ? "has the wrong format"
+          : `must be a valid ${issue.format}`;
     case "not_multiple_of":
       return `must be a multiple of ${issue.divisor}`;
     default:

@@ -29,6 +29,7 @@ export function reasonsFromZod(error: z.ZodError): FieldReason[] {
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
   const result = schema.safeParse(input, PLAIN_REASONS);
-  if (!result.success) throw new ValidationError(`${what} is invalid`, reasonsFromZod(result.error), { cause: result.error });
+  if (!result.success)
+    throw new ValidationError(`${what} is invalid`, reasonsFromZod(result.error), { cause: result.error });
   return result.data;
 }

@@ -119,7 +119,8 @@ export function createVitrina(options: VitrinaOptions) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomUuid;
   const logger = options.logger ?? defaultLogger;
-  const secretBox = typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
+  const secretBox =
+    typeof options.secretBox === "string" ? createAesGcmSecretBox(options.secretBox) : options.secretBox;
   const prefix = options.headerPrefix ?? "Vitrina";
   // basePath and publicUrl: routes match under the prefix, and every URL Vitrina prints carries it.
   const mount = resolveMount(options);
@@ -133,7 +134,10 @@ export function createVitrina(options: VitrinaOptions) {
     headerPrefix: prefix,
     options: options.webhooks ?? {},
     // Without a configured logger this one warning still reaches the console: it names a setup mistake.
-    warnLoudly: options.logger === undefined ? (message) => console.warn(`vitrina: ${message}`) : (message) => logger.warn(message),
+    warnLoudly:
+      options.logger === undefined
+        ? (message) => console.warn(`vitrina: ${message}`)
+        : (message) => logger.warn(message),
   });
   const storage = outbox.storage;
   const headerNames = {
@@ -164,15 +168,27 @@ export function createVitrina(options: VitrinaOptions) {
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
   });
 
-  const oauth = options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth, mount });
+  const oauth =
+    options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth, mount });
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
   const builtinRetentionSteps: RetentionStep[] = oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }];
-  const retention = options.retention === false
-    ? null
-    : resolveRetention({ ...options.retention, extraSteps: [...builtinRetentionSteps, ...(options.retention?.extraSteps ?? [])] });
+  const retention =
+    options.retention === false
+      ? null
+      : resolveRetention({
+          ...options.retention,
+          extraSteps: [...builtinRetentionSteps, ...(options.retention?.extraSteps ?? [])],
+        });
   const maintenance = createMaintenance(
-    { storage, messaging: options.messaging, clock, ids, logger, firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage },
+    {
+      storage,
+      messaging: options.messaging,
+      clock,
+      ids,
+      logger,
+      firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
+    },
     retention,
     resolveFirstMessageRecovery(options.leadIntake?.firstMessageRecovery),
   );
@@ -183,7 +199,10 @@ export function createVitrina(options: VitrinaOptions) {
     ids,
     inventoryProviders: options.inventoryProviders ?? [],
     policies: options.policies ?? [],
-    options: { ...options.capabilities, mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp` },
+    options: {
+      ...options.capabilities,
+      mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp`,
+    },
   });
 
   const apiKeys = createApiKeyService({ storage, clock, ids });
@@ -199,12 +218,26 @@ export function createVitrina(options: VitrinaOptions) {
   const routes: Route[] = [
     capabilities.route,
     // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
-    publicJsonRoute({ path: "/v1/events/schemas", revision: () => 0, document: eventSchemasDocument, maxAgeSeconds: 3600 }),
+    publicJsonRoute({
+      path: "/v1/events/schemas",
+      revision: () => 0,
+      document: eventSchemasDocument,
+      maxAgeSeconds: 3600,
+    }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
     ...(options.health === undefined || options.health === false
       ? []
-      : healthRoutes({ storage, clock, workers: outbox.runningWorkers, options: options.health === true ? {} : options.health })),
-    leadIntakeRoute({ intake: leads, maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT, headerNames }),
+      : healthRoutes({
+          storage,
+          clock,
+          workers: outbox.runningWorkers,
+          options: options.health === true ? {} : options.health,
+        })),
+    leadIntakeRoute({
+      intake: leads,
+      maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT,
+      headerNames,
+    }),
     ...(oauth?.routes ?? []),
     ...mcpRoutes({
       storage,
@@ -221,7 +254,10 @@ export function createVitrina(options: VitrinaOptions) {
   const router = createRouter(routes, logger, mount.routePath);
   let closing = false;
   // Outermost layer: a request id on every response (the 503 while closing too), and a logger bound to it for every route.
-  const handler: Handler = withRequestId(async (request, context) => (closing ? shuttingDownResponse() : router(request, context)), { ids, logger });
+  const handler: Handler = withRequestId(
+    async (request, context) => (closing ? shuttingDownResponse() : router(request, context)),
+    { ids, logger },
+  );
 
   return {
     handler,
@@ -244,7 +280,8 @@ export function createVitrina(options: VitrinaOptions) {
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
     outbox: {
       dispatcher: outbox.dispatcher,
-      startWorker: (workerOptions?: WorkerOptions) => maintenance.attachTo(outbox.startWorker(workerOptions), workerOptions),
+      startWorker: (workerOptions?: WorkerOptions) =>
+        maintenance.attachTo(outbox.startWorker(workerOptions), workerOptions),
     },
     /** Retention runs and the stuck first-message sweep, by hand (the worker runs both periodically). */
     maintenance,

@@ -3,10 +3,19 @@ import { createVitrina, isVitrinaError, logMessagingTransport, silentLogger, typ
 import { describe, expect, it } from "vitest";
 
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
-const approve: NonNullable<VitrinaOptions["oauth"]>["authorize"] = async (_request, { scopes }) => ({ userId: "u", workspaceId: "w", grantedScopes: scopes });
+const approve: NonNullable<VitrinaOptions["oauth"]>["authorize"] = async (_request, { scopes }) => ({
+  userId: "u",
+  workspaceId: "w",
+  grantedScopes: scopes,
+});
 
 function vitrinaAt(options: Partial<VitrinaOptions>) {
-  return createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, ...options });
+  return createVitrina({
+    storage: memoryStorage(),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: SECRET_BOX_KEY,
+    ...options,
+  });
 }
 
 async function getJson(vitrina: ReturnType<typeof vitrinaAt>, url: string) {
@@ -27,14 +36,23 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
   });
 
   it("the catalog's mcpServer.url is absolute with publicUrl, and stays /mcp with neither option", async () => {
-    expect((await getJson(vitrinaAt({ basePath: "/vitrina", publicUrl: "https://shop.example.com/" }), "http://10.0.0.5/vitrina/v1/capabilities")).json.mcpServer.url).toBe(
-      "https://shop.example.com/vitrina/mcp",
-    );
+    expect(
+      (
+        await getJson(
+          vitrinaAt({ basePath: "/vitrina", publicUrl: "https://shop.example.com/" }),
+          "http://10.0.0.5/vitrina/v1/capabilities",
+        )
+      ).json.mcpServer.url,
+    ).toBe("https://shop.example.com/vitrina/mcp");
     expect((await getJson(vitrinaAt({}), "http://app.test/v1/capabilities")).json.mcpServer.url).toBe("/mcp");
   });
 
   it("with OAuth: the MCP 401, discovery documents, issuer and endpoints all carry the prefix", async () => {
-    const vitrina = vitrinaAt({ basePath: "/vitrina", publicUrl: "https://shop.example.com", oauth: { authorize: approve } });
+    const vitrina = vitrinaAt({
+      basePath: "/vitrina",
+      publicUrl: "https://shop.example.com",
+      oauth: { authorize: approve },
+    });
     const refused = await vitrina.handler(
       new Request("http://10.0.0.5/vitrina/mcp", {
         method: "POST",
@@ -43,12 +61,20 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
       }),
     );
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("www-authenticate")).toContain('resource_metadata="https://shop.example.com/.well-known/oauth-protected-resource/vitrina/mcp"');
+    expect(refused.headers.get("www-authenticate")).toContain(
+      'resource_metadata="https://shop.example.com/.well-known/oauth-protected-resource/vitrina/mcp"',
+    );
 
     // The documents an app routes from its origin root to the handler.
-    expect(vitrina.wellKnownPaths).toEqual(["/.well-known/oauth-protected-resource/vitrina/mcp", "/.well-known/oauth-authorization-server/vitrina"]);
+    expect(vitrina.wellKnownPaths).toEqual([
+      "/.well-known/oauth-protected-resource/vitrina/mcp",
+      "/.well-known/oauth-authorization-server/vitrina",
+    ]);
     const resource = await getJson(vitrina, "http://10.0.0.5/.well-known/oauth-protected-resource/vitrina/mcp");
-    expect(resource.json).toMatchObject({ resource: "https://shop.example.com/vitrina/mcp", authorization_servers: ["https://shop.example.com/vitrina"] });
+    expect(resource.json).toMatchObject({
+      resource: "https://shop.example.com/vitrina/mcp",
+      authorization_servers: ["https://shop.example.com/vitrina"],
+    });
     const server = await getJson(vitrina, "http://10.0.0.5/.well-known/oauth-authorization-server/vitrina");
     expect(server.json).toMatchObject({
       issuer: "https://shop.example.com/vitrina",
@@ -65,7 +91,11 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
       new Request("http://10.0.0.5/vitrina/register", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ client_name: "c", redirect_uris: ["http://127.0.0.1:9999/cb"], token_endpoint_auth_method: "none" }),
+        body: JSON.stringify({
+          client_name: "c",
+          redirect_uris: ["http://127.0.0.1:9999/cb"],
+          token_endpoint_auth_method: "none",
+        }),
       }),
     );
     expect(registered.status).toBe(201);
@@ -90,7 +120,13 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     expect(refused({ basePath: "vitrina" })).toEqual({ code: "invalid_argument", fields: ["basePath"] });
     expect(refused({ basePath: "/a?b" })).toEqual({ code: "invalid_argument", fields: ["basePath"] });
     expect(refused({ publicUrl: "shop.example.com" })).toEqual({ code: "invalid_argument", fields: ["publicUrl"] });
-    expect(refused({ publicUrl: "https://shop.example.com/vitrina" })).toEqual({ code: "invalid_argument", fields: ["publicUrl"] });
-    expect(refused({ publicUrl: "ftp://shop.example.com" })).toEqual({ code: "invalid_argument", fields: ["publicUrl"] });
+    expect(refused({ publicUrl: "https://shop.example.com/vitrina" })).toEqual({
+      code: "invalid_argument",
+      fields: ["publicUrl"],
+    });
+    expect(refused({ publicUrl: "ftp://shop.example.com" })).toEqual({
+      code: "invalid_argument",
+      fields: ["publicUrl"],
+    });
   });
 });

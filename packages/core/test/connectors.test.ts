@@ -8,15 +8,24 @@ async function setup() {
   const storage = memoryStorage();
   const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: key });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  await vitrina.workspaces.setMember({ userId: "owner" }, { workspaceId: workspace.id, userId: "admin", role: "admin" });
-  await vitrina.workspaces.setMember({ userId: "owner" }, { workspaceId: workspace.id, userId: "seller", role: "member" });
+  await vitrina.workspaces.setMember(
+    { userId: "owner" },
+    { workspaceId: workspace.id, userId: "admin", role: "admin" },
+  );
+  await vitrina.workspaces.setMember(
+    { userId: "owner" },
+    { workspaceId: workspace.id, userId: "seller", role: "member" },
+  );
   return { storage, vitrina, workspace };
 }
 
 describe("connectors", () => {
   it("creates a connector with a UUID and a strong secret shown once, sealed at rest", async () => {
     const { storage, vitrina, workspace } = await setup();
-    const { connector, secret } = await vitrina.connectors.create({ userId: "admin" }, workspace.id, { name: "HubSpot", systemId: "hubspot-main" });
+    const { connector, secret } = await vitrina.connectors.create({ userId: "admin" }, workspace.id, {
+      name: "HubSpot",
+      systemId: "hubspot-main",
+    });
     expect(connector.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(secret).toMatch(/^vtr_cs_[A-Za-z0-9_-]{43}$/);
     expect(connector).not.toHaveProperty("sealedSecret");
@@ -30,7 +39,10 @@ describe("connectors", () => {
 
   it("rotates to a new secret and reports the rotation", async () => {
     const { vitrina, workspace } = await setup();
-    const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "Form", systemId: "web-form" });
+    const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+      name: "Form",
+      systemId: "web-form",
+    });
     const rotated = await vitrina.connectors.rotate({ userId: "admin" }, created.connector.id);
     expect(rotated.secret).not.toBe(created.secret);
     expect(rotated.connector.secretVersion).toBe(2);
@@ -39,18 +51,29 @@ describe("connectors", () => {
 
   it("refuses members who are not owner or admin, and outsiders, with a clear error", async () => {
     const { vitrina, workspace } = await setup();
-    await expect(vitrina.connectors.create({ userId: "seller" }, workspace.id, { name: "X", systemId: "x" })).rejects.toMatchObject({
+    await expect(
+      vitrina.connectors.create({ userId: "seller" }, workspace.id, { name: "X", systemId: "x" }),
+    ).rejects.toMatchObject({
       code: "forbidden",
       message: "only an owner or admin of the workspace may create connectors; user seller is a member",
     });
-    await expect(vitrina.connectors.list({ userId: "stranger" }, workspace.id)).rejects.toMatchObject({ code: "forbidden" });
-    const { connector } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "X", systemId: "x" });
-    await expect(vitrina.connectors.rotate({ userId: "seller" }, connector.id)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(vitrina.connectors.list({ userId: "stranger" }, workspace.id)).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    const { connector } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+      name: "X",
+      systemId: "x",
+    });
+    await expect(vitrina.connectors.rotate({ userId: "seller" }, connector.id)).rejects.toMatchObject({
+      code: "forbidden",
+    });
   });
 
   it("validates the visible name and the system identifier", async () => {
     const { vitrina, workspace } = await setup();
-    await expect(vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: " ", systemId: "has space" })).rejects.toMatchObject({
+    await expect(
+      vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: " ", systemId: "has space" }),
+    ).rejects.toMatchObject({
       code: "invalid_payload",
       reasons: [
         { field: "name", reason: "must be 1 to 120 characters" },
@@ -58,7 +81,9 @@ describe("connectors", () => {
       ],
     });
     await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "A", systemId: "dup" });
-    await expect(vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "B", systemId: "dup" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "B", systemId: "dup" }),
+    ).rejects.toMatchObject({ code: "conflict" });
   });
 
   it("refuses a secret box key that is not 32 bytes", () => {

@@ -33,7 +33,9 @@ describe("one error model", () => {
 
   it("answers 413 for a body stream a server binding capped, matched by code, not by name", async () => {
     // What a second copy of core in node_modules would raise: same code, another class.
-    const foreign = Object.assign(new Error("request body exceeds the limit of 10 bytes"), { code: "payload_too_large" });
+    const foreign = Object.assign(new Error("request body exceeds the limit of 10 bytes"), {
+      code: "payload_too_large",
+    });
     const body = new ReadableStream({ pull: (controller) => controller.error(foreign) });
     const request = new Request("http://x/", { method: "POST", body, duplex: "half" } as RequestInit);
     await expect(readBodyLimited(request, 1000)).rejects.toMatchObject({ code: "payload_too_large", cause: foreign });

@@ -11,7 +11,10 @@ import { hostileJson, hostileJsonValue, hostileString, percentEncode } from "./s
 // run on memory, PGlite and (with DATABASE_URL) a real server.
 const storages: Array<[string, () => Promise<Storage>]> = [
   ["memory", async () => memoryStorage()],
-  ...backends.map((backend): [string, () => Promise<Storage>] => [backend, async () => (await openTestStorage(backend)).storage]),
+  ...backends.map((backend): [string, () => Promise<Storage>] => [
+    backend,
+    async () => (await openTestStorage(backend)).storage,
+  ]),
 ];
 
 describe.each(storages)("the whole handler with untrusted input on %s (property)", (_name, openStorage) => {
@@ -30,7 +33,17 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
     const workspace = await vitrina.workspaces.create({ name: "Fuzz", ownerUserId: "owner" });
     ({ secret: apiKey } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
       name: "fuzz",
-      scopes: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write", "webhooks:read", "webhooks:write"],
+      scopes: [
+        "catalog:read",
+        "customers:read",
+        "customers:write",
+        "conversations:read",
+        "conversations:write",
+        "inventory:read",
+        "quotes:write",
+        "webhooks:read",
+        "webhooks:write",
+      ],
     }));
   });
   afterAll(async () => {
@@ -54,7 +67,18 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
     "/revoke",
   ];
   const text = hostileString();
-  const queryNames = ["limit", "starting_after", "client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"];
+  const queryNames = [
+    "limit",
+    "starting_after",
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "code_challenge",
+    "code_challenge_method",
+    "state",
+    "scope",
+    "resource",
+  ];
   // Bearer API_KEY stands for the real key, known only once beforeAll has run.
   const API_KEY = "API_KEY";
 
@@ -68,7 +92,12 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
     ),
     query: fc.oneof(
       fc.constant(""),
-      fc.dictionary(fc.constantFrom(...queryNames), text).map((d) => `?${Object.entries(d).map(([k, v]) => `${k}=${percentEncode(v)}`).join("&")}`),
+      fc.dictionary(fc.constantFrom(...queryNames), text).map(
+        (d) =>
+          `?${Object.entries(d)
+            .map(([k, v]) => `${k}=${percentEncode(v)}`)
+            .join("&")}`,
+      ),
     ),
     method: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "OPTIONS"),
     contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", ""),
@@ -77,7 +106,11 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
       text.map((s) => `Bearer ${s.replace(/[\r\n]/g, "")}`),
       fc.constant("Basic Zm9vOmJhcg=="),
       // Basic credentials are form-urlencoded inside: malformed escapes and %00 among them.
-      fc.tuple(fc.oneof(text, fc.constantFrom("%zz", "%", "a%00b", "%E0%A4%A")), fc.oneof(text, fc.constantFrom("%zz", "%00")))
+      fc
+        .tuple(
+          fc.oneof(text, fc.constantFrom("%zz", "%", "a%00b", "%E0%A4%A")),
+          fc.oneof(text, fc.constantFrom("%zz", "%00")),
+        )
         .map(([id, secret]) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`),
       { arbitrary: fc.constant(`Bearer ${API_KEY}`), weight: 4 },
     ),
@@ -86,20 +119,76 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
       hostileJson(),
       text,
       hostileJsonValue().map((v) => JSON.stringify(v)),
-      fc.dictionary(text, text).map((d) => Object.entries(d).map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join("&")),
+      fc.dictionary(text, text).map((d) =>
+        Object.entries(d)
+          .map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`)
+          .join("&"),
+      ),
       // Near-valid bodies reach deeper: a subscription, a JSON-RPC call to a tool, a token request.
-      fc.record({ url: fc.oneof(fc.webUrl(), text), events: fc.array(fc.oneof(fc.constant("quote.created"), text)), secret: text, enabled: fc.boolean() }).map((v) => JSON.stringify(v)),
       fc
         .record({
-          name: fc.constantFrom("search_contacts", "get_contact", "get_conversation_history", "list_conversations", "send_message", "query_catalog", "check_stock", "create_quote", "nope"),
-          arguments: fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), hostileJsonValue()),
+          url: fc.oneof(fc.webUrl(), text),
+          events: fc.array(fc.oneof(fc.constant("quote.created"), text)),
+          secret: text,
+          enabled: fc.boolean(),
+        })
+        .map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          name: fc.constantFrom(
+            "search_contacts",
+            "get_contact",
+            "get_conversation_history",
+            "list_conversations",
+            "send_message",
+            "query_catalog",
+            "check_stock",
+            "create_quote",
+            "nope",
+          ),
+          arguments: fc.dictionary(
+            fc.constantFrom(
+              "query",
+              "contact_id",
+              "conversation_id",
+              "limit",
+              "status",
+              "text",
+              "search",
+              "sku",
+              "items",
+            ),
+            hostileJsonValue(),
+          ),
         })
         .map((params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params })),
       fc
-        .record({ grant_type: fc.constantFrom("authorization_code", "refresh_token"), client_id: text, code: text, token: text, refresh_token: text, code_verifier: text })
-        .map((d) => Object.entries(d).map(([k, v]) => `${k}=${percentEncode(v)}`).join("&")),
+        .record({
+          grant_type: fc.constantFrom("authorization_code", "refresh_token"),
+          client_id: text,
+          code: text,
+          token: text,
+          refresh_token: text,
+          code_verifier: text,
+        })
+        .map((d) =>
+          Object.entries(d)
+            .map(([k, v]) => `${k}=${percentEncode(v)}`)
+            .join("&"),
+        ),
     ),
-    extraHeaders: fc.dictionary(fc.constantFrom("origin", "mcp-protocol-version", "x-vitrina-timestamp", "x-vitrina-signature", "x-vitrina-connector-id", "if-none-match", "accept"), text),
+    extraHeaders: fc.dictionary(
+      fc.constantFrom(
+        "origin",
+        "mcp-protocol-version",
+        "x-vitrina-timestamp",
+        "x-vitrina-signature",
+        "x-vitrina-connector-id",
+        "if-none-match",
+        "accept",
+      ),
+      text,
+    ),
   });
 
   it("never answers 5xx", async () => {
@@ -118,7 +207,11 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
         }
         const hasBody = r.method !== "GET" && r.method !== "OPTIONS";
         const response = await vitrina.handler(
-          new Request(`http://vitrina.test${r.path}${r.query}`, { method: r.method, headers, body: hasBody && r.body !== "" ? r.body : undefined }),
+          new Request(`http://vitrina.test${r.path}${r.query}`, {
+            method: r.method,
+            headers,
+            body: hasBody && r.body !== "" ? r.body : undefined,
+          }),
         );
         const body = await response.text();
         expect(response.status, `${r.method} ${r.path}${r.query}: ${body}`).toBeLessThan(500);
@@ -130,9 +223,32 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
   it("never answers 5xx to authenticated, well-formed calls with untrusted arguments (MCP tools, subscriptions)", async () => {
     const toolCall = fc
       .record({
-        name: fc.constantFrom("search_contacts", "get_contact", "get_conversation_history", "list_conversations", "send_message", "query_catalog", "check_stock", "create_quote", "nope"),
+        name: fc.constantFrom(
+          "search_contacts",
+          "get_contact",
+          "get_conversation_history",
+          "list_conversations",
+          "send_message",
+          "query_catalog",
+          "check_stock",
+          "create_quote",
+          "nope",
+        ),
         arguments: fc.oneof(
-          fc.dictionary(fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"), hostileJsonValue()),
+          fc.dictionary(
+            fc.constantFrom(
+              "query",
+              "contact_id",
+              "conversation_id",
+              "limit",
+              "status",
+              "text",
+              "search",
+              "sku",
+              "items",
+            ),
+            hostileJsonValue(),
+          ),
           fc.record({ contact_id: text, conversation_id: text, text, status: text }, { requiredKeys: [] }),
           fc.record({ items: fc.array(fc.record({ sku: text, quantity: fc.oneof(fc.integer(), fc.double(), text) })) }),
           fc.record({ limit: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double()), search: text, query: text }),
@@ -140,7 +256,12 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
       })
       .map((params) => ({ path: "/mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/call", params } }));
     const subscription = fc
-      .record({ url: fc.oneof(fc.webUrl(), text, fc.constant("https://93.184.216.34/hook")), events: fc.array(fc.oneof(fc.constant("quote.created"), text)), secret: hostileString({ minLength: 0, maxLength: 300 }), enabled: fc.boolean() })
+      .record({
+        url: fc.oneof(fc.webUrl(), text, fc.constant("https://93.184.216.34/hook")),
+        events: fc.array(fc.oneof(fc.constant("quote.created"), text)),
+        secret: hostileString({ minLength: 0, maxLength: 300 }),
+        enabled: fc.boolean(),
+      })
       .map((body) => ({ path: "/v1/webhooks", body }));
     await fc.assert(
       fc.asyncProperty(fc.oneof(toolCall, subscription), async ({ path, body }) => {

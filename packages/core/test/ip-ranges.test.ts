@@ -91,24 +91,46 @@ describe("classifyIp over the IANA special-purpose registries", () => {
   });
 
   it("leaves ordinary public space in 192.0.0.0/16 alone (it used to refuse all of it)", () => {
-    for (const ip of ["192.0.78.9", "192.0.32.10", "192.0.1.1", "192.0.255.1"]) expect(classifyIp(ip), ip).toBe("public");
+    for (const ip of ["192.0.78.9", "192.0.32.10", "192.0.1.1", "192.0.255.1"])
+      expect(classifyIp(ip), ip).toBe("public");
   });
 
   it("accepts brackets and zone ids, and answers null for names and non-canonical forms", () => {
     expect(classifyIp("[2606:4700::1111]")).toBe("public");
     expect(classifyIp("fe80::1%eth0")).toBe("private");
-    for (const host of ["example.com", "1.2.3", "127.1", "1.2.3.256", "010.0.0.1", "::ffff:1.2.3.256", "", "2001:db8::g"]) {
+    for (const host of [
+      "example.com",
+      "1.2.3",
+      "127.1",
+      "1.2.3.256",
+      "010.0.0.1",
+      "::ffff:1.2.3.256",
+      "",
+      "2001:db8::g",
+    ]) {
       expect(classifyIp(host), host).toBeNull();
     }
   });
 
   it("refuses a DNS name that resolves into a tunnelling or translation prefix", async () => {
     const policy = { allowInsecureLoopback: true, allowPrivateNetworks: false };
-    for (const address of ["2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "64:ff9b:1::a00:1", "::7f00:1", "::ffff:0:a00:1"]) {
-      const reason = await checkDestination(new URL("https://hook.example/h"), { ...policy, resolveHost: async () => [address] });
+    for (const address of [
+      "2002:7f00:1::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "64:ff9b:1::a00:1",
+      "::7f00:1",
+      "::ffff:0:a00:1",
+    ]) {
+      const reason = await checkDestination(new URL("https://hook.example/h"), {
+        ...policy,
+        resolveHost: async () => [address],
+      });
       expect(reason, address).toMatch(/private address/);
     }
-    const allowed = await checkDestination(new URL("https://hook.example/h"), { ...policy, resolveHost: async () => ["192.0.78.9"] });
+    const allowed = await checkDestination(new URL("https://hook.example/h"), {
+      ...policy,
+      resolveHost: async () => ["192.0.78.9"],
+    });
     expect(allowed).toBeNull();
   });
 });

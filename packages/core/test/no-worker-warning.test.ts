@@ -4,17 +4,27 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 // The quickstart trap: `serve(vitrina.handler)` alone answers 201 to a subscription and never delivers.
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
-const subscription = { url: "https://receiver.example.com/hooks", events: ["conversation.started"], secret: "8f2c4a9e1b7d3f6a0c5e2b8d4f1a7c3e" };
+const subscription = {
+  url: "https://receiver.example.com/hooks",
+  events: ["conversation.started"],
+  secret: "8f2c4a9e1b7d3f6a0c5e2b8d4f1a7c3e",
+};
 
 function recordingLogger() {
   const warnings: string[] = [];
-  const warn = (first: string | Record<string, unknown>, second?: string) => void warnings.push(typeof first === "string" ? first : (second ?? ""));
+  const warn = (first: string | Record<string, unknown>, second?: string) =>
+    void warnings.push(typeof first === "string" ? first : (second ?? ""));
   const logger: Logger = { ...silentLogger, warn: warn as Logger["warn"] };
   return { logger, warnings };
 }
 
 async function vitrinaWithWorkspace(options: Partial<VitrinaOptions> = {}) {
-  const vitrina = createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, ...options });
+  const vitrina = createVitrina({
+    storage: memoryStorage(),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: SECRET_BOX_KEY,
+    ...options,
+  });
   const workspace = await vitrina.workspaces.create({ name: "w", ownerUserId: "owner" });
   return { vitrina, workspaceId: workspace.id };
 }
@@ -28,7 +38,9 @@ describe("a subscription created with no outbox worker in the process", () => {
     await vitrina.webhooks.create(workspaceId, subscription);
     await vitrina.webhooks.create(workspaceId, subscription);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/no outbox worker runs in this process.*serveVitrina\(\) or startWorker\(\).*vitrina worker/);
+    expect(warnings[0]).toMatch(
+      /no outbox worker runs in this process.*serveVitrina\(\) or startWorker\(\).*vitrina worker/,
+    );
   });
 
   it("reaches the console when no logger is configured", async () => {

@@ -2,7 +2,15 @@ import { postWebhook } from "@vitrina/core";
 import { describe, expect, it } from "vitest";
 
 const request = (fetch: typeof globalThis.fetch, timeoutMs = 200) =>
-  postWebhook({ fetch, url: "https://erp.example.cl/hooks", body: "{}", signature: "t=1,v1=00", eventId: "evt_1", headerPrefix: "Vitrina", timeoutMs });
+  postWebhook({
+    fetch,
+    url: "https://erp.example.cl/hooks",
+    body: "{}",
+    signature: "t=1,v1=00",
+    eventId: "evt_1",
+    headerPrefix: "Vitrina",
+    timeoutMs,
+  });
 
 /** A 200 whose body stream is produced by `pull`; records whether the reader cancelled it. */
 function answering(pull: (controller: ReadableStreamDefaultController<Uint8Array>) => Promise<void> | void) {

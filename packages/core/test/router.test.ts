@@ -18,7 +18,10 @@ describe("router", () => {
     expect(await call("GET", "/items/a%20b")).toMatchObject({ status: 200, json: { id: "a b" } });
   });
   it("answers 400 for malformed percent-encoding instead of failing", async () => {
-    expect(await call("GET", "/items/%E0%A4%A")).toMatchObject({ status: 400, json: { error: { code: "invalid_argument" } } });
+    expect(await call("GET", "/items/%E0%A4%A")).toMatchObject({
+      status: 400,
+      json: { error: { code: "invalid_argument" } },
+    });
   });
   it("answers 405 with Allow for a known path and 404 for an unknown one", async () => {
     expect(await call("DELETE", "/items/1")).toMatchObject({ status: 405, allow: "GET" });
@@ -35,15 +38,30 @@ describe("GET /v1/events/schemas", () => {
   it("publishes the eight event types with their envelope schemas, cacheable with an ETag", async () => {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
     const { createVitrina, logMessagingTransport, EVENT_TYPES } = await import("@vitrina/core");
-    const vitrina = createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 2).toString("base64") });
+    const vitrina = createVitrina({
+      storage: memoryStorage(),
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 2).toString("base64"),
+    });
     const response = await vitrina.handler(new Request("http://localhost/v1/events/schemas"));
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=3600");
     const body = (await response.json()) as { events: Array<{ type: string; schema: any }> };
     expect(body.events.map((e) => e.type).sort()).toEqual([...EVENT_TYPES].sort());
     const order = body.events.find((e) => e.type === "order.confirmed")!.schema;
-    expect(order.properties.data.required.sort()).toEqual(["approved_by", "contact_id", "currency", "decided_by", "order_id", "total"]);
-    const again = await vitrina.handler(new Request("http://localhost/v1/events/schemas", { headers: { "if-none-match": response.headers.get("etag")! } }));
+    expect(order.properties.data.required.sort()).toEqual([
+      "approved_by",
+      "contact_id",
+      "currency",
+      "decided_by",
+      "order_id",
+      "total",
+    ]);
+    const again = await vitrina.handler(
+      new Request("http://localhost/v1/events/schemas", {
+        headers: { "if-none-match": response.headers.get("etag")! },
+      }),
+    );
     expect(again.status).toBe(304);
   });
 });

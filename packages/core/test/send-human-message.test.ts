@@ -8,45 +8,81 @@ async function setup(over: { optedOut?: boolean } = {}) {
   const f = fixtures();
   const workspace = f.workspace();
   const contact = f.contact(workspace.id, { whatsappOptedOutAt: over.optedOut ? f.at() : null });
-  const conversation = { id: f.id(), workspaceId: workspace.id, contactId: contact.id, channel: "whatsapp", status: "open" as const, escalatedAt: null, createdAt: f.at(), updatedAt: f.at() };
+  const conversation = {
+    id: f.id(),
+    workspaceId: workspace.id,
+    contactId: contact.id,
+    channel: "whatsapp",
+    status: "open" as const,
+    escalatedAt: null,
+    createdAt: f.at(),
+    updatedAt: f.at(),
+  };
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);
   await storage.conversations.insert(conversation);
   const clock = createManualClock("2026-02-01T10:00:00.000Z");
   const sent: unknown[] = [];
   const send = (messaging: MessagingTransport) =>
-    sendHumanMessage({ storage, messaging, clock, ids: () => "msg-1" }, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" });
+    sendHumanMessage(
+      { storage, messaging, clock, ids: () => "msg-1" },
+      { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" },
+    );
   return { storage, contact, conversation, sent, send };
 }
 
 describe("sendHumanMessage", () => {
   it("sends to the contact's phone, then stores the message as human and bumps the conversation", async () => {
     const s = await setup();
-    const result = await s.send({ send: async (m) => (s.sent.push(m), { status: "queued", providerMessageId: "wamid.1" }) });
+    const result = await s.send({
+      send: async (m) => (s.sent.push(m), { status: "queued", providerMessageId: "wamid.1" }),
+    });
     expect(s.sent).toEqual([{ channel: "whatsapp", to: s.contact.phoneE164, text: "Hola" }]);
     expect(result.delivery.status).toBe("queued");
     expect(await s.storage.messages.listByConversation(s.conversation.id)).toEqual([
-      { id: "msg-1", workspaceId: s.conversation.workspaceId, conversationId: s.conversation.id, sender: "human", content: "Hola", createdAt: "2026-02-01T10:00:00.000Z" },
+      {
+        id: "msg-1",
+        workspaceId: s.conversation.workspaceId,
+        conversationId: s.conversation.id,
+        sender: "human",
+        content: "Hola",
+        createdAt: "2026-02-01T10:00:00.000Z",
+      },
     ]);
-    expect((await s.storage.conversations.get(s.conversation.workspaceId, s.conversation.id))?.updatedAt).toBe("2026-02-01T10:00:00.000Z");
+    expect((await s.storage.conversations.get(s.conversation.workspaceId, s.conversation.id))?.updatedAt).toBe(
+      "2026-02-01T10:00:00.000Z",
+    );
   });
 
   it("records the message before handing it to the provider", async () => {
     const s = await setup();
     let recordedAtSend: unknown[] = [];
-    await s.send({ send: async () => ((recordedAtSend = await s.storage.messages.listByConversation(s.conversation.id)), { status: "sent", providerMessageId: null }) });
+    await s.send({
+      send: async () => (
+        (recordedAtSend = await s.storage.messages.listByConversation(s.conversation.id)),
+        { status: "sent", providerMessageId: null }
+      ),
+    });
     expect(recordedAtSend).toEqual([expect.objectContaining({ id: "msg-1", content: "Hola" })]);
   });
 
   it("removes the record when the provider refuses", async () => {
     const s = await setup();
-    await expect(s.send({ send: async () => { throw new MessagingError("provider said no"); } })).rejects.toThrow(/provider said no/);
+    await expect(
+      s.send({
+        send: async () => {
+          throw new MessagingError("provider said no");
+        },
+      }),
+    ).rejects.toThrow(/provider said no/);
     expect(await s.storage.messages.listByConversation(s.conversation.id)).toEqual([]);
   });
 
   it("refuses a contact who opted out, without calling the provider", async () => {
     const s = await setup({ optedOut: true });
-    await expect(s.send({ send: async (m) => (s.sent.push(m), { status: "sent", providerMessageId: null }) })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      s.send({ send: async (m) => (s.sent.push(m), { status: "sent", providerMessageId: null }) }),
+    ).rejects.toMatchObject({ code: "forbidden" });
     expect(s.sent).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@ import { hmacSha256Hex, importHmacKey, signedPayload, verifyHmacSha256Hex } from
 
 // The same vectors the client's node:crypto and @noble/hashes entries are tested against, computed
 // with openssl: the server's WebCrypto verification must agree with every client byte for byte.
-const vectors = JSON.parse(readFileSync(new URL("../../client/test/signature-vectors.json", import.meta.url), "utf8")) as {
+const vectors = JSON.parse(
+  readFileSync(new URL("../../client/test/signature-vectors.json", import.meta.url), "utf8"),
+) as {
   cases: Array<{ name: string; secret: string; timestamp: string; body: string; signature: string }>;
 };
 

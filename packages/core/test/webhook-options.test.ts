@@ -3,24 +3,49 @@ import { createVitrina, logMessagingTransport, silentLogger, type WebhookOptions
 import { describe, expect, it } from "vitest";
 
 const withWebhooks = (webhooks: WebhookOptions) =>
-  createVitrina({ storage: memoryStorage(), messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 1).toString("base64"), webhooks });
+  createVitrina({
+    storage: memoryStorage(),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 1).toString("base64"),
+    webhooks,
+  });
 
 describe("webhook delivery limits", () => {
   it("defaults to a pool of 32 with half of it per subscription, and follows the options", () => {
     expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 32, perSubscriptionConcurrency: 16 });
-    expect(withWebhooks({ concurrency: 2 }).outbox.dispatcher).toMatchObject({ concurrency: 2, perSubscriptionConcurrency: 1 });
-    expect(withWebhooks({ concurrency: 10, perSubscriptionConcurrency: 40 }).outbox.dispatcher).toMatchObject({ perSubscriptionConcurrency: 10 });
+    expect(withWebhooks({ concurrency: 2 }).outbox.dispatcher).toMatchObject({
+      concurrency: 2,
+      perSubscriptionConcurrency: 1,
+    });
+    expect(withWebhooks({ concurrency: 10, perSubscriptionConcurrency: 40 }).outbox.dispatcher).toMatchObject({
+      perSubscriptionConcurrency: 10,
+    });
     // The old name still sizes the pool.
-    expect(withWebhooks({ batchSize: 12 }).outbox.dispatcher).toMatchObject({ concurrency: 12, perSubscriptionConcurrency: 6 });
+    expect(withWebhooks({ batchSize: 12 }).outbox.dispatcher).toMatchObject({
+      concurrency: 12,
+      perSubscriptionConcurrency: 6,
+    });
   });
 
   it("refuses a lease no longer than the delivery deadline, and pool sizes that aren't positive integers", () => {
     expect(() => withWebhooks({ timeoutMs: 5_000, leaseMs: 5_000 })).toThrow(
-      expect.objectContaining({ code: "invalid_argument", reasons: [{ field: "webhooks.leaseMs", reason: "must exceed timeoutMs (5000)" }] }),
+      expect.objectContaining({
+        code: "invalid_argument",
+        reasons: [{ field: "webhooks.leaseMs", reason: "must exceed timeoutMs (5000)" }],
+      }),
     );
-    for (const webhooks of [{ concurrency: 0 }, { perSubscriptionConcurrency: 1.5 }, { timeoutMs: -1 }] as WebhookOptions[]) {
+    for (const webhooks of [
+      { concurrency: 0 },
+      { perSubscriptionConcurrency: 1.5 },
+      { timeoutMs: -1 },
+    ] as WebhookOptions[]) {
       const field = `webhooks.${Object.keys(webhooks)[0]}`;
-      expect(() => withWebhooks(webhooks)).toThrow(expect.objectContaining({ code: "invalid_argument", reasons: [{ field, reason: "must be a positive integer" }] }));
+      expect(() => withWebhooks(webhooks)).toThrow(
+        expect.objectContaining({
+          code: "invalid_argument",
+          reasons: [{ field, reason: "must be a positive integer" }],
+        }),
+      );
     }
   });
 });

@@ -10,7 +10,11 @@ afterEach(() => mock.resetHandlers());
 afterAll(() => mock.close());
 
 const transport = whatsAppCloudTransport({ accessToken: "EAAtoken", phoneNumberId: "1234567890" });
-const message = { channel: "whatsapp" as const, to: "+56912345678", template: { name: "vitrina_welcome", language: "es", bodyParameters: ["María"] } };
+const message = {
+  channel: "whatsapp" as const,
+  to: "+56912345678",
+  template: { name: "vitrina_welcome", language: "es", bodyParameters: ["María"] },
+};
 
 describe("WhatsApp Cloud API transport", () => {
   it("posts a template message with the access token and returns the message id", async () => {
@@ -18,7 +22,10 @@ describe("WhatsApp Cloud API transport", () => {
     mock.use(
       http.post(GRAPH, async ({ request }) => {
         received = { auth: request.headers.get("authorization"), body: await request.json() };
-        return HttpResponse.json({ messaging_product: "whatsapp", messages: [{ id: "wamid.ABC", message_status: "accepted" }] });
+        return HttpResponse.json({
+          messaging_product: "whatsapp",
+          messages: [{ id: "wamid.ABC", message_status: "accepted" }],
+        });
       }),
     );
     expect(await transport.send(message)).toEqual({ status: "sent", providerMessageId: "wamid.ABC" });
@@ -28,24 +35,37 @@ describe("WhatsApp Cloud API transport", () => {
       recipient_type: "individual",
       to: "56912345678",
       type: "template",
-      template: { name: "vitrina_welcome", language: { code: "es" }, components: [{ type: "body", parameters: [{ type: "text", text: "María" }] }] },
+      template: {
+        name: "vitrina_welcome",
+        language: { code: "es" },
+        components: [{ type: "body", parameters: [{ type: "text", text: "María" }] }],
+      },
     });
   });
 
   it("reports queued when the provider holds the message", async () => {
-    mock.use(http.post(GRAPH, () => HttpResponse.json({ messages: [{ id: "wamid.Q", message_status: "held_for_quality_assessment" }] })));
+    mock.use(
+      http.post(GRAPH, () =>
+        HttpResponse.json({ messages: [{ id: "wamid.Q", message_status: "held_for_quality_assessment" }] }),
+      ),
+    );
     expect(await transport.send(message)).toEqual({ status: "queued", providerMessageId: "wamid.Q" });
   });
 
   it("turns a Graph API error into a MessagingError with code and message", async () => {
     mock.use(
       http.post(GRAPH, () =>
-        HttpResponse.json({ error: { message: "(#131030) Recipient phone number not in allowed list", code: 131030 } }, { status: 400 }),
+        HttpResponse.json(
+          { error: { message: "(#131030) Recipient phone number not in allowed list", code: 131030 } },
+          { status: 400 },
+        ),
       ),
     );
     const error = await transport.send(message).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MessagingError);
-    expect((error as MessagingError).message).toBe("WhatsApp Cloud API error 400 (code 131030): (#131030) Recipient phone number not in allowed list");
+    expect((error as MessagingError).message).toBe(
+      "WhatsApp Cloud API error 400 (code 131030): (#131030) Recipient phone number not in allowed list",
+    );
   });
 
   it("turns a network failure into a MessagingError", async () => {
@@ -55,7 +75,12 @@ describe("WhatsApp Cloud API transport", () => {
 
   it("sends free text inside the service window", async () => {
     let body: any;
-    mock.use(http.post(GRAPH, async ({ request }) => ((body = await request.json()), HttpResponse.json({ messages: [{ id: "wamid.T" }] }))));
+    mock.use(
+      http.post(
+        GRAPH,
+        async ({ request }) => ((body = await request.json()), HttpResponse.json({ messages: [{ id: "wamid.T" }] })),
+      ),
+    );
     await transport.send({ channel: "whatsapp", to: "+56912345678", text: "hola" });
     expect(body).toMatchObject({ type: "text", text: { body: "hola" } });
   });

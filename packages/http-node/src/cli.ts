@@ -34,7 +34,9 @@ else embedded PGlite in VITRINA_DATA_DIR (default .vitrina/). Secrets are sealed
 or VITRINA_SECRET_KEY (required with PostgreSQL: the same key the server uses).`;
 
 function commandHelp(command: CliCommand): string {
-  const flags = Object.keys(command.flags).map((flag) => `--${flag}`).join(" ");
+  const flags = Object.keys(command.flags)
+    .map((flag) => `--${flag}`)
+    .join(" ");
   return `${command.summary}\n\n${command.usage}\n\noptions: ${flags || "(none)"}; global: --config <file> --json --memory`;
 }
 
@@ -50,12 +52,18 @@ async function main(argv: string[]): Promise<void> {
   if (first.values.version) return void console.log(version());
   const command = commands.find((c) => c.name === (name === "help" ? first.positionals[1] : name));
   if (name === undefined || (name === "help" && command === undefined)) return void console.log(globalUsage);
-  if (command === undefined) throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(", ")}`);
+  if (command === undefined)
+    throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(", ")}`);
   if (first.values.help || name === "help") return void console.log(commandHelp(command));
 
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...globalFlags, ...command.flags }, strict: true, allowPositionals: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...globalFlags, ...command.flags },
+      strict: true,
+      allowPositionals: true,
+    });
   } catch (error) {
     throw Object.assign(new UsageError((error as Error).message), { command });
   }
@@ -99,7 +107,10 @@ function report(error: unknown): number {
   const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error)];
   if (error instanceof UsageError) {
     const command = (error as UsageError & { command?: CliCommand }).command;
-    lines.push("", command ? `${command.usage}\n(vitrina ${command.name} --help)` : "vitrina --help lists the commands");
+    lines.push(
+      "",
+      command ? `${command.usage}\n(vitrina ${command.name} --help)` : "vitrina --help lists the commands",
+    );
   }
   console.error(lines.join("\n"));
   return error instanceof UsageError ? 2 : 1;

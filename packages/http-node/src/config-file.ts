@@ -40,7 +40,10 @@ export const CONFIG_FILE_NAMES = ["vitrina.config.js", "vitrina.config.mjs", "vi
 export function findConfigFile(cwd: string, explicit?: string): string | null {
   if (explicit !== undefined) {
     const file = resolve(cwd, explicit);
-    if (!existsSync(file)) throw new VitrinaError("invalid_argument", `--config ${explicit}: no such file (${file})`, { reasons: [{ field: "--config", reason: "file not found" }] });
+    if (!existsSync(file))
+      throw new VitrinaError("invalid_argument", `--config ${explicit}: no such file (${file})`, {
+        reasons: [{ field: "--config", reason: "file not found" }],
+      });
     return file;
   }
   for (const name of CONFIG_FILE_NAMES) {
@@ -61,13 +64,19 @@ export async function loadConfigFile(file: string): Promise<VitrinaConfig> {
     module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (cause) {
     const code = (cause as { code?: string }).code;
-    const hint = code === "ERR_UNKNOWN_FILE_EXTENSION" ? ": this Node can't import .ts by itself; use vitrina.config.mjs, or run with a loader (node --import tsx)" : `: ${(cause as Error).message}`;
+    const hint =
+      code === "ERR_UNKNOWN_FILE_EXTENSION"
+        ? ": this Node can't import .ts by itself; use vitrina.config.mjs, or run with a loader (node --import tsx)"
+        : `: ${(cause as Error).message}`;
     throw new VitrinaError("invalid_argument", `could not load ${file}${hint}`, { cause });
   }
   const exported = module.default ?? module.config;
   const config = typeof exported === "function" ? await (exported as () => unknown)() : exported;
   if (config === null || typeof config !== "object") {
-    throw new VitrinaError("invalid_argument", `${file} must export default an options object (or a function returning one), e.g. export default defineConfig({ headerPrefix: "Acme" })`);
+    throw new VitrinaError(
+      "invalid_argument",
+      `${file} must export default an options object (or a function returning one), e.g. export default defineConfig({ headerPrefix: "Acme" })`,
+    );
   }
   return config as VitrinaConfig;
 }

@@ -34,7 +34,9 @@ function readHolder(path: string): { raw: string; holder: Holder | null } | null
   }
   try {
     const parsed = JSON.parse(raw) as Partial<Holder>;
-    return Number.isInteger(parsed.pid) && typeof parsed.hostname === "string" ? { raw, holder: parsed as Holder } : { raw, holder: null };
+    return Number.isInteger(parsed.pid) && typeof parsed.hostname === "string"
+      ? { raw, holder: parsed as Holder }
+      : { raw, holder: null };
   } catch {
     return { raw, holder: null };
   }
@@ -91,7 +93,10 @@ function unlinkIfUnchanged(path: string, raw: string): void {
  * Taking over goes through a second, short-lived guard file so two processes starting at once
  * can't both replace the same stale lock.
  */
-export function lockDataDir(dir: string, warn: (message: string) => void = (m) => console.warn(`vitrina: ${m}`)): DataDirLock {
+export function lockDataDir(
+  dir: string,
+  warn: (message: string) => void = (m) => console.warn(`vitrina: ${m}`),
+): DataDirLock {
   const path = join(dir, LOCK_FILE);
   const guardPath = `${path}.takeover`;
   const content = `${JSON.stringify({
@@ -114,7 +119,9 @@ export function lockDataDir(dir: string, warn: (message: string) => void = (m) =
     try {
       unlinkIfUnchanged(path, current.raw);
       if (createExclusively(path, content)) {
-        warn(`took over ${path}, left by ${current.holder ? `process ${current.holder.pid} (${current.holder.command}), which is no longer running` : "an unreadable lock file"}`);
+        warn(
+          `took over ${path}, left by ${current.holder ? `process ${current.holder.pid} (${current.holder.command}), which is no longer running` : "an unreadable lock file"}`,
+        );
         return held(path, content);
       }
     } finally {
@@ -122,7 +129,9 @@ export function lockDataDir(dir: string, warn: (message: string) => void = (m) =
     }
   }
   const last = readHolder(path)?.holder;
-  throw last ? inUse(dir, last, path) : new VitrinaError("storage_unavailable", `could not lock the PGlite data directory ${dir}`);
+  throw last
+    ? inUse(dir, last, path)
+    : new VitrinaError("storage_unavailable", `could not lock the PGlite data directory ${dir}`);
 }
 
 function held(path: string, content: string): DataDirLock {

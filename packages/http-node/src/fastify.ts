@@ -19,7 +19,10 @@ export interface VitrinaFastifyOptions extends NodeListenerOptions {
  * encapsulated per plugin, so the app's own routes keep Fastify's JSON parsing.
  */
 export const vitrinaFastify: FastifyPluginAsync<VitrinaFastifyOptions> = async (fastify, options) => {
-  const listener = toNodeListener(options.vitrina.handler, { maxBodySize: options.maxBodySize, onError: options.onError });
+  const listener = toNodeListener(options.vitrina.handler, {
+    maxBodySize: options.maxBodySize,
+    onError: options.onError,
+  });
   fastify.removeAllContentTypeParsers();
   // Leave the stream unread; Vitrina reads and limits it itself.
   fastify.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));

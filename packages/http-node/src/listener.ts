@@ -70,7 +70,10 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         try {
           response = await handler(toWebRequest(req, res, maxBodySize));
         } catch (error) {
-          if (error instanceof BodyTooLargeError || (error as { cause?: unknown })?.cause instanceof BodyTooLargeError) {
+          if (
+            error instanceof BodyTooLargeError ||
+            (error as { cause?: unknown })?.cause instanceof BodyTooLargeError
+          ) {
             response = tooLarge(req, maxBodySize);
           } else if (error instanceof BadRequestTargetError) {
             response = plainError(400, "invalid_argument", error.message);

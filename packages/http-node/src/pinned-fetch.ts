@@ -25,7 +25,12 @@ export function guardedLookup(policy: Policy, lookup: LookupAll = dnsLookup) {
       for (const { address } of addresses) {
         const refusal = addressRefusal(address, policy);
         if (refusal !== null) {
-          return callback(Object.assign(new Error(`refused to connect: ${hostname} (${address}) ${refusal.replace(/^\S+ /, "")}`), { code: "ESSRF" }), []);
+          return callback(
+            Object.assign(new Error(`refused to connect: ${hostname} (${address}) ${refusal.replace(/^\S+ /, "")}`), {
+              code: "ESSRF",
+            }),
+            [],
+          );
         }
       }
       if (options.all) return callback(null, addresses);
@@ -55,6 +60,9 @@ export function pinnedFetch(policy: Policy): typeof fetch {
  * ```
  */
 export function nodeWebhookOptions(policy: Partial<Policy> = {}) {
-  const resolved = { allowInsecureLoopback: policy.allowInsecureLoopback ?? false, allowPrivateNetworks: policy.allowPrivateNetworks ?? false };
+  const resolved = {
+    allowInsecureLoopback: policy.allowInsecureLoopback ?? false,
+    allowPrivateNetworks: policy.allowPrivateNetworks ?? false,
+  };
   return { ...resolved, resolveHost: nodeHostResolver, fetch: pinnedFetch(resolved) };
 }

@@ -44,7 +44,11 @@ export async function importOptional<T>(load: () => Promise<T>, packageName: str
   } catch (cause) {
     const code = (cause as { code?: string }).code;
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw cause;
-    throw new VitrinaError("invalid_argument", `${neededFor} needs the optional package ${packageName}: install it (pnpm add ${packageName}), or set DATABASE_URL, or use --memory`, { cause });
+    throw new VitrinaError(
+      "invalid_argument",
+      `${neededFor} needs the optional package ${packageName}: install it (pnpm add ${packageName}), or set DATABASE_URL, or use --memory`,
+      { cause },
+    );
   }
 }
 
@@ -60,15 +64,29 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   const dataDir = resolve(env.VITRINA_DATA_DIR || ".vitrina");
   if (options.memory || env.VITRINA_STORAGE === "memory") {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
-    return { storage: memoryStorage(), kind: "memory", description: "memory (nothing survives a restart)", persistent: false, dataDir };
+    return {
+      storage: memoryStorage(),
+      kind: "memory",
+      description: "memory (nothing survives a restart)",
+      persistent: false,
+      dataDir,
+    };
   }
-  const postgres = await importOptional(() => import("@vitrina/adapter-postgres"), "@vitrina/adapter-postgres", "persistent storage (or use --memory)");
+  const postgres = await importOptional(
+    () => import("@vitrina/adapter-postgres"),
+    "@vitrina/adapter-postgres",
+    "persistent storage (or use --memory)",
+  );
   const statementTimeoutMs = env.VITRINA_STATEMENT_TIMEOUT_MS ? Number(env.VITRINA_STATEMENT_TIMEOUT_MS) : 10_000;
   const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
   const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
     const { default: pg } = await importOptional(() => import("pg"), "pg", "DATABASE_URL (PostgreSQL)");
-    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 5_000, statement_timeout: statementTimeoutMs });
+    const pool = new pg.Pool({
+      connectionString: env.DATABASE_URL,
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: statementTimeoutMs,
+    });
     await postgres.migrate(pool, { schema, logger: options.logger });
     return {
       storage: postgres.postgresStorage(pool, { statementTimeoutMs, schema }),
@@ -78,7 +96,11 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
       dataDir,
     };
   }
-  const { PGlite } = await importOptional(() => import("@electric-sql/pglite"), "@electric-sql/pglite", "embedded storage without DATABASE_URL");
+  const { PGlite } = await importOptional(
+    () => import("@electric-sql/pglite"),
+    "@electric-sql/pglite",
+    "embedded storage without DATABASE_URL",
+  );
   await mkdir(dataDir, { recursive: true });
   // One process per data directory: a second PGlite on the same files would silently lose writes.
   const lock = lockDataDir(dataDir);
@@ -103,9 +125,11 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
 
 /** Why a process sharing a PostgreSQL database must be given the key, and how. */
 export function secretKeyRequiredMessage(storage = "DATABASE_URL is set"): string {
-  return `${storage} but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. ` +
+  return (
+    `${storage} but VITRINA_SECRET_KEY is not: secrets sealed with any other key can't be opened by the server. ` +
     "Set VITRINA_SECRET_KEY to the same key the server uses (base64, 32 bytes; a new one: `openssl rand -base64 32`), " +
-    "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key.";
+    "or `secretBox` in vitrina.config.mjs. Only the embedded PGlite demo keeps a generated key in <data dir>/secret.key."
+  );
 }
 
 /**
@@ -115,7 +139,10 @@ export function secretKeyRequiredMessage(storage = "DATABASE_URL is set"): strin
  * processes (the server, the CLI, workers), and a key generated here would seal secrets none of them
  * can open.
  */
-export async function secretKeyFromEnv(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<string> {
+export async function secretKeyFromEnv(
+  dataDir: string,
+  env: Record<string, string | undefined> = process.env,
+): Promise<string> {
   if (env.VITRINA_SECRET_KEY) return env.VITRINA_SECRET_KEY;
   if (env.DATABASE_URL) throw new VitrinaError("invalid_argument", secretKeyRequiredMessage());
   const file = join(dataDir, "secret.key");

@@ -21,7 +21,10 @@ export interface RunningWorker extends OutboxWorker {
  * const worker = startWorker(vitrina, { onShutdown: () => vitrina.close() });
  * ```
  */
-export function startWorker(vitrina: Pick<Vitrina, "outbox"> & Partial<Pick<Vitrina, "logger">>, options: StartWorkerOptions = {}): RunningWorker {
+export function startWorker(
+  vitrina: Pick<Vitrina, "outbox"> & Partial<Pick<Vitrina, "logger">>,
+  options: StartWorkerOptions = {},
+): RunningWorker {
   const worker = vitrina.outbox.startWorker(options);
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
@@ -44,5 +47,12 @@ export function startWorker(vitrina: Pick<Vitrina, "outbox"> & Partial<Pick<Vitr
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  return { workerId: worker.workerId, sweepIntervalMs: worker.sweepIntervalMs, lastHeartbeatAt: worker.lastHeartbeatAt, wake: worker.wake, stop, stopped };
+  return {
+    workerId: worker.workerId,
+    sweepIntervalMs: worker.sweepIntervalMs,
+    lastHeartbeatAt: worker.lastHeartbeatAt,
+    wake: worker.wake,
+    stop,
+    stopped,
+  };
 }

@@ -31,11 +31,43 @@ async function seedOldRecords() {
     const connector = f.connector(workspace.id);
     await s.connectors.insert(connector);
     const { contact } = await s.contacts.insertOrGetByPhone(f.contact(workspace.id));
-    await s.leads.insertIfNew(f.lead(workspace.id, connector.id, { contactId: contact.id, receivedAt: "2020-01-01T00:00:00.000Z" }));
-    await s.events.append({ id: "evt_old", workspaceId: workspace.id, type: "order.confirmed", created: "2020-01-01T00:00:00.000Z", data: {} });
-    const delivery = { id: f.id(), workspaceId: workspace.id, subscriptionId: "whs_1", eventId: "evt_old", eventType: "order.confirmed", status: "succeeded" as const, attemptCount: 2, nextAttemptAt: "2020-01-01T00:00:00.000Z", retryUntil: "2020-01-02T00:00:00.000Z", leaseUntil: null, leasedBy: null, lastError: null, createdAt: "2020-01-01T00:00:00.000Z", deliveredAt: "2020-01-01T00:01:00.000Z" };
+    await s.leads.insertIfNew(
+      f.lead(workspace.id, connector.id, { contactId: contact.id, receivedAt: "2020-01-01T00:00:00.000Z" }),
+    );
+    await s.events.append({
+      id: "evt_old",
+      workspaceId: workspace.id,
+      type: "order.confirmed",
+      created: "2020-01-01T00:00:00.000Z",
+      data: {},
+    });
+    const delivery = {
+      id: f.id(),
+      workspaceId: workspace.id,
+      subscriptionId: "whs_1",
+      eventId: "evt_old",
+      eventType: "order.confirmed",
+      status: "succeeded" as const,
+      attemptCount: 2,
+      nextAttemptAt: "2020-01-01T00:00:00.000Z",
+      retryUntil: "2020-01-02T00:00:00.000Z",
+      leaseUntil: null,
+      leasedBy: null,
+      lastError: null,
+      createdAt: "2020-01-01T00:00:00.000Z",
+      deliveredAt: "2020-01-01T00:01:00.000Z",
+    };
     await s.webhookDeliveries.insert(delivery);
-    for (const number of [1, 2]) await s.webhookAttempts.insert({ id: f.id(), deliveryId: delivery.id, number, attemptedAt: "2020-01-01T00:00:00.000Z", statusCode: 200, durationMs: 5, error: null });
+    for (const number of [1, 2])
+      await s.webhookAttempts.insert({
+        id: f.id(),
+        deliveryId: delivery.id,
+        number,
+        attemptedAt: "2020-01-01T00:00:00.000Z",
+        statusCode: 200,
+        durationMs: 5,
+        error: null,
+      });
   } finally {
     await ctx.vitrina.close();
   }
@@ -45,17 +77,38 @@ describe("vitrina cleanup", () => {
   it("counts with --dry-run, then removes, per kind; lead payloads only when configured", async () => {
     await seedOldRecords();
     const kept = { deliveriesDays: 30, leadPayloadsDays: null };
-    expect(await cleanup({ "dry-run": true })).toMatchObject({ attempts: 2, deliveries: 1, events: 1, leadPayloads: 0, dryRun: true, settings: kept });
-    expect(await cleanup({})).toMatchObject({ attempts: 2, deliveries: 1, events: 1, leadPayloads: 0, dryRun: false, complete: true });
+    expect(await cleanup({ "dry-run": true })).toMatchObject({
+      attempts: 2,
+      deliveries: 1,
+      events: 1,
+      leadPayloads: 0,
+      dryRun: true,
+      settings: kept,
+    });
+    expect(await cleanup({})).toMatchObject({
+      attempts: 2,
+      deliveries: 1,
+      events: 1,
+      leadPayloads: 0,
+      dryRun: false,
+      complete: true,
+    });
     expect(await cleanup({ "dry-run": true })).toMatchObject({ attempts: 0, deliveries: 0, events: 0 });
 
     process.env.VITRINA_RETENTION_LEAD_PAYLOADS_DAYS = "365";
     process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "keep";
-    expect(await cleanup({})).toMatchObject({ deliveries: 0, leadPayloads: 1, settings: { deliveriesDays: null, leadPayloadsDays: 365 } });
+    expect(await cleanup({})).toMatchObject({
+      deliveries: 0,
+      leadPayloads: 1,
+      settings: { deliveriesDays: null, leadPayloadsDays: 365 },
+    });
   }, 60_000);
 
   it("refuses a retention setting that is not a number of days or keep", async () => {
     process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "thirty";
-    await expect(openCliContext({ config: {}, configFile: null, out: { json: true } })).rejects.toMatchObject({ code: "invalid_argument", reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }] });
+    await expect(openCliContext({ config: {}, configFile: null, out: { json: true } })).rejects.toMatchObject({
+      code: "invalid_argument",
+      reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }],
+    });
   });
 });

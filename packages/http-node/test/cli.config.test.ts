@@ -25,7 +25,12 @@ afterEach(async () => {
 });
 
 function envFor(backend: "PGlite" | "PostgreSQL"): Record<string, string> {
-  return { DATABASE_URL: backend === "PostgreSQL" ? DATABASE_URL! : "", VITRINA_DATA_DIR: join(cwd, ".vitrina"), VITRINA_SECRET_KEY: "", VITRINA_ALLOW_INSECURE_LOOPBACK: "" };
+  return {
+    DATABASE_URL: backend === "PostgreSQL" ? DATABASE_URL! : "",
+    VITRINA_DATA_DIR: join(cwd, ".vitrina"),
+    VITRINA_SECRET_KEY: "",
+    VITRINA_ALLOW_INSECURE_LOOPBACK: "",
+  };
 }
 
 /** What the app does before the worker runs: a subscription to `url` and one quote.created waiting for it. */
@@ -42,7 +47,11 @@ async function appQueuesOneEvent(backend: "PGlite" | "PostgreSQL", schema: strin
     const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "ana" });
     await vitrina.webhooks.create(workspace.id, { url, events: ["quote.created"], secret: RECEIVER_SECRET });
     const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56911112222" });
-    await vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "SKU-1", quantity: 1, unitPrice: 990 }] });
+    await vitrina.quotes.create({
+      workspaceId: workspace.id,
+      contactId: contact.id,
+      items: [{ sku: "SKU-1", quantity: 1, unitPrice: 990 }],
+    });
   } finally {
     await vitrina.close();
   }
@@ -68,14 +77,19 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
     );
 
     const { command, args } = cliCommand(["worker"]);
-    const worker = spawn(command, args, { cwd, env: { ...process.env, ...envFor(backend) }, stdio: ["ignore", "pipe", "pipe"] });
+    const worker = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...envFor(backend) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     worker.stdout.on("data", (c: Buffer) => void (output += c.toString()));
     worker.stderr.on("data", (c: Buffer) => void (output += c.toString()));
     const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
     try {
       const deadline = Date.now() + 90_000;
-      while (receiver.received.length === 0 && worker.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (receiver.received.length === 0 && worker.exitCode === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
     } finally {
       worker.kill("SIGTERM");
     }
@@ -86,7 +100,9 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
     expect(delivery!.headers["vitrina-signature"]).toBeUndefined();
     expect(delivery!.headers["vitrina-event-id"]).toBeUndefined();
     expect(delivery!.headers["acme-event-id"]).toEqual(expect.any(String));
-    expect(verifyWithNodeCrypto(delivery!.headers["acme-signature"] as string, delivery!.body, RECEIVER_SECRET)).toBe(true);
+    expect(verifyWithNodeCrypto(delivery!.headers["acme-signature"] as string, delivery!.body, RECEIVER_SECRET)).toBe(
+      true,
+    );
 
     // `migrate` reads the same config: the app's schema.
     const migrated = await runCli(["migrate"], { cwd, env: envFor(backend) });

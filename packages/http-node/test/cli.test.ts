@@ -29,7 +29,12 @@ async function run(command: CliCommand, args: string[], flags: Record<string, st
 describe("vitrina CLI console commands", () => {
   it("creates a workspace, a connector, lists it without its secret, and rotates it, across restarts", async () => {
     const workspace = await run(workspacesCommand, ["create"], { name: "Andes", owner: "ana" });
-    const created = await run(connectorsCommand, ["create"], { workspace: workspace.id, name: "HubSpot", "system-id": "hubspot", user: "ana" });
+    const created = await run(connectorsCommand, ["create"], {
+      workspace: workspace.id,
+      name: "HubSpot",
+      "system-id": "hubspot",
+      user: "ana",
+    });
     expect(created.secret).toMatch(/^vtr_cs_/);
     const listed = await run(connectorsCommand, ["list"], { workspace: workspace.id, user: "ana" });
     expect(listed).toEqual([created.connector]);
@@ -41,7 +46,12 @@ describe("vitrina CLI console commands", () => {
 
   it("issues, lists and revokes API keys, and lists deliveries; refuses a non-owner", async () => {
     const workspace = await run(workspacesCommand, ["create"], { name: "Andes", owner: "ana" });
-    const issued = await run(apiKeysCommand, ["issue"], { workspace: workspace.id, user: "ana", name: "crm", scopes: "webhooks:read,catalog:read" });
+    const issued = await run(apiKeysCommand, ["issue"], {
+      workspace: workspace.id,
+      user: "ana",
+      name: "crm",
+      scopes: "webhooks:read,catalog:read",
+    });
     expect(issued.secret).toMatch(/^vtr_live_/);
     expect(issued.key.scopes).toEqual(["webhooks:read", "catalog:read"]);
     const keys = await run(apiKeysCommand, ["list"], { workspace: workspace.id, user: "ana" });
@@ -49,8 +59,14 @@ describe("vitrina CLI console commands", () => {
     expect(JSON.stringify(keys)).not.toContain(issued.secret);
     const revoked = await run(apiKeysCommand, ["revoke", issued.key.id], { workspace: workspace.id, user: "ana" });
     expect(revoked.revokedAt).toEqual(expect.any(String));
-    await expect(run(connectorsCommand, ["list"], { workspace: workspace.id, user: "mallory" })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "mallory" })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "ana" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(run(connectorsCommand, ["list"], { workspace: workspace.id, user: "mallory" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(
+      run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "mallory" }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      run(deliveriesCommand, ["list"], { workspace: workspace.id, subscription: "whs_x", user: "ana" }),
+    ).rejects.toMatchObject({ code: "not_found" });
   }, 60_000);
 });

@@ -23,7 +23,8 @@ describe("vitrina CLI: help, version and usage errors", () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
     expect(await cli("--version")).toMatchObject({ code: 0, stdout: `${version}\n` });
     const help = await cli("--help");
-    for (const name of ["migrate", "workspaces", "connectors", "api-keys", "webhooks", "deliveries", "worker"]) expect(help.stdout).toContain(`  ${name}`);
+    for (const name of ["migrate", "workspaces", "connectors", "api-keys", "webhooks", "deliveries", "worker"])
+      expect(help.stdout).toContain(`  ${name}`);
     const connectors = await cli("connectors", "--help");
     expect(connectors.code).toBe(0);
     expect(connectors.stdout).toContain("vitrina connectors rotate <connectorId> --user <userId>");
@@ -31,7 +32,18 @@ describe("vitrina CLI: help, version and usage errors", () => {
   }, 120_000);
 
   it("refuses bad flags with a usage error naming the flag (exit 2), never a database error", async () => {
-    const limit = await cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", "--limit", "abc");
+    const limit = await cli(
+      "deliveries",
+      "list",
+      "--workspace",
+      "w",
+      "--subscription",
+      "s",
+      "--user",
+      "ana",
+      "--limit",
+      "abc",
+    );
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('vitrina: invalid_argument: --limit must be a positive whole number, got "abc"');
     expect(limit.stderr).toContain("vitrina deliveries list");
@@ -55,27 +67,89 @@ describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
   }, 60_000);
 
   it("lists every field at fault and the valid scopes", async () => {
-    const connector = await cli("connectors", "create", "--workspace", workspaceId, "--name", "  ", "--system-id", "has space", "--user", "ana");
+    const connector = await cli(
+      "connectors",
+      "create",
+      "--workspace",
+      workspaceId,
+      "--name",
+      "  ",
+      "--system-id",
+      "has space",
+      "--user",
+      "ana",
+    );
     expect(connector.code).toBe(1);
-    expect(connector.stderr).toContain("vitrina: invalid_payload: connector is invalid\n  name: must be 1 to 120 characters\n  systemId: must be 1 to 64 letters");
-    const key = await cli("api-keys", "issue", "--workspace", workspaceId, "--user", "ana", "--name", "crm", "--scopes", "catalog:read,bogus");
+    expect(connector.stderr).toContain(
+      "vitrina: invalid_payload: connector is invalid\n  name: must be 1 to 120 characters\n  systemId: must be 1 to 64 letters",
+    );
+    const key = await cli(
+      "api-keys",
+      "issue",
+      "--workspace",
+      workspaceId,
+      "--user",
+      "ana",
+      "--name",
+      "crm",
+      "--scopes",
+      "catalog:read,bogus",
+    );
     expect(key.code).toBe(1);
     expect(key.stderr).toContain(`  scopes.1: unknown scope "bogus"; known: ${SCOPES.join(", ")}`);
   }, 120_000);
 
   it("prints the connector's lead-intake URL, or a marked placeholder", async () => {
-    const placeholder = await cli("connectors", "create", "--workspace", workspaceId, "--name", "HubSpot", "--system-id", "hubspot", "--user", "ana");
+    const placeholder = await cli(
+      "connectors",
+      "create",
+      "--workspace",
+      workspaceId,
+      "--name",
+      "HubSpot",
+      "--system-id",
+      "hubspot",
+      "--user",
+      "ana",
+    );
     expect(placeholder.code).toBe(0);
     expect(placeholder.stdout).toMatch(/^secret +vtr_cs_/m);
-    expect(placeholder.stdout).toContain("lead_intake_url  <your public URL>/functions/v1/lead-intake (pass --public-url or set publicUrl in vitrina.config.mjs)");
-    const json = await cli("connectors", "create", "--workspace", workspaceId, "--name", "Pipedrive", "--system-id", "pipedrive", "--user", "ana", "--public-url", "https://crm.example.com/vitrina/", "--json");
-    expect(JSON.parse(json.stdout)).toMatchObject({ lead_intake_url: "https://crm.example.com/vitrina/functions/v1/lead-intake", secret: expect.stringMatching(/^vtr_cs_/) });
+    expect(placeholder.stdout).toContain(
+      "lead_intake_url  <your public URL>/functions/v1/lead-intake (pass --public-url or set publicUrl in vitrina.config.mjs)",
+    );
+    const json = await cli(
+      "connectors",
+      "create",
+      "--workspace",
+      workspaceId,
+      "--name",
+      "Pipedrive",
+      "--system-id",
+      "pipedrive",
+      "--user",
+      "ana",
+      "--public-url",
+      "https://crm.example.com/vitrina/",
+      "--json",
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      lead_intake_url: "https://crm.example.com/vitrina/functions/v1/lead-intake",
+      secret: expect.stringMatching(/^vtr_cs_/),
+    });
   }, 120_000);
 
   it("lists workspaces, webhook subscriptions and deliveries as aligned tables, or JSON", async () => {
     const configured = await storageFromEnv({ env: env() });
-    const vitrina = createVitrina({ storage: configured.storage, messaging: logMessagingTransport(silentLogger), secretBox: Buffer.alloc(32, 1).toString("base64") });
-    const subscription = await vitrina.webhooks.create(workspaceId, { url: "https://erp.example.com/hooks", events: ["quote.created"], secret: "whsec_test_0123456789abcdefABCDEF" });
+    const vitrina = createVitrina({
+      storage: configured.storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 1).toString("base64"),
+    });
+    const subscription = await vitrina.webhooks.create(workspaceId, {
+      url: "https://erp.example.com/hooks",
+      events: ["quote.created"],
+      secret: "whsec_test_0123456789abcdefABCDEF",
+    });
     await vitrina.close();
 
     const workspaces = await cli("workspaces", "list", "--user", "ana");
@@ -87,10 +161,23 @@ describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
     const webhooks = await cli("webhooks", "list", "--workspace", workspaceId, "--user", "ana");
     expect(webhooks.stdout).toMatch(/^ID +URL +EVENTS +ENABLED +CREATED$/m);
     expect(webhooks.stdout).toContain(`${subscription.id}  https://erp.example.com/hooks  quote.created  yes`);
-    const json = JSON.parse((await cli("webhooks", "list", "--workspace", workspaceId, "--user", "ana", "--json")).stdout);
+    const json = JSON.parse(
+      (await cli("webhooks", "list", "--workspace", workspaceId, "--user", "ana", "--json")).stdout,
+    );
     expect(json.data.map((s: { id: string }) => s.id)).toEqual([subscription.id]);
 
-    const deliveries = await cli("deliveries", "list", "--workspace", workspaceId, "--subscription", subscription.id, "--user", "ana", "--limit", "5");
+    const deliveries = await cli(
+      "deliveries",
+      "list",
+      "--workspace",
+      workspaceId,
+      "--subscription",
+      subscription.id,
+      "--user",
+      "ana",
+      "--limit",
+      "5",
+    );
     expect(deliveries).toMatchObject({ code: 0, stdout: "(none)\n" });
   }, 180_000);
 });

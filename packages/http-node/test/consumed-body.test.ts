@@ -29,7 +29,11 @@ describe("a request body read before Vitrina", () => {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/functions/v1/lead-intake`;
 
-    const response = await fetch(url, { method: "POST", body: '{"a":1}', headers: { "content-type": "application/json" } });
+    const response = await fetch(url, {
+      method: "POST",
+      body: '{"a":1}',
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("body_already_consumed");
     expect(called).toBe(false);

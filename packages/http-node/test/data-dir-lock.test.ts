@@ -36,15 +36,21 @@ async function deadPid(): Promise<number> {
 /** Runs the `vitrina` CLI from the sources in a separate process. */
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [runSource, vitePath, root, "packages/http-node/src/cli.ts", ...args], { env: childEnv() }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [runSource, vitePath, root, "packages/http-node/src/cli.ts", ...args],
+      { env: childEnv() },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 /** Starts the demo server (examples/server) on the data dir in a separate process. */
 async function startDemoServer(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [runSource, vitePath, root, "examples/server/src/main.mjs"], { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [runSource, vitePath, root, "examples/server/src/main.mjs"], {
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   let output = "";
   await new Promise<void>((resolve, reject) => {
@@ -61,7 +67,12 @@ async function startDemoServer(): Promise<{ child: ChildProcess; exited: Promise
 describe("PGlite data directory lock", () => {
   it("refuses a second opener in this process, naming it, and frees the directory on release", () => {
     const lock = lockDataDir(dir);
-    expect(() => lockDataDir(dir)).toThrow(expect.objectContaining({ code: "storage_unavailable", message: expect.stringContaining(`process ${process.pid} (this process)`) }));
+    expect(() => lockDataDir(dir)).toThrow(
+      expect.objectContaining({
+        code: "storage_unavailable",
+        message: expect.stringContaining(`process ${process.pid} (this process)`),
+      }),
+    );
     lock.release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     lockDataDir(dir).release();
@@ -69,10 +80,22 @@ describe("PGlite data directory lock", () => {
 
   it("takes over a lock left by a process that is gone, and one it can't read, with a warning", async () => {
     const pid = await deadPid();
-    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid, hostname: hostname(), startedAt: "2020-01-01T00:00:00Z", command: "vitrina api-keys issue" }));
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({
+        pid,
+        hostname: hostname(),
+        startedAt: "2020-01-01T00:00:00Z",
+        command: "vitrina api-keys issue",
+      }),
+    );
     const warn = vi.fn();
     const lock = lockDataDir(dir, warn);
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`left by process ${pid} \\(vitrina api-keys issue\\), which is no longer running`)));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        new RegExp(`left by process ${pid} \\(vitrina api-keys issue\\), which is no longer running`),
+      ),
+    );
     expect(JSON.parse(await readFile(lock.path, "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
     lock.release();
     await writeFile(join(dir, LOCK_FILE), "");
@@ -81,7 +104,15 @@ describe("PGlite data directory lock", () => {
   });
 
   it("refuses a lock held on another host: it can't tell whether that process still runs", async () => {
-    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 1, hostname: `${hostname()}-elsewhere`, startedAt: "2020-01-01T00:00:00Z", command: "main.mjs" }));
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({
+        pid: 1,
+        hostname: `${hostname()}-elsewhere`,
+        startedAt: "2020-01-01T00:00:00Z",
+        command: "main.mjs",
+      }),
+    );
     expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by process 1 on ${hostname()}-elsewhere`));
   });
 
@@ -94,13 +125,27 @@ describe("PGlite data directory lock", () => {
         `the PGlite data directory ${dir} is in use by process ${server.child.pid} \\(main\\.mjs, since ${holder.startedAt}\\); stop it, or use DATABASE_URL`,
       );
 
-      const issued = await cli("api-keys", "issue", "--workspace", "w", "--user", "ana", "--name", "k", "--scopes", "catalog:read");
+      const issued = await cli(
+        "api-keys",
+        "issue",
+        "--workspace",
+        "w",
+        "--user",
+        "ana",
+        "--name",
+        "k",
+        "--scopes",
+        "catalog:read",
+      );
       expect(issued.code).not.toBe(0);
       expect(issued.stdout).toBe("");
       expect(issued.stderr).toMatch(/^vitrina: storage_unavailable: /);
       expect(issued.stderr).toMatch(message);
 
-      await expect(storageFromEnv({ env: env() })).rejects.toMatchObject({ code: "storage_unavailable", message: expect.stringMatching(message) });
+      await expect(storageFromEnv({ env: env() })).rejects.toMatchObject({
+        code: "storage_unavailable",
+        message: expect.stringMatching(message),
+      });
     } finally {
       server.child.kill("SIGKILL");
       await server.exited;
@@ -110,7 +155,9 @@ describe("PGlite data directory lock", () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(true);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const configured = await storageFromEnv({ env: env() });
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`left by process ${server.child.pid} (main.mjs), which is no longer running`));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining(`left by process ${server.child.pid} (main.mjs), which is no longer running`),
+    );
     await configured.storage.close();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
 

@@ -32,7 +32,10 @@ describe("lead intake under concurrency", () => {
 // source_lead_id, name and metadata: so the property runs on memory, PGlite and a real server.
 const storages: Array<[string, () => Promise<Storage | undefined>]> = [
   ["memory", async () => undefined],
-  ...backends.map((backend): [string, () => Promise<Storage | undefined>] => [backend, async () => (await openTestStorage(backend)).storage]),
+  ...backends.map((backend): [string, () => Promise<Storage | undefined>] => [
+    backend,
+    async () => (await openTestStorage(backend)).storage,
+  ]),
 ];
 
 describe.each(storages)("lead intake with untrusted bodies on %s (property)", (_name, openStorage) => {
@@ -56,7 +59,10 @@ describe.each(storages)("lead intake with untrusted bodies on %s (property)", (_
         event: fc.oneof(fc.constant("lead.created"), text),
         source_lead_id: fc.oneof(fc.uuid(), text, fc.integer()),
         contact: fc.oneof(
-          fc.record({ phone_e164: fc.oneof(fc.constant("+56912345678"), text), name: fc.oneof(text, fc.constant(null)) }),
+          fc.record({
+            phone_e164: fc.oneof(fc.constant("+56912345678"), text),
+            name: fc.oneof(text, fc.constant(null)),
+          }),
           hostileJsonValue(),
         ),
         qualification: fc.oneof(fc.dictionary(text, hostileJsonValue()), hostileJsonValue()),

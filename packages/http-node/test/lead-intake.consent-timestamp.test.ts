@@ -13,19 +13,28 @@ describe("whatsapp_consent.timestamp", () => {
   });
   afterAll(() => h.close());
 
-  const withConsentAt = (timestamp: string) => sampleLead({ whatsapp_consent: { granted: true, timestamp, source: "form", purpose: "sales" } });
+  const withConsentAt = (timestamp: string) =>
+    sampleLead({ whatsapp_consent: { granted: true, timestamp, source: "form", purpose: "sales" } });
 
   async function expectRefused(timestamp: string, reason: RegExp) {
     const before = await h.counts();
     const { status, json } = await h.send(withConsentAt(timestamp));
     expect({ timestamp, status }).toEqual({ timestamp, status: 422 });
     expect(json.error.code).toBe("invalid_payload");
-    expect(json.error.reasons).toEqual([{ field: "whatsapp_consent.timestamp", reason: expect.stringMatching(reason) }]);
+    expect(json.error.reasons).toEqual([
+      { field: "whatsapp_consent.timestamp", reason: expect.stringMatching(reason) },
+    ]);
     expect(await h.counts()).toEqual(before);
   }
 
   it("refuses dates that do not exist on the calendar", async () => {
-    for (const timestamp of ["2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-04-31T10:00:00Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z"]) {
+    for (const timestamp of [
+      "2026-02-30T00:00:00Z",
+      "2025-02-29T00:00:00Z",
+      "2026-04-31T10:00:00Z",
+      "2026-13-01T00:00:00Z",
+      "2026-00-10T00:00:00Z",
+    ]) {
       await expectRefused(timestamp, /not a real date/);
     }
   });
@@ -37,7 +46,12 @@ describe("whatsapp_consent.timestamp", () => {
   });
 
   it("refuses offsets other than Z, lowercase separators and missing seconds", async () => {
-    for (const timestamp of ["2026-01-31T12:00:00+00:00", "2026-01-31T09:00:00-03:00", "2026-01-31t12:00:00z", "2026-01-31T12:00Z"]) {
+    for (const timestamp of [
+      "2026-01-31T12:00:00+00:00",
+      "2026-01-31T09:00:00-03:00",
+      "2026-01-31t12:00:00z",
+      "2026-01-31T12:00Z",
+    ]) {
       await expectRefused(timestamp, /UTC timestamp/);
     }
   });

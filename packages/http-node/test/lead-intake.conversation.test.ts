@@ -14,11 +14,19 @@ describe("lead intake opens the WhatsApp conversation", () => {
     expect(status).toBe(200);
     expect(json.outbound.status).toBe("sent");
     const [event] = await harness.storage.events.listByWorkspace(harness.workspace.id);
-    expect(event).toMatchObject({ type: "conversation.started", data: { contact_id: json.contact_id, channel: "whatsapp", started_by: "lead_intake" } });
-    const conversation = await harness.storage.conversations.get(harness.workspace.id, (event!.data as { conversation_id: string }).conversation_id);
+    expect(event).toMatchObject({
+      type: "conversation.started",
+      data: { contact_id: json.contact_id, channel: "whatsapp", started_by: "lead_intake" },
+    });
+    const conversation = await harness.storage.conversations.get(
+      harness.workspace.id,
+      (event!.data as { conversation_id: string }).conversation_id,
+    );
     expect(conversation).toMatchObject({ contactId: json.contact_id, channel: "whatsapp", status: "open" });
     const messages = await harness.storage.messages.listByConversation(conversation!.id);
-    expect(messages).toEqual([expect.objectContaining({ sender: "agent", content: expect.stringContaining("[template vitrina_welcome]") })]);
+    expect(messages).toEqual([
+      expect.objectContaining({ sender: "agent", content: expect.stringContaining("[template vitrina_welcome]") }),
+    ]);
   });
 
   it("emits nothing when the first message is blocked", async () => {

@@ -24,8 +24,16 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       qualification: { recorded: [{ field: "monthly_income", value: 1_800_000 }], rejected: [] },
     });
     const contact = await h.storage.contacts.get(h.workspace.id, json.contact_id);
-    expect(contact).toMatchObject({ phoneE164: lead.contact.phone_e164, name: "María Pérez", email: lead.contact.email });
-    expect(contact?.whatsappConsent).toMatchObject({ granted: true, source: "landing-form", connectorId: h.connector.id });
+    expect(contact).toMatchObject({
+      phoneE164: lead.contact.phone_e164,
+      name: "María Pérez",
+      email: lead.contact.email,
+    });
+    expect(contact?.whatsappConsent).toMatchObject({
+      granted: true,
+      source: "landing-form",
+      connectorId: h.connector.id,
+    });
     const opportunity = await h.storage.opportunities.get(json.opportunity_id);
     expect(opportunity?.qualification).toEqual([
       {
@@ -36,7 +44,10 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     ]);
     expect(opportunity).toMatchObject({ source: "landing", campaignId: "spring", catalogItemId: "unit-101" });
     expect(h.sentMessages).toHaveLength(1);
-    expect(h.sentMessages[0]).toMatchObject({ to: lead.contact.phone_e164, template: { name: "vitrina_welcome", bodyParameters: ["María Pérez"] } });
+    expect(h.sentMessages[0]).toMatchObject({
+      to: lead.contact.phone_e164,
+      template: { name: "vitrina_welcome", bodyParameters: ["María Pérez"] },
+    });
   });
 
   it("answers a resend with duplicate: true and the previous state, creating and sending nothing", async () => {
@@ -51,10 +62,15 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
 
   it("resolves an existing contact by phone, fills empty fields and never overwrites", async () => {
     const first = await h.send(sampleLead({ contact: { phone_e164: "+56955550001", name: "Ana" } }));
-    const second = await h.send(sampleLead({ contact: { phone_e164: "+56955550001", name: "Otra Ana", email: "ana@example.cl" } }));
+    const second = await h.send(
+      sampleLead({ contact: { phone_e164: "+56955550001", name: "Otra Ana", email: "ana@example.cl" } }),
+    );
     expect(second.json.contact_id).toBe(first.json.contact_id);
     expect(second.json.opportunity_id).not.toBe(first.json.opportunity_id);
-    expect(await h.storage.contacts.get(h.workspace.id, first.json.contact_id)).toMatchObject({ name: "Ana", email: "ana@example.cl" });
+    expect(await h.storage.contacts.get(h.workspace.id, first.json.contact_id)).toMatchObject({
+      name: "Ana",
+      email: "ana@example.cl",
+    });
   });
 
   it("gives a new phone its own contact, flagged as a possible duplicate of the one with its email", async () => {
@@ -68,23 +84,59 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
   });
 
   it("works with the client's sendLead: typed response, then a typed error", async () => {
-    const response = await sendLead(h.url, { connectorId: h.connector.id, secret: h.secret, lead: sampleLead() as never });
+    const response = await sendLead(h.url, {
+      connectorId: h.connector.id,
+      secret: h.secret,
+      lead: sampleLead() as never,
+    });
     expect(response).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
-    const error = await sendLead(h.url, { connectorId: h.connector.id, secret: "vtr_cs_wrong", lead: sampleLead() as never }).catch((e: unknown) => e);
+    const error = await sendLead(h.url, {
+      connectorId: h.connector.id,
+      secret: "vtr_cs_wrong",
+      lead: sampleLead() as never,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LeadIntakeError);
     expect(error).toMatchObject({ status: 401, code: "invalid_signature" });
   });
 
   describe("signature, timestamp and connector", () => {
     it.each([
-      ["a bad signature", (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "ab".repeat(32) }), "invalid_signature"],
-      ["a non-hex signature", (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "zz" }), "invalid_signature"],
+      [
+        "a bad signature",
+        (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "ab".repeat(32) }),
+        "invalid_signature",
+      ],
+      [
+        "a non-hex signature",
+        (body: string) => ({ ...h.signedHeaders(body), "X-Vitrina-Signature": "zz" }),
+        "invalid_signature",
+      ],
       ["the wrong secret", (body: string) => h.signedHeaders(body, { secret: "vtr_cs_wrong" }), "invalid_signature"],
-      ["an expired timestamp", (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() - 5 * 60_000 - 1) }), "timestamp_expired"],
-      ["a future timestamp", (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() + 5 * 60_000 + 1) }), "timestamp_in_future"],
-      ["a timestamp in seconds-with-fraction", (body: string) => h.signedHeaders(body, { timestamp: "1700000000.5" }), "invalid_timestamp"],
-      ["an unknown connector", (body: string) => h.signedHeaders(body, { connectorId: crypto.randomUUID() }), "unknown_connector"],
-      ["a connector id that is not a UUID", (body: string) => h.signedHeaders(body, { connectorId: "hubspot" }), "unknown_connector"],
+      [
+        "an expired timestamp",
+        (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() - 5 * 60_000 - 1) }),
+        "timestamp_expired",
+      ],
+      [
+        "a future timestamp",
+        (body: string) => h.signedHeaders(body, { timestamp: String(h.clock.now().getTime() + 5 * 60_000 + 1) }),
+        "timestamp_in_future",
+      ],
+      [
+        "a timestamp in seconds-with-fraction",
+        (body: string) => h.signedHeaders(body, { timestamp: "1700000000.5" }),
+        "invalid_timestamp",
+      ],
+      [
+        "an unknown connector",
+        (body: string) => h.signedHeaders(body, { connectorId: crypto.randomUUID() }),
+        "unknown_connector",
+      ],
+      [
+        "a connector id that is not a UUID",
+        (body: string) => h.signedHeaders(body, { connectorId: "hubspot" }),
+        "unknown_connector",
+      ],
       ["missing headers", () => ({ "Content-Type": "application/json" }), "missing_signature_headers"],
     ])("rejects %s with 401", async (_name, headersFor, code) => {
       const body = JSON.stringify(sampleLead());
@@ -99,7 +151,10 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       const seconds = String(Math.floor(h.clock.now().getTime() / 1000));
       const { status, json } = await h.send(sampleLead(), { timestamp: seconds });
       expect(status).toBe(401);
-      expect(json.error).toMatchObject({ code: "timestamp_expired", message: "X-Vitrina-Timestamp looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)" });
+      expect(json.error).toMatchObject({
+        code: "timestamp_expired",
+        message: "X-Vitrina-Timestamp looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)",
+      });
     });
 
     it("accepts timestamps at the edges of the 5-minute window", async () => {
@@ -153,7 +208,10 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     it("names the intake's 64 KiB limit for a 2 MB lead, not the 1 MiB limit of the Node listener in front of it", async () => {
       const { status, json } = await h.send(sampleLead({ metadata: { blob: "x".repeat(2_000_000) } }));
       expect(status).toBe(413);
-      expect(json.error).toMatchObject({ code: "payload_too_large", message: "request body exceeds the limit of 65536 bytes" });
+      expect(json.error).toMatchObject({
+        code: "payload_too_large",
+        message: "request body exceeds the limit of 65536 bytes",
+      });
     });
 
     it("rejects a wrong event, an invalid phone and unknown keys with 422 listing every reason", async () => {
@@ -164,7 +222,9 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(json.error.code).toBe("invalid_payload");
       const fields = json.error.reasons.map((r: { field: string }) => r.field).sort();
       expect(fields).toEqual(["contact.nickname", "contact.phone_e164", "event", "extra"]);
-      expect(json.error.reasons.find((r: { field: string }) => r.field === "event").reason).toBe('must be "lead.created"');
+      expect(json.error.reasons.find((r: { field: string }) => r.field === "event").reason).toBe(
+        'must be "lead.created"',
+      );
       expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
     });
 
@@ -178,11 +238,16 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     });
 
     it("rejects a missing source_lead_id and a non-UTC consent timestamp", async () => {
-      const lead: Record<string, unknown> = sampleLead({ whatsapp_consent: { granted: true, timestamp: "2026-01-31 12:00" } });
+      const lead: Record<string, unknown> = sampleLead({
+        whatsapp_consent: { granted: true, timestamp: "2026-01-31 12:00" },
+      });
       delete lead.source_lead_id;
       const { status, json } = await h.send(lead);
       expect(status).toBe(422);
-      expect(json.error.reasons.map((r: { field: string }) => r.field).sort()).toEqual(["source_lead_id", "whatsapp_consent.timestamp"]);
+      expect(json.error.reasons.map((r: { field: string }) => r.field).sort()).toEqual([
+        "source_lead_id",
+        "whatsapp_consent.timestamp",
+      ]);
     });
 
     it.each([
@@ -199,11 +264,16 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       expect(json.qualification.recorded).toEqual([]);
       expect(json.qualification.rejected).toEqual([{ field: "monthly_income", reason: expect.stringMatching(reason) }]);
       expect((await h.storage.opportunities.get(json.opportunity_id))?.qualification).toEqual([]);
-      expect((await h.storage.leads.get(json.lead_event_id))?.qualificationRejected).toEqual(json.qualification.rejected);
+      expect((await h.storage.leads.get(json.lead_event_id))?.qualificationRejected).toEqual(
+        json.qualification.rejected,
+      );
     });
 
     it("rejects unknown qualification fields and non-finite numbers, keeping valid ones", async () => {
-      const body = JSON.stringify(sampleLead({ qualification: { monthly_income: 1, budget: 5 } })).replace('"monthly_income":1', '"monthly_income":1e400,"savings":2');
+      const body = JSON.stringify(sampleLead({ qualification: { monthly_income: 1, budget: 5 } })).replace(
+        '"monthly_income":1',
+        '"monthly_income":1e400,"savings":2',
+      );
       const { json } = await h.send(body);
       expect(json.qualification.rejected).toEqual([
         { field: "monthly_income", reason: "must be a finite number (CLP)" },
@@ -216,12 +286,20 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
   describe("first message", () => {
     it.each([
       ["no consent", { whatsapp_consent: undefined }, "no whatsapp_consent in the lead"],
-      ["consent not granted", { whatsapp_consent: { granted: false, timestamp: "2026-01-31T12:00:00Z" } }, "whatsapp_consent.granted is false"],
+      [
+        "consent not granted",
+        { whatsapp_consent: { granted: false, timestamp: "2026-01-31T12:00:00Z" } },
+        "whatsapp_consent.granted is false",
+      ],
       ["consent without timestamp", { whatsapp_consent: { granted: true } }, expect.stringMatching(/no timestamp/)],
     ])("registers the lead but blocks the message with %s", async (_name, over, reason) => {
       const { status, json } = await h.send(sampleLead(over));
       expect(status).toBe(200);
-      expect(json).toMatchObject({ accepted: true, eligible_for_whatsapp: false, outbound: { status: "blocked", reason } });
+      expect(json).toMatchObject({
+        accepted: true,
+        eligible_for_whatsapp: false,
+        outbound: { status: "blocked", reason },
+      });
       expect(h.sentMessages).toHaveLength(0);
     });
 
@@ -238,7 +316,9 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
       const nextDay = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
       expect(nextDay.json.outbound.status).toBe("sent");
       expect(h.sentMessages.filter((m) => m.to === phone)).toHaveLength(2);
-      const threads = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter((c) => c.contactId === first.json.contact_id);
+      const threads = (await h.storage.conversations.listByWorkspace(h.workspace.id)).filter(
+        (c) => c.contactId === first.json.contact_id,
+      );
       expect(threads).toHaveLength(1);
       expect(await h.storage.messages.listByConversation(threads[0]!.id)).toHaveLength(2);
     });
@@ -246,7 +326,11 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     it("blocks a contact that opted out before, even when the lead carries consent", async () => {
       await h.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h.workspace.id, phoneE164: "+56955550100" });
       const { json } = await h.send(sampleLead({ contact: { phone_e164: "+56955550100", name: "Opted Out" } }));
-      expect(json).toMatchObject({ accepted: true, eligible_for_whatsapp: false, outbound: { status: "blocked", reason: expect.stringMatching(/opted out/) } });
+      expect(json).toMatchObject({
+        accepted: true,
+        eligible_for_whatsapp: false,
+        outbound: { status: "blocked", reason: expect.stringMatching(/opted out/) },
+      });
       expect(h.sentMessages).toHaveLength(0);
     });
   });
@@ -255,12 +339,19 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
 describe("first message with a failing or queuing provider", () => {
   it("registers the lead as failed with the provider's reason", async () => {
     const h = await startLeadHarness({
-      messaging: { send: async () => Promise.reject(new MessagingError("WhatsApp Cloud API error 400 (code 131026): Message undeliverable")) },
+      messaging: {
+        send: async () =>
+          Promise.reject(new MessagingError("WhatsApp Cloud API error 400 (code 131026): Message undeliverable")),
+      },
     });
     try {
       const { status, json } = await h.send(sampleLead());
       expect(status).toBe(200);
-      expect(json).toMatchObject({ accepted: true, eligible_for_whatsapp: true, outbound: { status: "failed", reason: expect.stringMatching(/131026/) } });
+      expect(json).toMatchObject({
+        accepted: true,
+        eligible_for_whatsapp: true,
+        outbound: { status: "failed", reason: expect.stringMatching(/131026/) },
+      });
       expect((await h.storage.outbound.findByLeadEvent(json.lead_event_id))?.status).toBe("failed");
     } finally {
       await h.close();
@@ -268,7 +359,9 @@ describe("first message with a failing or queuing provider", () => {
   });
 
   it("hides an unexpected transport crash behind a generic reason", async () => {
-    const h = await startLeadHarness({ messaging: { send: async () => Promise.reject(new TypeError("boom at line 3")) } });
+    const h = await startLeadHarness({
+      messaging: { send: async () => Promise.reject(new TypeError("boom at line 3")) },
+    });
     try {
       const { json } = await h.send(sampleLead());
       expect(json.outbound).toEqual({ status: "failed", reason: "messaging transport failed unexpectedly" });
@@ -278,7 +371,9 @@ describe("first message with a failing or queuing provider", () => {
   });
 
   it("reports queued when the provider holds the message", async () => {
-    const h = await startLeadHarness({ messaging: { send: async () => ({ status: "queued", providerMessageId: "wamid.1" }) } });
+    const h = await startLeadHarness({
+      messaging: { send: async () => ({ status: "queued", providerMessageId: "wamid.1" }) },
+    });
     try {
       const { json } = await h.send(sampleLead());
       expect(json.outbound).toEqual({ status: "queued", reason: "held by the messaging provider" });

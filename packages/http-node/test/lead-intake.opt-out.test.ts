@@ -32,11 +32,16 @@ function withHookAfterRegistration(afterFirstCommit: () => Promise<void>): Stora
 describe("an opt-out between a lead's registration and its send", () => {
   it("stops the send: the first message is blocked and nothing reaches the provider", async () => {
     const phone = "+56955550300";
-    const storage = withHookAfterRegistration(() => h!.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h!.workspace.id, phoneE164: phone }).then(() => {}));
+    const storage = withHookAfterRegistration(() =>
+      h!.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h!.workspace.id, phoneE164: phone }).then(() => {}),
+    );
     h = await startLeadHarness({ storage });
     (storage as Storage & { arm(): void }).arm();
     const { json } = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
-    expect(json.outbound).toEqual({ status: "blocked", reason: expect.stringMatching(/^contact opted out of WhatsApp at .*, before the message was sent$/) });
+    expect(json.outbound).toEqual({
+      status: "blocked",
+      reason: expect.stringMatching(/^contact opted out of WhatsApp at .*, before the message was sent$/),
+    });
     expect(h.sentMessages).toEqual([]);
     expect(await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.started" })).toEqual([]);
   });

@@ -33,7 +33,10 @@ describe("qualification keys that shadow Object.prototype", () => {
   }
 
   it("stores a `__proto__` key in metadata as sent instead of dropping it", async () => {
-    const body = JSON.stringify(sampleLead({ metadata: { utm: "x" } })).replace('"metadata":{', '"metadata":{"__proto__":{"polluted":true},');
+    const body = JSON.stringify(sampleLead({ metadata: { utm: "x" } })).replace(
+      '"metadata":{',
+      '"metadata":{"__proto__":{"polluted":true},',
+    );
     const { status, json } = await h.send(body);
     expect(status).toBe(200);
     const lead = await h.storage.leads.get(json.lead_event_id);
@@ -49,6 +52,10 @@ describe("qualification keys that shadow Object.prototype", () => {
     const outcome = evaluateQualification(qualification, "generic", "CLP");
     expect(outcome.recorded).toEqual([]);
     expect(outcome.rejected.map((r) => r.field)).toEqual(["__proto__", "constructor", "toString"]);
-    expect(outcome.rejected.every((r) => r.reason === "unknown qualification field for the generic vertical; accepted: none")).toBe(true);
+    expect(
+      outcome.rejected.every(
+        (r) => r.reason === "unknown qualification field for the generic vertical; accepted: none",
+      ),
+    ).toBe(true);
   });
 });

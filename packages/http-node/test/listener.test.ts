@@ -14,13 +14,22 @@ describe("serve / toNodeListener", () => {
     let seen: { method: string; url: string; header: string | null; body: Uint8Array } | undefined;
     server = await serve(
       async (request) => {
-        seen = { method: request.method, url: request.url, header: request.headers.get("x-test"), body: new Uint8Array(await request.arrayBuffer()) };
+        seen = {
+          method: request.method,
+          url: request.url,
+          header: request.headers.get("x-test"),
+          body: new Uint8Array(await request.arrayBuffer()),
+        };
         return new Response("ok", { status: 201, headers: { "x-reply": "1" } });
       },
       { port: 0, handleSignals: false },
     );
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x0d, 0x0a, 0xff, 0x00, 0x7d]);
-    const response = await fetch(`${server.url}/a/b?c=1`, { method: "POST", body: bytes, headers: { "x-test": "yes" } });
+    const response = await fetch(`${server.url}/a/b?c=1`, {
+      method: "POST",
+      body: bytes,
+      headers: { "x-test": "yes" },
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get("x-reply")).toBe("1");
     expect(seen?.method).toBe("POST");
@@ -80,7 +89,11 @@ describe("serve / toNodeListener", () => {
     const response = await fetch(`${server.url}/mcp`, { method: "POST", body: "x".repeat(2000) });
     expect(response.status).toBe(413);
     expect(response.headers.get("connection")).toBe("close");
-    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { code: "payload_too_large" } } });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, data: { code: "payload_too_large" } },
+    });
     // The handler ran, but its body stream failed before any byte was read.
     expect(called).toBe(true);
   });
@@ -92,10 +105,14 @@ describe("serve / toNodeListener", () => {
       maxBodySize: 1000,
     });
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(`${server!.url}/`, { method: "POST", headers: { "transfer-encoding": "chunked" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = httpRequest(
+        `${server!.url}/`,
+        { method: "POST", headers: { "transfer-encoding": "chunked" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       for (let i = 0; i < 5; i++) req.write("y".repeat(400));
       req.end();

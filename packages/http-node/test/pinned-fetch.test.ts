@@ -19,7 +19,9 @@ describe("connect-time SSRF guard", () => {
     const guarded = pinnedFetch({ allowInsecureLoopback: false, allowPrivateNetworks: false });
     const error = await guarded(`http://localhost:${port}/`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
-    expect(String((error as Error & { cause?: Error }).cause?.message ?? error)).toMatch(/refused to connect: localhost \((127\.0\.0\.1|::1)\)/);
+    expect(String((error as Error & { cause?: Error }).cause?.message ?? error)).toMatch(
+      /refused to connect: localhost \((127\.0\.0\.1|::1)\)/,
+    );
   });
 
   it("connects when the policy allows loopback (demo mode)", async () => {
@@ -34,21 +36,38 @@ describe("connect-time SSRF guard", () => {
     const single = await new Promise<unknown[]>((resolve) => lookup("localhost", {}, (...args) => resolve(args)));
     expect(single[0]).toBeNull();
     expect(typeof single[1]).toBe("string");
-    const all = await new Promise<unknown[]>((resolve) => lookup("localhost", { all: true }, (...args) => resolve(args)));
+    const all = await new Promise<unknown[]>((resolve) =>
+      lookup("localhost", { all: true }, (...args) => resolve(args)),
+    );
     expect(Array.isArray(all[1])).toBe(true);
     const refused = await new Promise<unknown[]>((resolve) =>
-      guardedLookup({ allowInsecureLoopback: false, allowPrivateNetworks: false })("localhost", {}, (...args) => resolve(args)),
+      guardedLookup({ allowInsecureLoopback: false, allowPrivateNetworks: false })("localhost", {}, (...args) =>
+        resolve(args),
+      ),
     );
     expect((refused[0] as NodeJS.ErrnoException).code).toBe("ESSRF");
   });
 
   it("refuses names that resolve into special-purpose ranges, and lets ordinary public space through", async () => {
     const production = { allowInsecureLoopback: false, allowPrivateNetworks: false };
-    const resolvingTo = (address: string): LookupAll => (_name, _options, callback) =>
-      callback(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
+    const resolvingTo =
+      (address: string): LookupAll =>
+      (_name, _options, callback) =>
+        callback(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
     const connectTo = (address: string) =>
-      new Promise<unknown[]>((resolve) => guardedLookup(production, resolvingTo(address))("hook.example", {}, (...args) => resolve(args)));
-    for (const address of ["2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2", "64:ff9b:1::a00:1", "::7f00:1", "::ffff:0:a00:1", "192.0.0.8", "192.0.2.1", "::ffff:169.254.169.254"]) {
+      new Promise<unknown[]>((resolve) =>
+        guardedLookup(production, resolvingTo(address))("hook.example", {}, (...args) => resolve(args)),
+      );
+    for (const address of [
+      "2002:7f00:1::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "64:ff9b:1::a00:1",
+      "::7f00:1",
+      "::ffff:0:a00:1",
+      "192.0.0.8",
+      "192.0.2.1",
+      "::ffff:169.254.169.254",
+    ]) {
       const [error] = await connectTo(address);
       expect((error as NodeJS.ErrnoException | null)?.code, address).toBe("ESSRF");
     }

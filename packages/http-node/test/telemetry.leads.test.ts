@@ -17,8 +17,16 @@ describe("lead intake telemetry, with the OpenTelemetry SDK installed", () => {
     const lead = sampleLead({ contact: { phone_e164: PHONE, email: EMAIL, name: NAME } });
     expect((await h.send(lead)).status).toBe(200);
     expect((await h.send(lead)).json.duplicate).toBe(true);
-    expect((await h.send(sampleLead({ contact: { phone_e164: PHONE, email: EMAIL, name: NAME } }), { secret: "wrong-secret" })).status).toBe(401);
-    expect((await h.send(sampleLead({ contact: { phone_e164: "not a phone", email: EMAIL, name: NAME } }))).status).toBe(422);
+    expect(
+      (
+        await h.send(sampleLead({ contact: { phone_e164: PHONE, email: EMAIL, name: NAME } }), {
+          secret: "wrong-secret",
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await h.send(sampleLead({ contact: { phone_e164: "not a phone", email: EMAIL, name: NAME } }))).status,
+    ).toBe(422);
     const unsigned = await h.post(JSON.stringify(lead), { "content-type": "text/plain" });
     expect(unsigned.status).toBe(415);
   });
@@ -29,7 +37,9 @@ describe("lead intake telemetry, with the OpenTelemetry SDK installed", () => {
 
   it("runs every intake request in a vitrina.lead.intake span with its outcome and error type", async () => {
     const spans = (await sdk.spans()).filter((s) => s.name === "vitrina.lead.intake");
-    expect(spans.map((s) => [s.attributes["vitrina.lead.outcome"], s.attributes["error.type"] ?? null, s.status.code])).toEqual([
+    expect(
+      spans.map((s) => [s.attributes["vitrina.lead.outcome"], s.attributes["error.type"] ?? null, s.status.code]),
+    ).toEqual([
       ["accepted", null, SpanStatusCode.UNSET],
       ["duplicate", null, SpanStatusCode.UNSET],
       ["rejected", "invalid_signature", SpanStatusCode.ERROR],
@@ -38,10 +48,15 @@ describe("lead intake telemetry, with the OpenTelemetry SDK installed", () => {
     ]);
     expect(spans[0]!.kind).toBe(SpanKind.INTERNAL);
     // Ids the intake learns once the signature holds; a refused signature names no connector.
-    expect(spans[0]!.attributes).toMatchObject({ "vitrina.connector.id": h.connector.id, "vitrina.workspace.id": h.workspace.id });
+    expect(spans[0]!.attributes).toMatchObject({
+      "vitrina.connector.id": h.connector.id,
+      "vitrina.workspace.id": h.workspace.id,
+    });
     expect(spans[2]!.attributes["vitrina.connector.id"]).toBeUndefined();
     // A refusal is recorded by its code only: our messages may quote what the sender sent.
-    expect(spans[3]!.events.map((e) => e.attributes)).toEqual([{ "exception.type": "ValidationError", "exception.message": "invalid_payload" }]);
+    expect(spans[3]!.events.map((e) => e.attributes)).toEqual([
+      { "exception.type": "ValidationError", "exception.message": "invalid_payload" },
+    ]);
   });
 
   it("counts leads by outcome and error type in vitrina.leads", async () => {

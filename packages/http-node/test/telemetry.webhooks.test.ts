@@ -61,7 +61,9 @@ describe("webhook delivery telemetry, with the OpenTelemetry SDK installed", () 
     await h.vitrina.quotes.accept({ workspaceId: h.workspace.id, quoteId: quote.id });
     await h.vitrina.outbox.dispatcher.runOnce("w1");
     expect(down.received).toHaveLength(1);
-    const failed = (await sdk.spans()).filter((s) => s.name === "POST" && s.attributes["http.response.status_code"] === 503);
+    const failed = (await sdk.spans()).filter(
+      (s) => s.name === "POST" && s.attributes["http.response.status_code"] === 503,
+    );
     expect(failed.map((s) => [s.status.code, s.attributes["error.type"]])).toEqual([[SpanStatusCode.ERROR, "503"]]);
 
     expect((await sdk.points("vitrina.webhook.deliveries")).map((p) => [p.attributes, p.value])).toEqual(
@@ -71,7 +73,11 @@ describe("webhook delivery telemetry, with the OpenTelemetry SDK installed", () 
       ]),
     );
     const durations = await sdk.points("vitrina.webhook.delivery.duration");
-    const histogram = (status: number) => durations.find((p) => p.attributes["http.response.status_code"] === status)?.value as { count: number; sum: number };
+    const histogram = (status: number) =>
+      durations.find((p) => p.attributes["http.response.status_code"] === status)?.value as {
+        count: number;
+        sum: number;
+      };
     expect(histogram(200).count).toBe(2);
     expect(histogram(503).count).toBe(1);
     // Seconds, not milliseconds: a loopback POST takes far less than the 5 s deadline.
@@ -82,7 +88,12 @@ describe("webhook delivery telemetry, with the OpenTelemetry SDK installed", () 
     // The failed delivery is due again after its backoff; another process claimed it and hangs.
     h.clock.advance(3_600_000);
     const now = h.clock.now();
-    const [stuck] = await storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), 10, new Date(now.getTime() + 86_400_000).toISOString(), "hung");
+    const [stuck] = await storage.webhookDeliveries.claimDueDeliveries(
+      now.toISOString(),
+      10,
+      new Date(now.getTime() + 86_400_000).toISOString(),
+      "hung",
+    );
     expect(stuck).toBeDefined();
     expect(await sdk.points("vitrina.outbox.depth")).toEqual([]);
 

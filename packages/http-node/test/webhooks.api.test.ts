@@ -25,16 +25,27 @@ describe("subscription API", () => {
     expect((await h.api("GET", "/v1/webhooks", undefined, readOnly.secret)).status).toBe(200);
     const denied = await h.api("POST", "/v1/webhooks", good, readOnly.secret);
     expect(denied.status).toBe(403);
-    expect(denied.json.error).toMatchObject({ code: "insufficient_scope", reasons: [{ field: "scope", reason: "requires webhooks:write" }] });
+    expect(denied.json.error).toMatchObject({
+      code: "insufficient_scope",
+      reasons: [{ field: "scope", reason: "requires webhooks:write" }],
+    });
     await h.vitrina.apiKeys.revoke(owner, h.workspace.id, readOnly.key.id);
     expect((await h.api("GET", "/v1/webhooks", undefined, readOnly.secret)).status).toBe(401);
-    await expect(h.vitrina.apiKeys.issue({ userId: "stranger" }, h.workspace.id, { name: "x", scopes: [] })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(h.vitrina.apiKeys.issue(owner, h.workspace.id, { name: "x", scopes: ["admin:all"] })).rejects.toMatchObject({ code: "invalid_payload" });
+    await expect(
+      h.vitrina.apiKeys.issue({ userId: "stranger" }, h.workspace.id, { name: "x", scopes: [] }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      h.vitrina.apiKeys.issue(owner, h.workspace.id, { name: "x", scopes: ["admin:all"] }),
+    ).rejects.toMatchObject({ code: "invalid_payload" });
   });
 
   it("explains every invalid field at once: URL, unknown event, weak secret", async () => {
     const h = await startWebhookHarness({ webhooks: {} });
-    const res = await h.api("POST", "/v1/webhooks", { url: "http://erp.example.cl/hooks", events: ["order.confirmed", "order.shipped"], secret: "short" });
+    const res = await h.api("POST", "/v1/webhooks", {
+      url: "http://erp.example.cl/hooks",
+      events: ["order.confirmed", "order.shipped"],
+      secret: "short",
+    });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe("invalid_payload");
     expect(res.json.error.reasons).toEqual([
@@ -42,7 +53,12 @@ describe("subscription API", () => {
       { field: "events.1", reason: expect.stringContaining('unknown event type "order.shipped"') },
       { field: "secret", reason: expect.stringContaining("at least 24 characters") },
     ]);
-    const shapes = await h.api("POST", "/v1/webhooks", { url: "not a url", events: [], secret: "a".repeat(30), extra: 1 });
+    const shapes = await h.api("POST", "/v1/webhooks", {
+      url: "not a url",
+      events: [],
+      secret: "a".repeat(30),
+      extra: 1,
+    });
     // An unknown key and a shape error don't hide the URL and secret checks: every reason at once.
     expect(shapes.json.error.reasons).toEqual([
       { field: "events", reason: "choose at least one event type" },
@@ -59,16 +75,33 @@ describe("subscription API", () => {
     const notUrl = await h.api("POST", "/v1/webhooks", { ...good, url: "erp.example.cl" });
     expect(notUrl.json.error.reasons).toEqual([{ field: "url", reason: expect.stringContaining("absolute URL") }]);
     const repetitive = await h.api("POST", "/v1/webhooks", { ...good, secret: "a".repeat(30) });
-    expect(repetitive.json.error.reasons).toEqual([{ field: "secret", reason: "is too repetitive; use a random value" }]);
+    expect(repetitive.json.error.reasons).toEqual([
+      { field: "secret", reason: "is too repetitive; use a random value" },
+    ]);
   });
 
   it("refuses private, loopback, link-local and metadata destinations (SSRF)", async () => {
-    const resolved: Record<string, string[]> = { "internal.example.com": ["93.184.216.34", "10.0.0.5"], "public.example.com": ["93.184.216.34"] };
-    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: false, resolveHost: async (name) => resolved[name] ?? [] } });
+    const resolved: Record<string, string[]> = {
+      "internal.example.com": ["93.184.216.34", "10.0.0.5"],
+      "public.example.com": ["93.184.216.34"],
+    };
+    const h = await startWebhookHarness({
+      webhooks: { allowInsecureLoopback: false, resolveHost: async (name) => resolved[name] ?? [] },
+    });
     const refusedUrls = [
-      "https://127.0.0.1/h", "https://localhost/h", "https://10.1.2.3/h", "https://192.168.1.1/h", "https://172.16.0.1/h",
-      "https://169.254.169.254/latest/meta-data", "https://[::1]/h", "https://[fd00:ec2::254]/h", "https://[::ffff:127.0.0.1]/h",
-      "https://metadata.google.internal/x", "https://internal.example.com/h", "https://nowhere.example.com/h", "ftp://public.example.com/h",
+      "https://127.0.0.1/h",
+      "https://localhost/h",
+      "https://10.1.2.3/h",
+      "https://192.168.1.1/h",
+      "https://172.16.0.1/h",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/h",
+      "https://[fd00:ec2::254]/h",
+      "https://[::ffff:127.0.0.1]/h",
+      "https://metadata.google.internal/x",
+      "https://internal.example.com/h",
+      "https://nowhere.example.com/h",
+      "ftp://public.example.com/h",
     ];
     for (const url of refusedUrls) {
       const res = await h.api("POST", "/v1/webhooks", { ...good, url });
@@ -80,22 +113,38 @@ describe("subscription API", () => {
 
   it("creates, lists, gets, updates and deletes subscriptions without ever echoing the secret", async () => {
     const h = await startWebhookHarness();
-    const created = await h.api("POST", "/v1/webhooks", { ...good, events: ["order.confirmed", "order.confirmed", "payment.succeeded"] });
+    const created = await h.api("POST", "/v1/webhooks", {
+      ...good,
+      events: ["order.confirmed", "order.confirmed", "payment.succeeded"],
+    });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
-      id: expect.stringMatching(/^whs_/), object: "webhook_subscription", url: good.url, events: ["order.confirmed", "payment.succeeded"],
-      enabled: true, disabled_reason: null, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^whs_/),
+      object: "webhook_subscription",
+      url: good.url,
+      events: ["order.confirmed", "payment.succeeded"],
+      enabled: true,
+      disabled_reason: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     expect(JSON.stringify(created.json)).not.toContain(RECEIVER_SECRET);
     const stored = await h.vitrina.storage.webhookSubscriptions.get(h.workspace.id, created.json.id);
     expect(stored!.sealedSecret).not.toContain(RECEIVER_SECRET);
     const id = created.json.id;
-    expect((await h.api("GET", "/v1/webhooks")).json).toEqual({ object: "list", data: [created.json], has_more: false });
+    expect((await h.api("GET", "/v1/webhooks")).json).toEqual({
+      object: "list",
+      data: [created.json],
+      has_more: false,
+    });
     expect((await h.api("GET", `/v1/webhooks/${id}`)).json).toEqual(created.json);
     const off = await h.api("PATCH", `/v1/webhooks/${id}`, { enabled: false, events: ["quote.created"] });
     expect(off.json).toMatchObject({ enabled: false, disabled_reason: "disabled by API", events: ["quote.created"] });
     expect((await h.api("PATCH", `/v1/webhooks/${id}`, { secret: "weak" })).status).toBe(422);
-    expect((await h.api("PATCH", `/v1/webhooks/${id}`, { enabled: true })).json).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await h.api("PATCH", `/v1/webhooks/${id}`, { enabled: true })).json).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
     expect((await h.api("DELETE", `/v1/webhooks/${id}`)).status).toBe(204);
     expect((await h.api("GET", `/v1/webhooks/${id}`)).json.error.code).toBe("not_found");
     expect((await h.api("POST", "/v1/webhooks", "{", undefined)).status).toBe(422);
@@ -105,13 +154,18 @@ describe("subscription API", () => {
     const h = await startWebhookHarness();
     const id = (await h.api("POST", "/v1/webhooks", good)).json.id;
     const other = await h.vitrina.workspaces.create({ name: "Other", ownerUserId: "o2" });
-    const { secret } = await h.vitrina.apiKeys.issue({ userId: "o2" }, other.id, { name: "k", scopes: ["webhooks:read", "webhooks:write"] });
+    const { secret } = await h.vitrina.apiKeys.issue({ userId: "o2" }, other.id, {
+      name: "k",
+      scopes: ["webhooks:read", "webhooks:write"],
+    });
     expect((await h.api("GET", `/v1/webhooks/${id}`, undefined, secret)).status).toBe(404);
     expect((await h.api("GET", "/v1/webhooks", undefined, secret)).json.data).toEqual([]);
   });
 
   it("pages delivery history newest first and resends a delivery with the same event id", async () => {
-    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: true, fetch: async () => new Response("ok") } });
+    const h = await startWebhookHarness({
+      webhooks: { allowInsecureLoopback: true, fetch: async () => new Response("ok") },
+    });
     const id = await h.subscribe("http://127.0.0.1:9/h");
     for (let i = 0; i < 5; i++) {
       await h.quote(100 + i);

@@ -1,7 +1,12 @@
 import { createServer } from "node:net";
 import { verifyWebhook } from "@vitrina/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { RECEIVER_SECRET, startReceiver, startWebhookHarness, verifyWithNodeCrypto } from "./support/webhook-harness.js";
+import {
+  RECEIVER_SECRET,
+  startReceiver,
+  startWebhookHarness,
+  verifyWithNodeCrypto,
+} from "./support/webhook-harness.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -12,9 +17,11 @@ async function deliveriesOf(h: Awaited<ReturnType<typeof startWebhookHarness>>, 
   return (await h.api("GET", `/v1/webhooks/${subscriptionId}/deliveries`)).json.data as any[];
 }
 
-
 /** Subscribes the receiver, emits one quote.created and runs one worker batch. */
-async function subscribeQuoteAndRun(receiver: { url: string; close(): Promise<void> }, over: Parameters<typeof startWebhookHarness>[0] = {}) {
+async function subscribeQuoteAndRun(
+  receiver: { url: string; close(): Promise<void> },
+  over: Parameters<typeof startWebhookHarness>[0] = {},
+) {
   closers.push(receiver.close);
   const h = await startWebhookHarness(over);
   const sub = await h.subscribe(receiver.url);
@@ -35,20 +42,41 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(1);
     const [got] = receiver.received;
     const envelope = JSON.parse(got!.body);
-    expect(envelope).toMatchObject({ type: "quote.created", data: { quote_id: quote.id, subtotal: 3980, vat: 756, total: 4736 } });
+    expect(envelope).toMatchObject({
+      type: "quote.created",
+      data: { quote_id: quote.id, subtotal: 3980, vat: 756, total: 4736 },
+    });
     expect(got!.headers["content-type"]).toBe("application/json");
     expect(got!.headers["user-agent"]).toBe("Vitrina-Webhooks/1.0");
     expect(got!.headers["vitrina-event-id"]).toBe(envelope.id);
     expect(got!.headers["vitrina-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     // Independent check with node:crypto, then with @vitrina/client.
     expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body, RECEIVER_SECRET)).toBe(true);
-    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body.replace("4736", "1"), RECEIVER_SECRET)).toBe(false);
-    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body, `${RECEIVER_SECRET}x`)).toBe(false);
-    const verified = verifyWebhook({ payload: got!.body, header: got!.headers["vitrina-signature"] as string, secret: RECEIVER_SECRET, now: h.clock.now().getTime() });
+    expect(
+      verifyWithNodeCrypto(
+        got!.headers["vitrina-signature"] as string,
+        got!.body.replace("4736", "1"),
+        RECEIVER_SECRET,
+      ),
+    ).toBe(false);
+    expect(verifyWithNodeCrypto(got!.headers["vitrina-signature"] as string, got!.body, `${RECEIVER_SECRET}x`)).toBe(
+      false,
+    );
+    const verified = verifyWebhook({
+      payload: got!.body,
+      header: got!.headers["vitrina-signature"] as string,
+      secret: RECEIVER_SECRET,
+      now: h.clock.now().getTime(),
+    });
     expect(verified.id).toBe(envelope.id);
 
     const [delivery] = await deliveriesOf(h, sub);
-    expect(delivery).toMatchObject({ status: "succeeded", attempt_count: 1, event_id: envelope.id, next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: "succeeded",
+      attempt_count: 1,
+      event_id: envelope.id,
+      next_attempt_at: null,
+    });
     expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null })]);
     expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
   });
@@ -133,7 +161,10 @@ describe("webhook delivery", () => {
     });
     const { h, sub } = await subscribeQuoteAndRun(receiver);
     expect(target.received).toHaveLength(0);
-    expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "pending", last_error: "redirect 302 not followed" });
+    expect((await deliveriesOf(h, sub))[0]).toMatchObject({
+      status: "pending",
+      last_error: "redirect 302 not followed",
+    });
   });
 
   it("disables the subscription on 410 Gone and stops delivering to it", async () => {
@@ -143,7 +174,10 @@ describe("webhook delivery", () => {
     });
     const { h, sub } = await subscribeQuoteAndRun(receiver);
     expect((await deliveriesOf(h, sub))[0]).toMatchObject({ status: "failed", attempt_count: 1 });
-    expect((await h.api("GET", `/v1/webhooks/${sub}`)).json).toMatchObject({ enabled: false, disabled_reason: "receiver answered 410 Gone" });
+    expect((await h.api("GET", `/v1/webhooks/${sub}`)).json).toMatchObject({
+      enabled: false,
+      disabled_reason: "receiver answered 410 Gone",
+    });
     await h.quote();
     expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
     expect(receiver.received).toHaveLength(1);
@@ -177,6 +211,9 @@ describe("webhook delivery", () => {
     expect(fetched).toBe(0);
     const [delivery] = await deliveriesOf(h, sub);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
-    expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address") });
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address"),
+    });
   });
 });

@@ -10,7 +10,8 @@ afterEach(async () => {
 
 function capturingLogger() {
   const errors: Array<{ message: string; fields: Record<string, unknown> | undefined }> = [];
-  const error = ((fields: Record<string, unknown>, message: string) => void errors.push({ message, fields })) as Logger["error"];
+  const error = ((fields: Record<string, unknown>, message: string) =>
+    void errors.push({ message, fields })) as Logger["error"];
   const logger: Logger = { ...silentLogger, child: undefined, error };
   return { logger, errors };
 }
@@ -46,13 +47,20 @@ describe("an internal error while delivering", () => {
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
     expect(Date.parse(delivery.next_attempt_at) - h.clock.now().getTime()).toBe(10_000);
     expect(delivery.last_error).toMatch(/^internal error: .*could not be opened/);
-    expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: null, error: delivery.last_error })]);
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: null, error: delivery.last_error }),
+    ]);
     const sealed = (await storage.webhookSubscriptions.get(h.workspace.id, sub))!.sealedSecret;
     for (const leak of [RECEIVER_SECRET, sealed]) expect(JSON.stringify({ delivery, errors })).not.toContain(leak);
     expect(errors).toEqual([
       {
         message: "webhook delivery failed on an internal error; retrying on the normal schedule",
-        fields: expect.objectContaining({ deliveryId: delivery.id, subscriptionId: sub, eventId: delivery.event_id, error: expect.stringMatching(/could not be opened/) }),
+        fields: expect.objectContaining({
+          deliveryId: delivery.id,
+          subscriptionId: sub,
+          eventId: delivery.event_id,
+          error: expect.stringMatching(/could not be opened/),
+        }),
       },
     ]);
 
@@ -69,7 +77,12 @@ describe("an internal error while delivering", () => {
     await h.quote();
     expect((await h.api("PATCH", `/v1/webhooks/${sub}`, { enabled: false })).status).toBe(200);
     expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(1);
-    expect((await deliveries())[0]).toMatchObject({ status: "failed", attempt_count: 0, last_error: "subscription disabled: disabled by API", attempts: [] });
+    expect((await deliveries())[0]).toMatchObject({
+      status: "failed",
+      attempt_count: 0,
+      last_error: "subscription disabled: disabled by API",
+      attempts: [],
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -87,8 +100,17 @@ describe("an internal error while delivering", () => {
     await h.quote();
     expect(await eventless.outbox.dispatcher.runOnce("w")).toBe(1);
     const [delivery] = await deliveries();
-    expect(delivery).toMatchObject({ status: "failed", attempt_count: 0, last_error: `event ${delivery.event_id} is missing` });
-    expect(errors).toEqual([{ message: "webhook delivery failed for good: its event is missing", fields: expect.objectContaining({ deliveryId: delivery.id, eventId: delivery.event_id }) }]);
+    expect(delivery).toMatchObject({
+      status: "failed",
+      attempt_count: 0,
+      last_error: `event ${delivery.event_id} is missing`,
+    });
+    expect(errors).toEqual([
+      {
+        message: "webhook delivery failed for good: its event is missing",
+        fields: expect.objectContaining({ deliveryId: delivery.id, eventId: delivery.event_id }),
+      },
+    ]);
     expect(receiver.received).toHaveLength(0);
   });
 });

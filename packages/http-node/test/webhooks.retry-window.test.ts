@@ -32,7 +32,12 @@ describe("retry window on a manual clock", () => {
     expect(seconds.at(-1)).toBe(24 * 3600);
     expect(receiver.received).toHaveLength(offsets.length);
     const [delivery] = (await h.api("GET", `/v1/webhooks/${sub}/deliveries`)).json.data;
-    expect(delivery).toMatchObject({ status: "failed", attempt_count: offsets.length, last_error: "HTTP 503", next_attempt_at: null });
+    expect(delivery).toMatchObject({
+      status: "failed",
+      attempt_count: offsets.length,
+      last_error: "HTTP 503",
+      next_attempt_at: null,
+    });
     expect(delivery.attempts).toHaveLength(offsets.length);
     expect(offsets.length).toBe(33); // 10 backoff steps, then hourly up to the final attempt at 24 h
     h.clock.advance(7 * 24 * 3600_000);

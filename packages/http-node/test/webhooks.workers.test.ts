@@ -21,7 +21,12 @@ describe("workers, leases and races", () => {
     for (let i = 0; i < 10; i++) await h.quote(1000 + i);
     // The dead worker claimed half the batch and never came back.
     const now = h.clock.now();
-    const dead = await h.vitrina.storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), 5, new Date(now.getTime() + 60_000).toISOString(), "dead");
+    const dead = await h.vitrina.storage.webhookDeliveries.claimDueDeliveries(
+      now.toISOString(),
+      5,
+      new Date(now.getTime() + 60_000).toISOString(),
+      "dead",
+    );
     expect(dead).toHaveLength(5);
     expect(await h.vitrina.outbox.dispatcher.runOnce("alive")).toBe(5);
     expect(receiver.received).toHaveLength(5);
@@ -32,7 +37,11 @@ describe("workers, leases and races", () => {
     expect(new Set(ids).size).toBe(10);
     // The dead worker's late outcome is dropped: it no longer holds the lease.
     const late = await h.vitrina.storage.webhookDeliveries.completeClaim(dead[0]!.id, "dead", {
-      status: "failed", attemptCount: 9, nextAttemptAt: now.toISOString(), lastError: "zombie", deliveredAt: null,
+      status: "failed",
+      attemptCount: 9,
+      nextAttemptAt: now.toISOString(),
+      lastError: "zombie",
+      deliveredAt: null,
     });
     expect(late).toBe(false);
   });
@@ -55,7 +64,10 @@ describe("workers, leases and races", () => {
     await h.subscribe(receiver.url);
     const a = h.vitrina.outbox.startWorker({ workerId: "a" });
     const b = h.vitrina.outbox.startWorker({ workerId: "b" });
-    closers.push(() => a.stop(), () => b.stop());
+    closers.push(
+      () => a.stop(),
+      () => b.stop(),
+    );
     await Promise.all(Array.from({ length: 60 }, (_, i) => h.quote(100 + i)));
     const deadline = Date.now() + 10_000;
     while (receiver.received.length < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -70,11 +82,18 @@ describe("workers, leases and races", () => {
   // holds its slots; before the pool, batches waited for the hanging attempts' 5 s deadline.
   it.each([
     ["the default pool, where the per-subscription cap keeps 16 of 32 slots for the hanging receiver", {}],
-    ["a pool of 128 with 100 deliveries in flight to the hanging receiver", { concurrency: 128, perSubscriptionConcurrency: 100 }],
-  ])("keeps a healthy receiver fast beside a hanging one: %s", async (_name, webhooks) => {
-    const run = await healthyLatencyBesideHangingReceiver({ webhooks });
-    expect(run.hangingInFlight).toBe(run.expectedHanging);
-    expect(run.delivered).toBe(run.events);
-    expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
-  }, 60_000);
+    [
+      "a pool of 128 with 100 deliveries in flight to the hanging receiver",
+      { concurrency: 128, perSubscriptionConcurrency: 100 },
+    ],
+  ])(
+    "keeps a healthy receiver fast beside a hanging one: %s",
+    async (_name, webhooks) => {
+      const run = await healthyLatencyBesideHangingReceiver({ webhooks });
+      expect(run.hangingInFlight).toBe(run.expectedHanging);
+      expect(run.delivered).toBe(run.events);
+      expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
+    },
+    60_000,
+  );
 });

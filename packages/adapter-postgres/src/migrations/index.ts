@@ -38,7 +38,10 @@ export function quoteIdent(name: string): string {
  * schema exactly as it was. Returns the versions it applied (empty when up to date), and logs
  * each at info level on `logger` (default: Vitrina's, which shows warnings and errors only).
  */
-export async function migrate(db: PostgresDriver, options: { schema?: string; logger?: Logger } = {}): Promise<number[]> {
+export async function migrate(
+  db: PostgresDriver,
+  options: { schema?: string; logger?: Logger } = {},
+): Promise<number[]> {
   const schema = options.schema ?? "vitrina";
   const logger = options.logger ?? defaultLogger;
   const s = quoteIdent(schema);
@@ -48,12 +51,17 @@ export async function migrate(db: PostgresDriver, options: { schema?: string; lo
     await q.query(
       `CREATE TABLE IF NOT EXISTS ${s}.vitrina_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    const applied = new Set((await q.query(`SELECT version FROM ${s}.vitrina_migrations`)).rows.map((r) => Number(r.version)));
+    const applied = new Set(
+      (await q.query(`SELECT version FROM ${s}.vitrina_migrations`)).rows.map((r) => Number(r.version)),
+    );
     const done: number[] = [];
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue;
       for (const statement of migration.statements(s)) await q.query(statement);
-      await q.query(`INSERT INTO ${s}.vitrina_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      await q.query(`INSERT INTO ${s}.vitrina_migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
       done.push(migration.version);
     }
     return done;
@@ -61,7 +69,8 @@ export async function migrate(db: PostgresDriver, options: { schema?: string; lo
     logger.error({ schema, cause: describeError(error) }, "migration failed; the schema was left as it was");
     throw error;
   });
-  for (const version of applied) logger.info({ schema, version, name: migrations.find((m) => m.version === version)?.name }, "migration applied");
+  for (const version of applied)
+    logger.info({ schema, version, name: migrations.find((m) => m.version === version)?.name }, "migration applied");
   if (applied.length === 0) logger.debug({ schema }, "schema up to date; no migration applied");
   return applied;
 }

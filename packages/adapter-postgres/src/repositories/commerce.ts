@@ -45,19 +45,35 @@ const toPayment = (r: any): PaymentRecord => ({
 });
 
 const quoteValues = (x: QuoteRecord) => [
-  x.id, x.workspaceId, x.contactId, x.conversationId, x.currency, json(x.items),
-  x.subtotal, x.vatRate, x.vat, x.total, x.status, x.createdAt, x.acceptedAt,
+  x.id,
+  x.workspaceId,
+  x.contactId,
+  x.conversationId,
+  x.currency,
+  json(x.items),
+  x.subtotal,
+  x.vatRate,
+  x.vat,
+  x.total,
+  x.status,
+  x.createdAt,
+  x.acceptedAt,
 ];
 
 /** Quotes, orders (unique per quote) and payments (unique per workspace and provider reference). */
-export function commerceRepositories(q: Queryable, s: string): Pick<StorageRepositories, "quotes" | "orders" | "payments"> {
-  const quoteColumns = "id, workspace_id, contact_id, conversation_id, currency, items, subtotal, vat_rate, vat, total, status, created_at, accepted_at";
+export function commerceRepositories(
+  q: Queryable,
+  s: string,
+): Pick<StorageRepositories, "quotes" | "orders" | "payments"> {
+  const quoteColumns =
+    "id, workspace_id, contact_id, conversation_id, currency, items, subtotal, vat_rate, vat, total, status, created_at, accepted_at";
   return {
     quotes: {
       async insert(quote) {
         await q.query(`INSERT INTO ${s}.quotes (${quoteColumns}) VALUES (${placeholders(13)})`, quoteValues(quote));
       },
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.quotes WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toQuote),
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.quotes WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toQuote),
       async update(quote) {
         const result = await q.query(
           `UPDATE ${s}.quotes SET workspace_id = $2, contact_id = $3, conversation_id = $4, currency = $5, items = $6, subtotal = $7,
@@ -72,17 +88,40 @@ export function commerceRepositories(q: Queryable, s: string): Pick<StorageRepos
         await q.query(
           `INSERT INTO ${s}.orders (id, workspace_id, contact_id, quote_id, total, currency, status, decided_by, approved_by, erp_reference, confirmed_at)
            VALUES (${placeholders(11)})`,
-          [o.id, o.workspaceId, o.contactId, o.quoteId, o.total, o.currency, o.status, o.decidedBy, o.approvedBy, o.erpReference, o.confirmedAt],
+          [
+            o.id,
+            o.workspaceId,
+            o.contactId,
+            o.quoteId,
+            o.total,
+            o.currency,
+            o.status,
+            o.decidedBy,
+            o.approvedBy,
+            o.erpReference,
+            o.confirmedAt,
+          ],
         );
       },
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.orders WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toOrder),
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.orders WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toOrder),
     },
     payments: {
       async insert(p) {
         await q.query(
           `INSERT INTO ${s}.payments (id, workspace_id, order_id, contact_id, amount, currency, method, provider_reference, received_at)
            VALUES (${placeholders(9)})`,
-          [p.id, p.workspaceId, p.orderId, p.contactId, p.amount, p.currency, p.method, p.providerReference, p.receivedAt],
+          [
+            p.id,
+            p.workspaceId,
+            p.orderId,
+            p.contactId,
+            p.amount,
+            p.currency,
+            p.method,
+            p.providerReference,
+            p.receivedAt,
+          ],
         );
       },
       listByOrder: (orderId) =>

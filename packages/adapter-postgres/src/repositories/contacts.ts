@@ -19,8 +19,18 @@ const toContact = (r: any): ContactRecord => ({
 });
 
 const values = (c: ContactRecord) => [
-  c.id, c.workspaceId, c.name, c.phoneE164, c.email, json(c.tags), c.score, c.ltv,
-  c.whatsappConsent === null ? null : json(c.whatsappConsent), c.whatsappOptedOutAt, c.createdAt, c.updatedAt,
+  c.id,
+  c.workspaceId,
+  c.name,
+  c.phoneE164,
+  c.email,
+  json(c.tags),
+  c.score,
+  c.ltv,
+  c.whatsappConsent === null ? null : json(c.whatsappConsent),
+  c.whatsappOptedOutAt,
+  c.createdAt,
+  c.updatedAt,
   c.possibleDuplicateOf ?? null,
 ];
 
@@ -44,14 +54,30 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
           values(contact),
         );
         if (inserted.rows.length > 0) return { contact: toContact(inserted.rows[0]), created: true };
-        const existing = await one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`, [contact.workspaceId, contact.phoneE164], toContact);
+        const existing = await one(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`,
+          [contact.workspaceId, contact.phoneE164],
+          toContact,
+        );
         return { contact: existing!, created: false };
       },
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toContact),
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toContact),
       findByPhone: (workspaceId, phone) =>
-        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`, [workspaceId, phone], toContact),
+        one(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND phone_e164 = $2`,
+          [workspaceId, phone],
+          toContact,
+        ),
       findByEmail: (workspaceId, email) =>
-        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND lower(email) = lower($2) ORDER BY created_at, id LIMIT 1`, [workspaceId, email], toContact),
+        one(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND lower(email) = lower($2) ORDER BY created_at, id LIMIT 1`,
+          [workspaceId, email],
+          toContact,
+        ),
       async update(c) {
         const result = await q.query(
           `UPDATE ${s}.contacts SET workspace_id = $2, name = $3, phone_e164 = $4, email = $5, tags = $6, score = $7, ltv = $8,
@@ -61,7 +87,12 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
         return affected(result) > 0;
       },
       getForUpdate: (workspaceId, id) =>
-        one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, id], toContact),
+        one(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
+          [workspaceId, id],
+          toContact,
+        ),
       patch(workspaceId, id, changes, updatedAt) {
         // Only the columns named in `changes`: a column this call does not mean to change is never
         // written, so a concurrent opt-out (or any other targeted write) survives it.
@@ -72,7 +103,12 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
           params.push(bind(changes[key as keyof ContactPatch]));
           sets.push(`${column} = $${params.length}`);
         }
-        return one(q, `UPDATE ${s}.contacts SET ${sets.join(", ")} WHERE workspace_id = $1 AND id = $2 RETURNING *`, params, toContact);
+        return one(
+          q,
+          `UPDATE ${s}.contacts SET ${sets.join(", ")} WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          params,
+          toContact,
+        );
       },
       fillMissing: (workspaceId, id, fields, updatedAt) =>
         one(

@@ -22,14 +22,32 @@ const toMessage = (r: any): MessageRecord => ({
   createdAt: iso(r.created_at),
 });
 
-const toEvent = (r: any): EventRecord => ({ id: r.id, workspaceId: r.workspace_id, type: r.type, created: iso(r.created), data: r.data });
+const toEvent = (r: any): EventRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  type: r.type,
+  created: iso(r.created),
+  data: r.data,
+});
 
-const conversationValues = (c: ConversationRecord) => [c.id, c.workspaceId, c.contactId, c.channel, c.status, c.escalatedAt, c.createdAt, c.updatedAt];
+const conversationValues = (c: ConversationRecord) => [
+  c.id,
+  c.workspaceId,
+  c.contactId,
+  c.channel,
+  c.status,
+  c.escalatedAt,
+  c.createdAt,
+  c.updatedAt,
+];
 
 /** `LIMIT NULL` means no limit in PostgreSQL. */
 const limitOf = (options?: { limit?: number }) => options?.limit ?? null;
 
-export function conversationRepositories(q: Queryable, s: string): Pick<StorageRepositories, "conversations" | "messages" | "events"> {
+export function conversationRepositories(
+  q: Queryable,
+  s: string,
+): Pick<StorageRepositories, "conversations" | "messages" | "events"> {
   return {
     conversations: {
       async insert(c) {
@@ -38,7 +56,13 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
           conversationValues(c),
         );
       },
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.conversations WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toConversation),
+      get: (workspaceId, id) =>
+        one(
+          q,
+          `SELECT * FROM ${s}.conversations WHERE workspace_id = $1 AND id = $2`,
+          [workspaceId, id],
+          toConversation,
+        ),
       listByWorkspace: (workspaceId, options = {}) =>
         many(
           q,
@@ -64,7 +88,10 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
         ),
       async touch(workspaceId, id, updatedAt) {
         // Only updated_at: a concurrent escalation's status and escalated_at survive.
-        const result = await q.query(`UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, updatedAt]);
+        const result = await q.query(
+          `UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2`,
+          [workspaceId, id, updatedAt],
+        );
         return affected(result) > 0;
       },
       // The `escalated_at IS NULL` guard is re-checked on the row's latest version after a concurrent
@@ -86,14 +113,28 @@ export function conversationRepositories(q: Queryable, s: string): Pick<StorageR
         );
       },
       listByConversation: (conversationId, options = {}) =>
-        many(q, `SELECT * FROM ${s}.messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [conversationId, limitOf(options)], toMessage),
+        many(
+          q,
+          `SELECT * FROM ${s}.messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [conversationId, limitOf(options)],
+          toMessage,
+        ),
       async delete(workspaceId, id) {
-        return affected(await q.query(`DELETE FROM ${s}.messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) > 0;
+        return (
+          affected(await q.query(`DELETE FROM ${s}.messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) >
+          0
+        );
       },
     },
     events: {
       async append(e) {
-        await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [e.id, e.workspaceId, e.type, e.created, json(e.data)]);
+        await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [
+          e.id,
+          e.workspaceId,
+          e.type,
+          e.created,
+          json(e.data),
+        ]);
       },
       get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
       listByWorkspace: (workspaceId, options = {}) =>

@@ -35,7 +35,11 @@ const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
 /** The delivery outbox: leased claims with `FOR UPDATE SKIP LOCKED`, attempts, history pages. */
-export function deliveryRepositories(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
+export function deliveryRepositories(
+  q: Queryable,
+  s: string,
+  channel: string,
+): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
   const d = `${s}.webhook_deliveries`;
   // NOTIFY is transactional: PostgreSQL delivers it at commit (never for a rollback) and folds
   // repeats within one transaction, so other processes' workers wake exactly when there is work.
@@ -46,12 +50,27 @@ export function deliveryRepositories(q: Queryable, s: string, channel: string): 
         await q.query(
           `INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, retry_until,
            lease_until, leased_by, last_error, created_at, delivered_at) VALUES (${placeholders(14)})`,
-          [x.id, x.workspaceId, x.subscriptionId, x.eventId, x.eventType, x.status, x.attemptCount, x.nextAttemptAt, x.retryUntil,
-            x.leaseUntil, x.leasedBy, x.lastError, x.createdAt, x.deliveredAt],
+          [
+            x.id,
+            x.workspaceId,
+            x.subscriptionId,
+            x.eventId,
+            x.eventType,
+            x.status,
+            x.attemptCount,
+            x.nextAttemptAt,
+            x.retryUntil,
+            x.leaseUntil,
+            x.leasedBy,
+            x.lastError,
+            x.createdAt,
+            x.deliveredAt,
+          ],
         );
         await notify();
       },
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
       async claimDueDeliveries(now, limit, leaseUntil, workerId, cap) {
         // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
         // double-claiming; the lease makes a crashed worker's rows due again once it expires.
@@ -75,7 +94,15 @@ export function deliveryRepositories(q: Queryable, s: string, channel: string): 
              WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
            )
            UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*`,
-          [now, Math.max(0, limit), leaseUntil, workerId, json(cap?.held ?? {}), cap?.max ?? MAX_INT, Math.max(0, cap ? limit * 4 : limit)],
+          [
+            now,
+            Math.max(0, limit),
+            leaseUntil,
+            workerId,
+            json(cap?.held ?? {}),
+            cap?.max ?? MAX_INT,
+            Math.max(0, cap ? limit * 4 : limit),
+          ],
           toDelivery,
         );
         return rows.sort(dueOrder);

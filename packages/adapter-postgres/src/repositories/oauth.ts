@@ -60,19 +60,34 @@ const toRefreshToken = (r: any): OAuthRefreshTokenRecord => ({
  * lock makes concurrent exchanges of the same code or refresh token queue, and only the first
  * sees `used_at` still null.
  */
-export function oauthRepositories(q: Queryable, s: string): Pick<StorageRepositories, "oauthClients" | "oauthCodes" | "oauthTokens"> {
+export function oauthRepositories(
+  q: Queryable,
+  s: string,
+): Pick<StorageRepositories, "oauthClients" | "oauthCodes" | "oauthTokens"> {
   return {
     oauthClients: {
       async insert(c) {
         await q.query(
           `INSERT INTO ${s}.oauth_clients (id, secret_hash, token_endpoint_auth_method, redirect_uris, scopes, metadata, created_at, approved_at) VALUES (${placeholders(8)})`,
-          [c.id, c.secretHash, c.tokenEndpointAuthMethod, json(c.redirectUris), c.scopes === null ? null : json(c.scopes), json(c.metadata), c.createdAt, c.approvedAt],
+          [
+            c.id,
+            c.secretHash,
+            c.tokenEndpointAuthMethod,
+            json(c.redirectUris),
+            c.scopes === null ? null : json(c.scopes),
+            json(c.metadata),
+            c.createdAt,
+            c.approvedAt,
+          ],
         );
       },
       get: (id) => one(q, `SELECT * FROM ${s}.oauth_clients WHERE id = $1`, [id], toClient),
       async markApproved(id, approvedAt) {
         // Only the column that changes, and only once: concurrent first approvals can't clobber each other.
-        await q.query(`UPDATE ${s}.oauth_clients SET approved_at = $2 WHERE id = $1 AND approved_at IS NULL`, [id, approvedAt]);
+        await q.query(`UPDATE ${s}.oauth_clients SET approved_at = $2 WHERE id = $1 AND approved_at IS NULL`, [
+          id,
+          approvedAt,
+        ]);
       },
     },
     oauthCodes: {
@@ -80,23 +95,54 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
         await q.query(
           `INSERT INTO ${s}.oauth_codes (code_hash, client_id, redirect_uri, code_challenge, resource, scopes, user_id, workspace_id, family_id, expires_at, created_at, used_at)
            VALUES (${placeholders(12)})`,
-          [c.codeHash, c.clientId, c.redirectUri, c.codeChallenge, c.resource, json(c.scopes), c.userId, c.workspaceId, c.familyId, c.expiresAt, c.createdAt, c.usedAt],
+          [
+            c.codeHash,
+            c.clientId,
+            c.redirectUri,
+            c.codeChallenge,
+            c.resource,
+            json(c.scopes),
+            c.userId,
+            c.workspaceId,
+            c.familyId,
+            c.expiresAt,
+            c.createdAt,
+            c.usedAt,
+          ],
         );
       },
       get: (codeHash) => one(q, `SELECT * FROM ${s}.oauth_codes WHERE code_hash = $1`, [codeHash], toCode),
       markUsed: (codeHash, usedAt) =>
-        one(q, `UPDATE ${s}.oauth_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING *`, [codeHash, usedAt], toCode),
+        one(
+          q,
+          `UPDATE ${s}.oauth_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL RETURNING *`,
+          [codeHash, usedAt],
+          toCode,
+        ),
     },
     oauthTokens: {
       async insertFamily(f) {
         await q.query(
           `INSERT INTO ${s}.oauth_token_families (id, client_id, user_id, workspace_id, scopes, resource, created_at, expires_at, revoked_at) VALUES (${placeholders(9)})`,
-          [f.id, f.clientId, f.userId, f.workspaceId, json(f.scopes), f.resource, f.createdAt, f.expiresAt, f.revokedAt],
+          [
+            f.id,
+            f.clientId,
+            f.userId,
+            f.workspaceId,
+            json(f.scopes),
+            f.resource,
+            f.createdAt,
+            f.expiresAt,
+            f.revokedAt,
+          ],
         );
       },
       getFamily: (id) => one(q, `SELECT * FROM ${s}.oauth_token_families WHERE id = $1`, [id], toFamily),
       async revokeFamily(id, revokedAt) {
-        const result = await q.query(`UPDATE ${s}.oauth_token_families SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`, [id, revokedAt]);
+        const result = await q.query(
+          `UPDATE ${s}.oauth_token_families SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1`,
+          [id, revokedAt],
+        );
         return affected(result) > 0;
       },
       async insertRefreshToken(t) {
@@ -105,9 +151,15 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
           [t.tokenHash, t.familyId, json(t.scopes), t.expiresAt, t.createdAt, t.usedAt],
         );
       },
-      getRefreshToken: (tokenHash) => one(q, `SELECT * FROM ${s}.oauth_refresh_tokens WHERE token_hash = $1`, [tokenHash], toRefreshToken),
+      getRefreshToken: (tokenHash) =>
+        one(q, `SELECT * FROM ${s}.oauth_refresh_tokens WHERE token_hash = $1`, [tokenHash], toRefreshToken),
       markRefreshTokenUsed: (tokenHash, usedAt) =>
-        one(q, `UPDATE ${s}.oauth_refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING *`, [tokenHash, usedAt], toRefreshToken),
+        one(
+          q,
+          `UPDATE ${s}.oauth_refresh_tokens SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL RETURNING *`,
+          [tokenHash, usedAt],
+          toRefreshToken,
+        ),
       async purgeExpired(cutoffs) {
         // One statement, one snapshot. A grant's refresh tokens would go by ON DELETE CASCADE anyway;
         // deleting them in the `tokens` CTE too is what lets them be counted.
@@ -121,7 +173,12 @@ export function oauthRepositories(q: Queryable, s: string): Pick<StorageReposito
           [cutoffs.now, cutoffs.unapprovedClientsCreatedBefore],
         );
         const r = rows[0]!;
-        return { codes: Number(r.codes), grants: Number(r.grants), refreshTokens: Number(r.refresh_tokens), clients: Number(r.clients) };
+        return {
+          codes: Number(r.codes),
+          grants: Number(r.grants),
+          refreshTokens: Number(r.refresh_tokens),
+          clients: Number(r.clients),
+        };
       },
     },
   };

@@ -18,8 +18,18 @@ const toOutbound = (r: any): OutboundMessageRecord => ({
 });
 
 const outboundValues = (m: OutboundMessageRecord) => [
-  m.id, m.workspaceId, m.leadEventId, m.contactId, m.channel, m.status, m.reason, m.providerMessageId,
-  m.handedToProviderAt, m.providerAnsweredAt, m.createdAt, m.updatedAt,
+  m.id,
+  m.workspaceId,
+  m.leadEventId,
+  m.contactId,
+  m.channel,
+  m.status,
+  m.reason,
+  m.providerMessageId,
+  m.handedToProviderAt,
+  m.providerAnsweredAt,
+  m.createdAt,
+  m.updatedAt,
 ];
 
 /** First messages of leads, and the send lease's compare-and-set updates. */
@@ -34,7 +44,8 @@ export function outboundRepository(q: Queryable, s: string): Pick<StorageReposit
           outboundValues(m),
         );
       },
-      findByLeadEvent: (leadEventId) => one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
+      findByLeadEvent: (leadEventId) =>
+        one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
       async update(m) {
         const result = await q.query(
           `UPDATE ${s}.outbound_messages SET workspace_id = $2, lead_event_id = $3, contact_id = $4, channel = $5, status = $6, reason = $7,
@@ -44,7 +55,12 @@ export function outboundRepository(q: Queryable, s: string): Pick<StorageReposit
         return affected(result) > 0;
       },
       listByWorkspace: (workspaceId) =>
-        many(q, `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toOutbound),
+        many(
+          q,
+          `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`,
+          [workspaceId],
+          toOutbound,
+        ),
       findLatestLiveByContact: (workspaceId, contactId, since) =>
         one(
           q,

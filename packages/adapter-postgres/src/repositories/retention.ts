@@ -17,7 +17,8 @@ export function retentionRepository(q: Queryable, s: string): Pick<StorageReposi
     `SELECT e.id FROM ${s}.events e WHERE e.created < $1
        AND NOT EXISTS (SELECT 1 FROM ${s}.webhook_deliveries d WHERE d.event_id = e.id${deliveryFilter})`;
   const unredactedLeads = `SELECT id FROM ${s}.lead_events WHERE payload_redacted_at IS NULL AND received_at < $1`;
-  const count = async (text: string, params: unknown[]) => (await one(q, `SELECT count(*) AS n FROM (${text}) x`, params, (r) => num(r.n))) ?? 0;
+  const count = async (text: string, params: unknown[]) =>
+    (await one(q, `SELECT count(*) AS n FROM (${text}) x`, params, (r) => num(r.n))) ?? 0;
 
   return {
     retention: {
@@ -53,9 +54,15 @@ export function retentionRepository(q: Queryable, s: string): Pick<StorageReposi
         const counts = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0 };
         if (before !== null) {
           counts.deliveries = await count(finishedDeliveries, [before]);
-          counts.attempts = await count(`SELECT 1 FROM ${s}.webhook_attempts WHERE delivery_id IN (${finishedDeliveries})`, [before]);
+          counts.attempts = await count(
+            `SELECT 1 FROM ${s}.webhook_attempts WHERE delivery_id IN (${finishedDeliveries})`,
+            [before],
+          );
           // Events whose every delivery is itself about to go.
-          counts.events = await count(undeliveredEvents(" AND NOT (d.status <> 'pending' AND coalesce(d.delivered_at, d.next_attempt_at) < $1)"), [before]);
+          counts.events = await count(
+            undeliveredEvents(" AND NOT (d.status <> 'pending' AND coalesce(d.delivered_at, d.next_attempt_at) < $1)"),
+            [before],
+          );
         }
         if (leadsReceivedBefore !== null) counts.leadPayloads = await count(unredactedLeads, [leadsReceivedBefore]);
         return counts;

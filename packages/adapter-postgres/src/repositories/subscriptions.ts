@@ -27,11 +27,22 @@ const toSubscription = (r: any): WebhookSubscriptionRecord => ({
 });
 
 const subscriptionValues = (x: WebhookSubscriptionRecord) => [
-  x.id, x.workspaceId, x.url, json(x.events), x.sealedSecret, x.enabled, x.disabledReason, x.createdAt, x.updatedAt,
+  x.id,
+  x.workspaceId,
+  x.url,
+  json(x.events),
+  x.sealedSecret,
+  x.enabled,
+  x.disabledReason,
+  x.createdAt,
+  x.updatedAt,
 ];
 
 /** API keys (unique hash) and webhook subscriptions. */
-export function subscriptionRepositories(q: Queryable, s: string): Pick<StorageRepositories, "apiKeys" | "webhookSubscriptions"> {
+export function subscriptionRepositories(
+  q: Queryable,
+  s: string,
+): Pick<StorageRepositories, "apiKeys" | "webhookSubscriptions"> {
   return {
     apiKeys: {
       async insert(k) {
@@ -41,7 +52,8 @@ export function subscriptionRepositories(q: Queryable, s: string): Pick<StorageR
         );
       },
       findByHash: (hash) => one(q, `SELECT * FROM ${s}.api_keys WHERE hash = $1`, [hash], toApiKey),
-      get: (workspaceId, id) => one(q, `SELECT * FROM ${s}.api_keys WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toApiKey),
+      get: (workspaceId, id) =>
+        one(q, `SELECT * FROM ${s}.api_keys WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toApiKey),
       listByWorkspace: (workspaceId) =>
         many(q, `SELECT * FROM ${s}.api_keys WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toApiKey),
       async revoke(workspaceId, id, revokedAt) {
@@ -63,9 +75,19 @@ export function subscriptionRepositories(q: Queryable, s: string): Pick<StorageR
         );
       },
       get: (workspaceId, id) =>
-        one(q, `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toSubscription),
+        one(
+          q,
+          `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`,
+          [workspaceId, id],
+          toSubscription,
+        ),
       listByWorkspace: (workspaceId) =>
-        many(q, `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toSubscription),
+        many(
+          q,
+          `SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 ORDER BY created_at, id`,
+          [workspaceId],
+          toSubscription,
+        ),
       listEnabledForEvent: (workspaceId, eventType) =>
         many(
           q,
@@ -82,7 +104,14 @@ export function subscriptionRepositories(q: Queryable, s: string): Pick<StorageR
         return affected(result) > 0;
       },
       async delete(workspaceId, id) {
-        return affected(await q.query(`DELETE FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) > 0;
+        return (
+          affected(
+            await q.query(`DELETE FROM ${s}.webhook_subscriptions WHERE workspace_id = $1 AND id = $2`, [
+              workspaceId,
+              id,
+            ]),
+          ) > 0
+        );
       },
     },
   };

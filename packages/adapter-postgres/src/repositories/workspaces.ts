@@ -2,7 +2,13 @@ import { ConflictError, type ConnectorRecord, type StorageRepositories, type Wor
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 
-const toWorkspace = (r: any): WorkspaceRecord => ({ id: r.id, name: r.name, vertical: r.vertical, currency: r.currency, createdAt: iso(r.created_at) });
+const toWorkspace = (r: any): WorkspaceRecord => ({
+  id: r.id,
+  name: r.name,
+  vertical: r.vertical,
+  currency: r.currency,
+  createdAt: iso(r.created_at),
+});
 
 const toConnector = (r: any): ConnectorRecord => ({
   id: r.id,
@@ -19,7 +25,10 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
   return {
     workspaces: {
       async insert(w) {
-        await q.query(`INSERT INTO ${s}.workspaces (id, name, vertical, currency, created_at) VALUES (${placeholders(5)})`, [w.id, w.name, w.vertical, w.currency, w.createdAt]);
+        await q.query(
+          `INSERT INTO ${s}.workspaces (id, name, vertical, currency, created_at) VALUES (${placeholders(5)})`,
+          [w.id, w.name, w.vertical, w.currency, w.createdAt],
+        );
       },
       get: (id) => one(q, `SELECT * FROM ${s}.workspaces WHERE id = $1`, [id], toWorkspace),
       async upsertMember(m) {
@@ -30,11 +39,16 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
         );
       },
       getMember: (workspaceId, userId) =>
-        one(q, `SELECT * FROM ${s}.workspace_members WHERE workspace_id = $1 AND user_id = $2`, [workspaceId, userId], (r) => ({
-          workspaceId: r.workspace_id,
-          userId: r.user_id,
-          role: r.role,
-        })),
+        one(
+          q,
+          `SELECT * FROM ${s}.workspace_members WHERE workspace_id = $1 AND user_id = $2`,
+          [workspaceId, userId],
+          (r) => ({
+            workspaceId: r.workspace_id,
+            userId: r.user_id,
+            role: r.role,
+          }),
+        ),
       // A scan of the members table by user: a console command, not a request path.
       listForUser: (userId) =>
         many(
@@ -53,12 +67,19 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
           [c.id, c.workspaceId, c.name, c.systemId, c.sealedSecret, c.secretVersion, c.createdAt, c.rotatedAt],
         );
         if (rows.length === 0) {
-          throw new ConflictError(`a connector with system identifier "${c.systemId}" already exists in this workspace`);
+          throw new ConflictError(
+            `a connector with system identifier "${c.systemId}" already exists in this workspace`,
+          );
         }
       },
       get: (id) => one(q, `SELECT * FROM ${s}.connectors WHERE id = $1`, [id], toConnector),
       listByWorkspace: (workspaceId) =>
-        many(q, `SELECT * FROM ${s}.connectors WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId], toConnector),
+        many(
+          q,
+          `SELECT * FROM ${s}.connectors WHERE workspace_id = $1 ORDER BY created_at, id`,
+          [workspaceId],
+          toConnector,
+        ),
       async updateSecret(id, sealedSecret, rotatedAt) {
         const result = await q.query(
           `UPDATE ${s}.connectors SET sealed_secret = $2, rotated_at = $3, secret_version = secret_version + 1 WHERE id = $1 RETURNING *`,

@@ -22,9 +22,11 @@ function view(record: ApiKeyRecord): ApiKeyView {
 
 function validate(input: { name: string; scopes: string[] }): void {
   const reasons = [];
-  if (input.name.trim() === "" || input.name.length > 120) reasons.push({ field: "name", reason: "must be 1 to 120 characters" });
+  if (input.name.trim() === "" || input.name.length > 120)
+    reasons.push({ field: "name", reason: "must be 1 to 120 characters" });
   input.scopes.forEach((scope, i) => {
-    if (!isScope(scope)) reasons.push({ field: `scopes.${i}`, reason: `unknown scope "${scope}"; known: ${SCOPES.join(", ")}` });
+    if (!isScope(scope))
+      reasons.push({ field: `scopes.${i}`, reason: `unknown scope "${scope}"; known: ${SCOPES.join(", ")}` });
   });
   if (reasons.length > 0) throw new ValidationError("API key is invalid", reasons);
 }
@@ -54,7 +56,11 @@ export function createApiKeyService(deps: { storage: Storage; clock: Clock; ids:
     /** `Authorization: Bearer vtr_live_…` → principal; plug into `firstOf` beside an OAuth verifier. */
     authenticator,
 
-    async issue(actor: Actor, workspaceId: string, input: { name: string; scopes: string[] }): Promise<{ key: ApiKeyView; secret: string }> {
+    async issue(
+      actor: Actor,
+      workspaceId: string,
+      input: { name: string; scopes: string[] },
+    ): Promise<{ key: ApiKeyView; secret: string }> {
       validate(input);
       await requireRole(storage, actor, workspaceId, ["owner", "admin"], "issue API keys");
       const secret = generateSecret(API_KEY_PREFIX);

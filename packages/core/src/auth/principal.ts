@@ -49,9 +49,10 @@ export function bearerToken(request: Request): string | null {
 export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
   const principal = await authenticate(request);
   if (principal !== null) return principal;
-  const message = bearerToken(request) === null
-    ? "send an API key as `Authorization: Bearer <API_KEY>`"
-    : "the API key is unknown or revoked";
+  const message =
+    bearerToken(request) === null
+      ? "send an API key as `Authorization: Bearer <API_KEY>`"
+      : "the API key is unknown or revoked";
   throw new VitrinaError("unauthorized", message);
 }
 

@@ -17,7 +17,8 @@ export interface AgentRunDeps {
 function traceError(error: unknown): Pick<TraceEntry, "outcome" | "error" | "taskId"> {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "internal";
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof PolicyBlockedError) return { outcome: "blocked", error: { code, message }, taskId: error.taskId };
+  if (error instanceof PolicyBlockedError)
+    return { outcome: "blocked", error: { code, message }, taskId: error.taskId };
   return { outcome: "error", error: { code, message } };
 }
 
@@ -52,7 +53,11 @@ export function startAgentRun(deps: AgentRunDeps, options: { principal: Capabili
       const began = deps.clock.now().toISOString();
       const t0 = performance.now();
       const entry = (rest: Omit<TraceEntry, "capability" | "input" | "startedAt" | "durationMs">): TraceEntry => ({
-        capability: name, input: structuredClone(input), startedAt: began, durationMs: performance.now() - t0, ...rest,
+        capability: name,
+        input: structuredClone(input),
+        startedAt: began,
+        durationMs: performance.now() - t0,
+        ...rest,
       });
       try {
         const result = await deps.runtime.invoke(name, input, { ...callOptions, principal, agentId });
@@ -81,7 +86,13 @@ export function startAgentRun(deps: AgentRunDeps, options: { principal: Capabili
         await emitEvent(tx, deps, {
           workspaceId: run.workspaceId,
           type: "agent.run.completed",
-          data: { run_id: run.id, agent_id: agentId, started_at: startedAt, completed_at: run.completedAt, trace: run.trace },
+          data: {
+            run_id: run.id,
+            agent_id: agentId,
+            started_at: startedAt,
+            completed_at: run.completedAt,
+            trace: run.trace,
+          },
         });
       });
       completed = true;

@@ -17,16 +17,24 @@ import { createCapabilityRuntime, type InvokeOptions, type InvokeResult } from "
 export type CapabilityName = keyof BuiltinCapabilities | (string & {});
 type Builtin<N> = N extends keyof BuiltinCapabilities ? BuiltinCapabilities[N] : never;
 /** What `invoke` accepts for `N`: the built-in's input type, `unknown` for other capabilities. */
-export type CapabilityInput<N extends CapabilityName> = N extends keyof BuiltinCapabilities ? z.input<Builtin<N>["input"]> : unknown;
+export type CapabilityInput<N extends CapabilityName> = N extends keyof BuiltinCapabilities
+  ? z.input<Builtin<N>["input"]>
+  : unknown;
 /** What `invoke` answers for `N`: the built-in's output type, `unknown` for other capabilities. */
-export type CapabilityOutput<N extends CapabilityName> = N extends keyof BuiltinCapabilities ? z.output<Builtin<N>["output"]> : unknown;
+export type CapabilityOutput<N extends CapabilityName> = N extends keyof BuiltinCapabilities
+  ? z.output<Builtin<N>["output"]>
+  : unknown;
 
 /**
  * `vitrina.capabilities.invoke`: names complete to the built-in ones, whose input and output are
  * typed from their schemas; a capability registered at run time is invoked by its name with
  * `unknown` input and output (validated at run time either way).
  */
-export type CapabilityInvoke = <N extends CapabilityName>(name: N, input: CapabilityInput<N>, options: InvokeOptions) => Promise<InvokeResult<CapabilityOutput<N>>>;
+export type CapabilityInvoke = <N extends CapabilityName>(
+  name: N,
+  input: CapabilityInput<N>,
+  options: InvokeOptions,
+) => Promise<InvokeResult<CapabilityOutput<N>>>;
 
 /** `createVitrina({ capabilities: { … } })`. */
 export interface CapabilityOptions {
@@ -64,7 +72,10 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     attemptLeaseMs: options.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS,
   });
   const catalog = (): CatalogDocument =>
-    buildCatalogDocument(registry.descriptors(), generatedAt, { mcpUrl: options.mcpUrl ?? "/mcp", mcpServerName: "vitrina" });
+    buildCatalogDocument(registry.descriptors(), generatedAt, {
+      mcpUrl: options.mcpUrl ?? "/mcp",
+      mcpServerName: "vitrina",
+    });
 
   return {
     invoke: runtime.invoke as CapabilityInvoke,
@@ -80,7 +91,8 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
       const found = registry.get(name)?.descriptor;
       return found === undefined ? undefined : structuredClone(found);
     },
-    startRun: (run: { principal: CapabilityPrincipal; agentId: string }) => startAgentRun({ runtime, storage, clock, ids }, run),
+    startRun: (run: { principal: CapabilityPrincipal; agentId: string }) =>
+      startAgentRun({ runtime, storage, clock, ids }, run),
     route: publicJsonRoute({
       path: "/v1/capabilities",
       revision: () => registry.revision,

@@ -17,8 +17,16 @@ export const SURFACES: readonly SurfaceStatus[] = [
     status: "AVAILABLE",
     detail: "Outbox with HMAC signature, retries with backoff, delivery attempts every 30 seconds",
   },
-  { surface: "REST API", status: "PLANNED", detail: "Will expose the same capability core; private preview before general access" },
-  { surface: "A2A / UCP / AP2", status: "PLANNED", detail: "Will converge on the same capability core when the standard justifies it" },
+  {
+    surface: "REST API",
+    status: "PLANNED",
+    detail: "Will expose the same capability core; private preview before general access",
+  },
+  {
+    surface: "A2A / UCP / AP2",
+    status: "PLANNED",
+    detail: "Will converge on the same capability core when the standard justifies it",
+  },
 ];
 
 /** How an MCP client reaches the server (spec: MCP server table). */

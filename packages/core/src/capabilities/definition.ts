@@ -93,7 +93,10 @@ export interface CapabilityIdentity {
  *   run: async ({ storage, workspaceId }, { sku }) => ({ output: { total: 0 } }),
  * }));
  */
-export interface CapabilityDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends CapabilityIdentity {
+export interface CapabilityDefinition<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> extends CapabilityIdentity {
   /** Validates every call's input (422 `invalid_payload` with a reason per field); published as JSON Schema. */
   input: I;
   /** What `run` must return; checked on every call (a mismatch is the capability's bug: 500 `internal`). */

@@ -8,7 +8,11 @@ type JsonSchema = Record<string, unknown>;
  * closes every object because parsing strips unknown keys).
  */
 export function toCatalogJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any" });
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  });
   return withoutTypeArrays(json) as JsonSchema;
 }
 
@@ -27,7 +31,9 @@ export function withoutTypeArrays(schema: unknown): unknown {
   const node = Object.fromEntries(Object.entries(schema).map(([key, child]) => [key, withoutTypeArrays(child)]));
   if (!Array.isArray(node.type)) return node;
   const annotations = Object.fromEntries(Object.entries(node).filter(([key]) => ANNOTATIONS.has(key)));
-  const constraints = Object.fromEntries(Object.entries(node).filter(([key]) => key !== "type" && !ANNOTATIONS.has(key)));
+  const constraints = Object.fromEntries(
+    Object.entries(node).filter(([key]) => key !== "type" && !ANNOTATIONS.has(key)),
+  );
   const branches = (node.type as string[]).map((type) => (type === "null" ? { type } : { type, ...constraints }));
   return branches.length === 1 ? { ...annotations, ...branches[0] } : { ...annotations, anyOf: branches };
 }
@@ -40,12 +46,15 @@ export function openObjectPaths(schema: unknown, path = ""): string[] {
   if (Array.isArray(schema)) return schema.flatMap((child, i) => openObjectPaths(child, `${path}/${i}`));
   if (schema === null || typeof schema !== "object") return [];
   const node = schema as JsonSchema;
-  const isObject = node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) || "properties" in node;
+  const isObject =
+    node.type === "object" || (Array.isArray(node.type) && node.type.includes("object")) || "properties" in node;
   const open = isObject && node.additionalProperties !== false ? [path === "" ? "/" : path] : [];
   const nested = Object.entries(node).flatMap(([key, child]) =>
     key === "properties" && child !== null && typeof child === "object"
       ? Object.entries(child).flatMap(([name, property]) => openObjectPaths(property, `${path}/properties/${name}`))
-      : typeof child === "object" ? openObjectPaths(child, `${path}/${key}`) : [],
+      : typeof child === "object"
+        ? openObjectPaths(child, `${path}/${key}`)
+        : [],
   );
   return [...open, ...nested];
 }

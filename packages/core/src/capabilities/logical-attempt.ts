@@ -57,9 +57,18 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
 
   const created = now();
   const fresh: IdempotencyAttemptRecord = {
-    id: deps.ids(), workspaceId: call.workspaceId, capability: call.capability, idempotencyKey: call.idempotencyKey,
-    inputFingerprint: fingerprint, state: "pending", version: 1, leaseExpiresAt: null, output: null, observedAt: null,
-    createdAt: created, updatedAt: created,
+    id: deps.ids(),
+    workspaceId: call.workspaceId,
+    capability: call.capability,
+    idempotencyKey: call.idempotencyKey,
+    inputFingerprint: fingerprint,
+    state: "pending",
+    version: 1,
+    leaseExpiresAt: null,
+    output: null,
+    observedAt: null,
+    createdAt: created,
+    updatedAt: created,
   };
   let attempt: IdempotencyAttemptRecord | null = (await repo.insertIfNew(fresh)) ? fresh : null;
 
@@ -68,14 +77,22 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
     attempt ??= await repo.get(call.workspaceId, call.capability, call.idempotencyKey);
     if (attempt === null) throw new VitrinaError("internal", "idempotency attempt vanished while reading it back");
     if (attempt.inputFingerprint !== fingerprint) {
-      throw new ConflictError(`idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`);
+      throw new ConflictError(
+        `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`,
+      );
     }
     if (attempt.state === "confirmed" || attempt.state === "failed") {
-      return { result: { output: attempt.output }, freshness: "recorded", observedAt: attempt.observedAt ?? attempt.updatedAt };
+      return {
+        result: { output: attempt.output },
+        freshness: "recorded",
+        observedAt: attempt.observedAt ?? attempt.updatedAt,
+      };
     }
     if (attempt.state === "executing") {
       if (attempt.leaseExpiresAt !== null && attempt.leaseExpiresAt > now()) {
-        throw new ConflictError(`${call.capability} with idempotency key "${call.idempotencyKey}" is still executing; retry after ${attempt.leaseExpiresAt}`);
+        throw new ConflictError(
+          `${call.capability} with idempotency key "${call.idempotencyKey}" is still executing; retry after ${attempt.leaseExpiresAt}`,
+        );
       }
       attempt = await move(attempt, { state: "unknown", leaseExpiresAt: null });
       continue;

@@ -59,7 +59,13 @@ export async function enforcePolicies(
       await emitEvent(tx, deps, {
         workspaceId: task.workspaceId,
         type: "policy.blocked",
-        data: { task_id: task.id, capability: task.capability, reason: task.reason, agent_id: task.agentId, actor_id: task.actorId },
+        data: {
+          task_id: task.id,
+          capability: task.capability,
+          reason: task.reason,
+          agent_id: task.agentId,
+          actor_id: task.actorId,
+        },
       });
     });
     throw new PolicyBlockedError(capability.name, decision.block, task.id);

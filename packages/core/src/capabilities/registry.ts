@@ -31,15 +31,19 @@ function refuseUnlessZod4(name: string, schema: unknown, which: "input" | "outpu
 function describe(def: CapabilityDefinition): CapabilityDescriptor {
   refuseUnlessZod4(def.name, def.input, "input");
   refuseUnlessZod4(def.name, def.output, "output");
-  if (!NAME.test(def.name)) refuse(def.name, "its name must have the form <area>.<operation> in lower case, e.g. quotes.create");
-  if (!SEMVER.test(def.version)) refuse(def.name, `version "${def.version}" is not a semantic version (MAJOR.MINOR.PATCH)`);
+  if (!NAME.test(def.name))
+    refuse(def.name, "its name must have the form <area>.<operation> in lower case, e.g. quotes.create");
+  if (!SEMVER.test(def.version))
+    refuse(def.name, `version "${def.version}" is not a semantic version (MAJOR.MINOR.PATCH)`);
   if (def.requiredScopes.length === 0) refuse(def.name, "it must require at least one scope");
   const badScope = def.requiredScopes.find((s) => !SCOPE.test(s));
-  if (badScope !== undefined) refuse(def.name, `scope "${badScope}" must have the form <resource>:<action>, e.g. catalog:read`);
+  if (badScope !== undefined)
+    refuse(def.name, `scope "${badScope}" must have the form <resource>:<action>, e.g. catalog:read`);
   const inputSchema = toCatalogJsonSchema(def.input, "input");
   if (inputSchema.type !== "object") refuse(def.name, "its input schema must be an object (z.strictObject)");
   const open = openObjectPaths(inputSchema);
-  if (open.length > 0) refuse(def.name, `its input schema accepts unknown properties at ${open.join(", ")}; use z.strictObject`);
+  if (open.length > 0)
+    refuse(def.name, `its input schema accepts unknown properties at ${open.join(", ")}; use z.strictObject`);
   const outputSchema = toCatalogJsonSchema(def.output, "output");
   const openOutput = openObjectPaths(outputSchema);
   if (openOutput.length > 0) refuse(def.name, `its output schema has open objects at ${openOutput.join(", ")}`);

@@ -68,7 +68,12 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     const parsed: unknown = parseOrThrow(definition.input as z.ZodType, input, `${name} input`);
     const key = definition.idempotency.required ? requireKey(name, options.idempotencyKey) : undefined;
     if (descriptor.execution === "command" && deps.policies.length > 0) {
-      await enforcePolicies(deps, { capability: descriptor, input: parsed, principal: options.principal, agentId: options.agentId ?? null });
+      await enforcePolicies(deps, {
+        capability: descriptor,
+        input: parsed,
+        principal: options.principal,
+        agentId: options.agentId ?? null,
+      });
     }
     const context: CapabilityContext = {
       workspaceId: options.principal.workspaceId,
@@ -87,17 +92,20 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     const outcome =
       key === undefined || idempotency.strategy !== "logical-attempt"
         ? { result: await apply(), freshness: "live" as const, observedAt: deps.clock.now().toISOString() }
-        : await runLogicalAttempt({ storage: deps.storage, clock: deps.clock, ids: deps.ids, leaseMs: deps.attemptLeaseMs }, {
-            workspaceId: context.workspaceId,
-            capability: name,
-            idempotencyKey: key,
-            input: parsed,
-            apply,
-            async reconcile() {
-              const output = await idempotency.reconcile(context, parsed as never);
-              return output === null ? null : checkedOutput(capability, output);
+        : await runLogicalAttempt(
+            { storage: deps.storage, clock: deps.clock, ids: deps.ids, leaseMs: deps.attemptLeaseMs },
+            {
+              workspaceId: context.workspaceId,
+              capability: name,
+              idempotencyKey: key,
+              input: parsed,
+              apply,
+              async reconcile() {
+                const output = await idempotency.reconcile(context, parsed as never);
+                return output === null ? null : checkedOutput(capability, output);
+              },
             },
-          });
+          );
     return {
       output: outcome.result.output,
       provenance: {
@@ -115,7 +123,10 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     invoke(name: string, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
       // An unknown name is the caller's text: not recorded (it fails `not_found` anyway).
       const known = deps.registry.get(name) !== undefined;
-      const attributes = { "vitrina.capability.name": known ? name : "_OTHER", "vitrina.workspace.id": options.principal.workspaceId };
+      const attributes = {
+        "vitrina.capability.name": known ? name : "_OTHER",
+        "vitrina.workspace.id": options.principal.workspaceId,
+      };
       return withSpan("vitrina.capability.invoke", attributes, () => invoke(name, input, options));
     },
   };

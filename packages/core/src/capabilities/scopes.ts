@@ -2,7 +2,10 @@ import { InsufficientScopeError } from "../errors.js";
 import type { CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
 
 /** The required scopes the principal lacks: for `anyOf` all of them when none is held, else none. */
-export function missingScopes(principal: CapabilityPrincipal, descriptor: Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">): string[] {
+export function missingScopes(
+  principal: CapabilityPrincipal,
+  descriptor: Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">,
+): string[] {
   const held = new Set(principal.scopes);
   const missing = descriptor.requiredScopes.filter((s) => !held.has(s));
   if (descriptor.scopeMatch === "anyOf") return missing.length < descriptor.requiredScopes.length ? [] : missing;

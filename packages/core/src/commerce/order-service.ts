@@ -37,7 +37,8 @@ export function createOrderService(deps: { storage: Storage; clock: Clock; ids: 
       return storage.transaction(async (tx) => {
         const quote = await tx.quotes.get(parsed.workspaceId, parsed.quoteId);
         if (quote === null) throw new NotFoundError(`quote ${parsed.quoteId} does not exist`);
-        if (quote.status !== "accepted") throw new ConflictError(`quote ${quote.id} must be accepted before its order is confirmed`);
+        if (quote.status !== "accepted")
+          throw new ConflictError(`quote ${quote.id} must be accepted before its order is confirmed`);
         const order: OrderRecord = {
           id: ids(),
           workspaceId: quote.workspaceId,

@@ -18,7 +18,13 @@ const createInput = z.strictObject({
   contactId: z.string().min(1),
   conversationId: z.string().min(1).nullable().default(null),
   items: z
-    .array(z.strictObject({ sku: z.string().min(1).max(100), quantity: z.number().int().positive(), unitPrice: z.number().finite().nonnegative() }))
+    .array(
+      z.strictObject({
+        sku: z.string().min(1).max(100),
+        quantity: z.number().int().positive(),
+        unitPrice: z.number().finite().nonnegative(),
+      }),
+    )
     .min(1, "a quote needs at least one item")
     .max(200),
 });
@@ -32,10 +38,14 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
       return storage.transaction(async (tx) => {
         const workspace = await tx.workspaces.get(parsed.workspaceId);
         if (workspace === null) throw new NotFoundError(`workspace ${parsed.workspaceId} does not exist`);
-        if ((await tx.contacts.get(workspace.id, parsed.contactId)) === null) throw new NotFoundError(`contact ${parsed.contactId} does not exist`);
+        if ((await tx.contacts.get(workspace.id, parsed.contactId)) === null)
+          throw new NotFoundError(`contact ${parsed.contactId} does not exist`);
         const currency = workspace.currency;
         const vatRate = typeof deps.vatRate === "function" ? deps.vatRate(workspace) : deps.vatRate;
-        const lines = parsed.items.map((item, i) => ({ ...item, minor: toMinor(item.unitPrice, currency, `items.${i}.unitPrice`) * item.quantity }));
+        const lines = parsed.items.map((item, i) => ({
+          ...item,
+          minor: toMinor(item.unitPrice, currency, `items.${i}.unitPrice`) * item.quantity,
+        }));
         const subtotalMinor = lines.reduce((sum, line) => sum + line.minor, 0);
         const vatMinor = vatOf(subtotalMinor, vatRate);
         const quote: QuoteRecord = {
@@ -44,7 +54,12 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
           contactId: parsed.contactId,
           conversationId: parsed.conversationId,
           currency,
-          items: lines.map(({ sku, quantity, unitPrice, minor }) => ({ sku, quantity, unitPrice, lineTotal: fromMinor(minor, currency) })),
+          items: lines.map(({ sku, quantity, unitPrice, minor }) => ({
+            sku,
+            quantity,
+            unitPrice,
+            lineTotal: fromMinor(minor, currency),
+          })),
           subtotal: fromMinor(subtotalMinor, currency),
           vatRate,
           vat: fromMinor(vatMinor, currency),
@@ -62,7 +77,12 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
             contact_id: quote.contactId,
             conversation_id: quote.conversationId,
             currency,
-            items: quote.items.map((i) => ({ sku: i.sku, quantity: i.quantity, unit_price: i.unitPrice, line_total: i.lineTotal })),
+            items: quote.items.map((i) => ({
+              sku: i.sku,
+              quantity: i.quantity,
+              unit_price: i.unitPrice,
+              line_total: i.lineTotal,
+            })),
             subtotal: quote.subtotal,
             vat_rate: vatRate,
             vat: quote.vat,
@@ -84,7 +104,13 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
         await emitEvent(tx, deps, {
           workspaceId: quote.workspaceId,
           type: "quote.accepted",
-          data: { quote_id: quote.id, contact_id: quote.contactId, total: quote.total, currency: quote.currency, accepted_at: accepted.acceptedAt! },
+          data: {
+            quote_id: quote.id,
+            contact_id: quote.contactId,
+            total: quote.total,
+            currency: quote.currency,
+            accepted_at: accepted.acceptedAt!,
+          },
         });
         return accepted;
       });

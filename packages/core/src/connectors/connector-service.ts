@@ -43,10 +43,19 @@ function validate(input: { name: string; systemId: string }): void {
  * owner or admin may create, list or rotate them. Secrets are generated here, sealed at rest and
  * returned once.
  */
-export function createConnectorService(deps: { storage: Storage; secretBox: SecretBox; clock: Clock; ids: IdGenerator }) {
+export function createConnectorService(deps: {
+  storage: Storage;
+  secretBox: SecretBox;
+  clock: Clock;
+  ids: IdGenerator;
+}) {
   const { storage, secretBox, clock, ids } = deps;
   return {
-    async create(actor: Actor, workspaceId: string, input: { name: string; systemId: string }): Promise<ConnectorWithSecret> {
+    async create(
+      actor: Actor,
+      workspaceId: string,
+      input: { name: string; systemId: string },
+    ): Promise<ConnectorWithSecret> {
       validate(input);
       await requireRole(storage, actor, workspaceId, ["owner", "admin"], "create connectors");
       const secret = generateSecret(SECRET_PREFIX);

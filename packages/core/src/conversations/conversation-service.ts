@@ -44,7 +44,11 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
       const parsed = parseOrThrow(escalateInput, input, "escalation");
       return storage.transaction(async (tx) => {
         // One conditional write, not read-then-write: two concurrent escalations must not both win.
-        const current = await tx.conversations.escalate(parsed.workspaceId, parsed.conversationId, clock.now().toISOString());
+        const current = await tx.conversations.escalate(
+          parsed.workspaceId,
+          parsed.conversationId,
+          clock.now().toISOString(),
+        );
         if (current === null) {
           const existing = await tx.conversations.get(parsed.workspaceId, parsed.conversationId);
           if (existing === null) throw new NotFoundError(`conversation ${parsed.conversationId} does not exist`);

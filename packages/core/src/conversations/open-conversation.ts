@@ -37,13 +37,24 @@ export async function openConversation(
   await tx.conversations.insert(conversation);
   let message: MessageRecord | null = null;
   if (input.firstMessage) {
-    message = { id: deps.ids(), workspaceId: input.workspaceId, conversationId: conversation.id, ...input.firstMessage, createdAt: now };
+    message = {
+      id: deps.ids(),
+      workspaceId: input.workspaceId,
+      conversationId: conversation.id,
+      ...input.firstMessage,
+      createdAt: now,
+    };
     await tx.messages.insert(message);
   }
   await emitEvent(tx, deps, {
     workspaceId: input.workspaceId,
     type: "conversation.started",
-    data: { conversation_id: conversation.id, contact_id: input.contactId, channel: input.channel, started_by: input.startedBy },
+    data: {
+      conversation_id: conversation.id,
+      contact_id: input.contactId,
+      channel: input.channel,
+      started_by: input.startedBy,
+    },
   });
   return { conversation, message };
 }
@@ -62,7 +73,13 @@ export async function continueOrOpenConversation(
   const active = await tx.conversations.findActive(input.workspaceId, input.contactId, input.channel);
   if (active === null) return { ...(await openConversation(tx, deps, input)), opened: true };
   const now = deps.clock.now().toISOString();
-  const message: MessageRecord = { id: deps.ids(), workspaceId: input.workspaceId, conversationId: active.id, ...input.firstMessage, createdAt: now };
+  const message: MessageRecord = {
+    id: deps.ids(),
+    workspaceId: input.workspaceId,
+    conversationId: active.id,
+    ...input.firstMessage,
+    createdAt: now,
+  };
   await tx.messages.insert(message);
   await tx.conversations.touch(input.workspaceId, active.id, now);
   return { conversation: { ...active, updatedAt: now }, message, opened: false };

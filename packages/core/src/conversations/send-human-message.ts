@@ -37,7 +37,10 @@ export async function sendHumanMessage(
     throw new ConflictError(`conversation ${conversation.id} is closed; reopen it before sending`);
   }
   if (conversation.channel !== "whatsapp") {
-    throw new VitrinaError("invalid_argument", `conversation ${conversation.id} is on channel ${conversation.channel}, which has no messaging transport`);
+    throw new VitrinaError(
+      "invalid_argument",
+      `conversation ${conversation.id} is on channel ${conversation.channel}, which has no messaging transport`,
+    );
   }
   const now = deps.clock.now().toISOString();
   const message: MessageRecord = {
@@ -52,7 +55,8 @@ export async function sendHumanMessage(
   // this transaction stops the send.
   const phone = await storage.transaction(async (tx) => {
     const contact = await tx.contacts.getForUpdate(input.workspaceId, conversation.contactId);
-    if (contact?.phoneE164 == null) throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
+    if (contact?.phoneE164 == null)
+      throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
     if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("the contact opted out of WhatsApp messages");
     await tx.messages.insert(message);
     await tx.conversations.touch(input.workspaceId, conversation.id, now);

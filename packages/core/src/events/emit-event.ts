@@ -24,7 +24,9 @@ export async function emitEvent<T extends EventType>(
 ): Promise<EventRecord> {
   const parsed = eventDataSchemas[event.type].safeParse(event.data);
   if (!parsed.success) {
-    throw new VitrinaError("internal", `event ${event.type} has invalid data`, { reasons: reasonsFromZod(parsed.error) });
+    throw new VitrinaError("internal", `event ${event.type} has invalid data`, {
+      reasons: reasonsFromZod(parsed.error),
+    });
   }
   const now = deps.clock.now();
   const record: EventRecord = {

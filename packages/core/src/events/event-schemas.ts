@@ -30,7 +30,9 @@ export const eventDataSchemas = {
     contact_id: id,
     conversation_id: id.nullable(),
     currency,
-    items: z.array(z.strictObject({ sku: id, quantity: z.number().int().positive(), unit_price: money, line_total: money })),
+    items: z.array(
+      z.strictObject({ sku: id, quantity: z.number().int().positive(), unit_price: money, line_total: money }),
+    ),
     subtotal: money,
     vat_rate: z.number().min(0).max(1).describe("fraction, 0.19 for 19 %"),
     vat: money,

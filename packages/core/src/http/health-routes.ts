@@ -18,7 +18,10 @@ type StorageCheck = "ok" | "failing";
 type WorkerCheck = "ok" | "stale" | "not running";
 
 /** Resolves "failing" when the ping rejects or outlasts `timeoutMs`; never rejects. */
-async function pingWithin(storage: Pick<Storage, "ping">, timeoutMs: number): Promise<{ check: StorageCheck; error?: unknown }> {
+async function pingWithin(
+  storage: Pick<Storage, "ping">,
+  timeoutMs: number,
+): Promise<{ check: StorageCheck; error?: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<{ check: StorageCheck; error: unknown }>((resolve) => {
     timer = setTimeout(() => resolve({ check: "failing", error: `no answer within ${timeoutMs} ms` }), timeoutMs);
@@ -37,7 +40,9 @@ async function pingWithin(storage: Pick<Storage, "ping">, timeoutMs: number): Pr
 /** A worker in another process can't be seen from here; with none in this process the check is skipped. */
 function workerCheck(workers: readonly OutboxWorker[], now: number, maxAgeMs: number | undefined): WorkerCheck {
   if (workers.length === 0) return "not running";
-  const stale = workers.some((worker) => now - worker.lastHeartbeatAt().getTime() > (maxAgeMs ?? 3 * worker.sweepIntervalMs));
+  const stale = workers.some(
+    (worker) => now - worker.lastHeartbeatAt().getTime() > (maxAgeMs ?? 3 * worker.sweepIntervalMs),
+  );
   return stale ? "stale" : "ok";
 }
 
@@ -46,7 +51,12 @@ function workerCheck(workers: readonly OutboxWorker[], now: number, maxAgeMs: nu
  * within a bound and the in-process worker's heartbeat is recent). Bodies carry check names and
  * states only, never error text, hostnames or versions; the cause of a failing check is logged.
  */
-export function healthRoutes(deps: { storage: Pick<Storage, "ping">; clock: Clock; workers: () => readonly OutboxWorker[]; options: HealthOptions }): Route[] {
+export function healthRoutes(deps: {
+  storage: Pick<Storage, "ping">;
+  clock: Clock;
+  workers: () => readonly OutboxWorker[];
+  options: HealthOptions;
+}): Route[] {
   const timeoutMs = deps.options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   return [
     { method: "GET", path: "/healthz", handler: async () => jsonResponse({ status: "ok" }) },
@@ -56,10 +66,15 @@ export function healthRoutes(deps: { storage: Pick<Storage, "ping">; clock: Cloc
       async handler(_request, _params, { logger }) {
         const storage = await pingWithin(deps.storage, timeoutMs);
         const worker = workerCheck(deps.workers(), deps.clock.now().getTime(), deps.options.maxHeartbeatAgeMs);
-        if (storage.check === "failing") logger.warn({ check: "storage", cause: describeError(storage.error) }, "readiness check failing");
-        if (worker === "stale") logger.warn({ check: "worker" }, "readiness check failing: the outbox worker's heartbeat is stale");
+        if (storage.check === "failing")
+          logger.warn({ check: "storage", cause: describeError(storage.error) }, "readiness check failing");
+        if (worker === "stale")
+          logger.warn({ check: "worker" }, "readiness check failing: the outbox worker's heartbeat is stale");
         const ready = storage.check === "ok" && worker !== "stale";
-        return jsonResponse({ status: ready ? "ok" : "failing", checks: { storage: storage.check, worker } }, ready ? 200 : 503);
+        return jsonResponse(
+          { status: ready ? "ok" : "failing", checks: { storage: storage.check, worker } },
+          ready ? 200 : 503,
+        );
       },
     },
   ];

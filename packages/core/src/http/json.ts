@@ -44,7 +44,10 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
  * 503 the client may retry elsewhere, not a 500 per request. Not logged: it is expected.
  */
 export function shuttingDownResponse(): Response {
-  const error = new VitrinaError("shutting_down", "this server is shutting down; retry on another instance or in a moment");
+  const error = new VitrinaError(
+    "shutting_down",
+    "this server is shutting down; retry on another instance or in a moment",
+  );
   return jsonResponse({ error: error.toJSON() }, statusForCode(error.code), { "retry-after": "5" });
 }
 
@@ -54,13 +57,26 @@ export function shuttingDownResponse(): Response {
  * Anything that is not a VitrinaError is a bug or an outage: logged in full, answered with a
  * generic 500 so internals never leak.
  */
-export function errorResponse(error: unknown, logger: Logger, headers: Record<string, string> = {}, requestId?: string): Response {
+export function errorResponse(
+  error: unknown,
+  logger: Logger,
+  headers: Record<string, string> = {},
+  requestId?: string,
+): Response {
   const withId = <T extends object>(body: T) => (requestId === undefined ? body : { ...body, request_id: requestId });
   if (error instanceof VitrinaError) {
     const status = statusForCode(error.code);
-    if (status >= 500) logger.error({ code: error.code, status, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) }, error.message);
+    if (status >= 500)
+      logger.error(
+        { code: error.code, status, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) },
+        error.message,
+      );
     const challenge = bearerChallenge(error.code);
-    return jsonResponse({ error: withId(error.toJSON()) }, status, challenge === null ? headers : { "www-authenticate": challenge, ...headers });
+    return jsonResponse(
+      { error: withId(error.toJSON()) },
+      status,
+      challenge === null ? headers : { "www-authenticate": challenge, ...headers },
+    );
   }
   logger.error({ code: "internal", status: 500, cause: describeError(error) }, "unhandled error");
   return jsonResponse({ error: withId({ code: "internal", message: "internal error", reasons: [] }) }, 500, headers);

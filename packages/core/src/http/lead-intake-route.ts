@@ -30,7 +30,10 @@ function loggableConnectorId(header: string | null): string | null {
 function logRejection(logger: Logger, error: unknown, connectorId: string | null): void {
   const code = error instanceof VitrinaError ? error.code : "internal";
   const fields = error instanceof VitrinaError ? error.reasons.map((reason) => reason.field) : [];
-  logger.warn({ code, status: statusForCode(code), connectorId, ...(fields.length > 0 ? { fields } : {}) }, "lead rejected");
+  logger.warn(
+    { code, status: statusForCode(code), connectorId, ...(fields.length > 0 ? { fields } : {}) },
+    "lead rejected",
+  );
 }
 
 function logAcceptance(logger: Logger, result: LeadIntakeResponse, connectorId: string | null): void {
@@ -54,7 +57,11 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
           // Decoded by the intake after the signature is checked over these exact bytes.
           await requireJsonContentType(request);
           const body = await readBodyLimited(request, options.maxBodyBytes);
-          const signature = { connectorId, timestamp: request.headers.get(names.timestamp), signature: request.headers.get(names.signature) };
+          const signature = {
+            connectorId,
+            timestamp: request.headers.get(names.timestamp),
+            signature: request.headers.get(names.signature),
+          };
           return options.intake.receive(signature, body, logger);
         });
         logAcceptance(logger, result, loggableConnectorId(connectorId));

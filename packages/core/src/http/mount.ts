@@ -27,7 +27,10 @@ function invalid(field: string, reason: string): VitrinaError {
 function normaliseBasePath(basePath: string | undefined): string {
   if (basePath === undefined) return "";
   if (!basePath.startsWith("/") || /[?#\s]/.test(basePath) || basePath.includes("//")) {
-    throw invalid("basePath", `must be a path starting with "/" without query, fragment, spaces or "//" (got "${basePath}")`);
+    throw invalid(
+      "basePath",
+      `must be a path starting with "/" without query, fragment, spaces or "//" (got "${basePath}")`,
+    );
   }
   return basePath.replace(/\/+$/, "");
 }
@@ -40,7 +43,8 @@ function normalisePublicUrl(publicUrl: string | undefined): string | undefined {
   } catch {
     throw invalid("publicUrl", `must be an absolute URL such as https://shop.example.com (got "${publicUrl}")`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid("publicUrl", `must use https or http (got "${url.protocol}")`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw invalid("publicUrl", `must use https or http (got "${url.protocol}")`);
   // One place for the prefix: a path here and a basePath would disagree about which one counts.
   if (url.pathname !== "/" || url.search !== "" || url.hash !== "") {
     throw invalid("publicUrl", `is the origin only (got "${publicUrl}"); put the path prefix in basePath`);

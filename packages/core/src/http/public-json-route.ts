@@ -40,7 +40,10 @@ export function publicJsonRoute(options: PublicJsonRouteOptions): Route {
       if (matchesIfNoneMatch(request.headers.get("if-none-match"), cached.etag)) {
         return new Response(null, { status: 304, headers });
       }
-      return new Response(cached.body, { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+      return new Response(cached.body, {
+        status: 200,
+        headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+      });
     },
   };
 }

@@ -6,8 +6,7 @@ import { PayloadTooLargeError, VitrinaError } from "../errors.js";
  * the excess (a lying or missing Content-Length can't get past the running count).
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new PayloadTooLargeError(`request body exceeds the limit of ${maxBytes} bytes`);
+  const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${maxBytes} bytes`);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
   if (request.body === null) return new Uint8Array(0);

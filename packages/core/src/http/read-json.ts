@@ -74,7 +74,8 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
       const problem = describeUnstorableText(value);
-      if (problem !== null) reasons.push({ field: formatPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
+      if (problem !== null)
+        reasons.push({ field: formatPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
       continue;
     }
     if (value === null || typeof value !== "object") continue;
@@ -89,7 +90,10 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
       for (const [key, child] of Object.entries(value)) {
         const problem = describeUnstorableText(key);
         if (problem !== null) {
-          reasons.push({ field: formatPath([...path, key]), reason: `has a key that contains ${problem}, which cannot be stored; rename it` });
+          reasons.push({
+            field: formatPath([...path, key]),
+            reason: `has a key that contains ${problem}, which cannot be stored; rename it`,
+          });
           continue;
         }
         children.push({ value: child, path: [...path, key] });

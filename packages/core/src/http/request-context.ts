@@ -29,7 +29,11 @@ function withHeader(response: Response, name: string, value: string): Response {
     response.headers.set(name, value);
     return response;
   } catch {
-    const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const copy = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     copy.headers.set(name, value);
     return copy;
   }
@@ -39,7 +43,10 @@ function withHeader(response: Response, name: string, value: string): Response {
  * The outermost layer of the service: gives every request an id, a logger bound to it, and
  * answers it in `X-Request-Id` on every response (errors, 404s, MCP and OAuth included).
  */
-export function withRequestId(inner: ContextualHandler, deps: { ids: IdGenerator; logger: Logger }): (request: Request) => Promise<Response> {
+export function withRequestId(
+  inner: ContextualHandler,
+  deps: { ids: IdGenerator; logger: Logger },
+): (request: Request) => Promise<Response> {
   return async (request) => {
     const requestId = requestIdFor(request, deps.ids);
     const logger = childLogger(deps.logger, { requestId });

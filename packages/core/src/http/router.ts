@@ -6,7 +6,11 @@ import type { ContextualHandler, RequestContext } from "./request-context.js";
 
 export type Handler = (request: Request) => Promise<Response>;
 /** `context` carries the request id and a logger bound to it; handlers that log use that logger. */
-export type RouteHandler = (request: Request, params: Record<string, string>, context: RequestContext) => Promise<Response>;
+export type RouteHandler = (
+  request: Request,
+  params: Record<string, string>,
+  context: RequestContext,
+) => Promise<Response>;
 
 export interface Route {
   method: string;
@@ -59,7 +63,11 @@ function decodeParams(names: string[], match: RegExpExecArray, query: URLSearchP
  * The whole service behind one `(request) => Promise<Response>`. Unknown paths get 404, a known
  * path with another method gets 405 with `Allow`, and every thrown error becomes the JSON error body.
  */
-export function createRouter(routes: Route[], logger: Logger, routePath: (pathname: string) => string = (path) => path): ContextualHandler {
+export function createRouter(
+  routes: Route[],
+  logger: Logger,
+  routePath: (pathname: string) => string = (path) => path,
+): ContextualHandler {
   const compiled = routes.map(compile);
   return async (request, context = { logger }) => {
     const scoped = context.logger;
@@ -89,6 +97,11 @@ export function createRouter(routes: Route[], logger: Logger, routePath: (pathna
         context.requestId,
       );
     }
-    return errorResponse(new VitrinaError("not_found", `no route for ${request.method} ${pathname}`), scoped, {}, context.requestId);
+    return errorResponse(
+      new VitrinaError("not_found", `no route for ${request.method} ${pathname}`),
+      scoped,
+      {},
+      context.requestId,
+    );
   };
 }

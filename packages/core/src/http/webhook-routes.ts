@@ -15,7 +15,9 @@ function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
   if (rawLimit === null) return { startingAfter };
   const limit = Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new ValidationError("query is invalid", [{ field: "limit", reason: `must be an integer from 1 to ${MAX_PAGE_SIZE}` }]);
+    throw new ValidationError("query is invalid", [
+      { field: "limit", reason: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },
+    ]);
   }
   return { limit, startingAfter };
 }
@@ -26,7 +28,11 @@ function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
  */
 export function webhookRoutes(options: { service: SubscriptionService; authenticate: Authenticator }): Route[] {
   const { service } = options;
-  const guarded = (scope: string, handler: (workspaceId: string, request: Request, params: Record<string, string>) => Promise<Response>): RouteHandler =>
+  const guarded =
+    (
+      scope: string,
+      handler: (workspaceId: string, request: Request, params: Record<string, string>) => Promise<Response>,
+    ): RouteHandler =>
     async (request, params) => {
       const principal = await requirePrincipal(options.authenticate, request);
       requireScope(principal, scope);
@@ -38,14 +44,22 @@ export function webhookRoutes(options: { service: SubscriptionService; authentic
     {
       method: "POST",
       path: "/v1/webhooks",
-      handler: guarded(write, async (ws, request) => jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })), 201)),
+      handler: guarded(write, async (ws, request) =>
+        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })), 201),
+      ),
     },
     { method: "GET", path: "/v1/webhooks", handler: guarded(read, async (ws) => jsonResponse(await service.list(ws))) },
-    { method: "GET", path: "/v1/webhooks/:id", handler: guarded(read, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))) },
+    {
+      method: "GET",
+      path: "/v1/webhooks/:id",
+      handler: guarded(read, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))),
+    },
     {
       method: "PATCH",
       path: "/v1/webhooks/:id",
-      handler: guarded(write, async (ws, request, p) => jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })))),
+      handler: guarded(write, async (ws, request, p) =>
+        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }))),
+      ),
     },
     {
       method: "DELETE",
@@ -58,7 +72,9 @@ export function webhookRoutes(options: { service: SubscriptionService; authentic
     {
       method: "GET",
       path: "/v1/webhooks/:id/deliveries",
-      handler: guarded(read, async (ws, request, p) => jsonResponse(await service.deliveries(ws, p.id!, pageOptions(new URL(request.url))))),
+      handler: guarded(read, async (ws, request, p) =>
+        jsonResponse(await service.deliveries(ws, p.id!, pageOptions(new URL(request.url)))),
+      ),
     },
     {
       method: "POST",

@@ -17,12 +17,20 @@ export interface FirstMessageDecision {
 export function decideFirstMessage(payload: LeadPayload, contact: ContactRecord): FirstMessageDecision {
   const consent = payload.whatsapp_consent;
   if (contact.whatsappOptedOutAt !== null) {
-    return { eligible: false, status: "blocked", reason: `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}` };
+    return {
+      eligible: false,
+      status: "blocked",
+      reason: `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}`,
+    };
   }
   if (!consent) return { eligible: false, status: "blocked", reason: "no whatsapp_consent in the lead" };
   if (!consent.granted) return { eligible: false, status: "blocked", reason: "whatsapp_consent.granted is false" };
   if (!consent.timestamp) {
-    return { eligible: false, status: "blocked", reason: "whatsapp_consent has no timestamp; consent needs the time it was given" };
+    return {
+      eligible: false,
+      status: "blocked",
+      reason: "whatsapp_consent has no timestamp; consent needs the time it was given",
+    };
   }
   return { eligible: true, status: "queued", reason: "waiting for the messaging provider" };
 }
@@ -50,11 +58,19 @@ export const defaultFirstMessage: FirstMessageOptions = {
   bodyParameters: (contact) => [contact.name ?? ""],
 };
 
-export function buildFirstMessage(options: FirstMessageOptions, contact: ContactRecord, payload: LeadPayload): OutgoingMessage {
+export function buildFirstMessage(
+  options: FirstMessageOptions,
+  contact: ContactRecord,
+  payload: LeadPayload,
+): OutgoingMessage {
   return {
     channel: "whatsapp",
     // The contact is the phone's owner (resolved by phone, and re-checked before sending).
     to: contact.phoneE164 ?? payload.contact.phone_e164,
-    template: { name: options.template, language: options.language, bodyParameters: options.bodyParameters(contact, payload) },
+    template: {
+      name: options.template,
+      language: options.language,
+      bodyParameters: options.bodyParameters(contact, payload),
+    },
   };
 }

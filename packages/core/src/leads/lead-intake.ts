@@ -3,7 +3,12 @@ import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
-import type { LeadEventRecord, OutboundMessageRecord, OutboundStatus, RejectedQualification } from "../ports/records.js";
+import type {
+  LeadEventRecord,
+  OutboundMessageRecord,
+  OutboundStatus,
+  RejectedQualification,
+} from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { decodeJsonBody, DEFAULT_MAX_JSON_DEPTH } from "../http/read-json.js";
 import { annotateActiveSpan } from "../telemetry/tracing.js";
@@ -88,25 +93,41 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
 
   return {
     /** Verifies and registers one signed lead. Throws VitrinaError for every rejection. `logger`: the request's. */
-    async receive(headers: LeadSignatureHeaders, body: Uint8Array, logger: Logger = deps.logger): Promise<LeadIntakeResponse> {
+    async receive(
+      headers: LeadSignatureHeaders,
+      body: Uint8Array,
+      logger: Logger = deps.logger,
+    ): Promise<LeadIntakeResponse> {
       const connector = await deps.verifier.verify(headers, body);
       annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
-      const payload = parseOrThrow(leadPayloadSchema, decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }), "lead payload");
+      const payload = parseOrThrow(
+        leadPayloadSchema,
+        decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }),
+        "lead payload",
+      );
       refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
       const workspace = await storage.workspaces.get(connector.workspaceId);
       if (workspace === null) throw new VitrinaError("internal", `workspace of connector ${connector.id} is missing`);
-      const qualification = evaluateQualification(payload.qualification, workspace.vertical, workspace.currency, deps.verticals);
+      const qualification = evaluateQualification(
+        payload.qualification,
+        workspace.vertical,
+        workspace.currency,
+        deps.verticals,
+      );
       let registered: { lead: LeadEventRecord; outbound: OutboundMessageRecord };
       try {
-        registered = await storage.transaction((tx) => registerLead(tx, deps, { workspace, connector, payload, qualification }));
+        registered = await storage.transaction((tx) =>
+          registerLead(tx, deps, { workspace, connector, payload, qualification }),
+        );
       } catch (error) {
         if (error instanceof DuplicateLead) return previousState(connector.id, payload.source_lead_id);
         throw error;
       }
 
-      const outbound = registered.outbound.status === "queued"
-        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
-        : registered.outbound;
+      const outbound =
+        registered.outbound.status === "queued"
+          ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
+          : registered.outbound;
       return respond(registered.lead, outbound, qualification.recorded, false);
     },
   };

@@ -54,7 +54,9 @@ export function refuseConsentFromTheFuture(payload: LeadPayload, now: Date, maxS
  * stays an own property, so qualification rejects it with a reason like any unknown field.
  */
 const jsonObjectAsSent = (error: string) =>
-  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), { error });
+  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+    error,
+  });
 
 /** E.164: a leading `+`, a non-zero country digit, 7 to 15 digits in all. */
 export const e164Phone = z

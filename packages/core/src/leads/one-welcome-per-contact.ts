@@ -1,6 +1,10 @@
 import type { ContactRecord } from "../ports/records.js";
 import type { StorageTransaction } from "../ports/storage.js";
-import { DEFAULT_FIRST_MESSAGE_WINDOW_MS, type FirstMessageDecision, type FirstMessageOptions } from "./first-message.js";
+import {
+  DEFAULT_FIRST_MESSAGE_WINDOW_MS,
+  type FirstMessageDecision,
+  type FirstMessageOptions,
+} from "./first-message.js";
 
 /**
  * One welcome per person: an otherwise eligible first message is `blocked` when the contact already

@@ -29,10 +29,13 @@ function reasonFor(value: unknown, kind: FieldKind, currency: string): string | 
   }
   const rangeHint = `ranges are not accepted; send one finite number >= 0${unit}`;
   if (typeof value === "string") {
-    return RANGE_TEXT.test(value) ? rangeHint : `text amounts are not accepted; send a JSON number such as 1000000${unit}`;
+    return RANGE_TEXT.test(value)
+      ? rangeHint
+      : `text amounts are not accepted; send a JSON number such as 1000000${unit}`;
   }
   if (Array.isArray(value)) return rangeHint;
-  if (typeof value === "object" && value !== null && (Object.hasOwn(value, "min") || Object.hasOwn(value, "max"))) return rangeHint;
+  if (typeof value === "object" && value !== null && (Object.hasOwn(value, "min") || Object.hasOwn(value, "max")))
+    return rangeHint;
   return `must be a finite number >= 0${unit}`;
 }
 

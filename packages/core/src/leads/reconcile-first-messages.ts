@@ -18,15 +18,20 @@ export const OUTCOME_UNKNOWN_REASON =
   "outcome unknown: the process stopped while the messaging provider was being called; check the provider's dashboard before sending it again";
 export const TOO_LATE_REASON =
   "not sent: the process stopped before the message reached the messaging provider, and it is now too late for a first message; send it by hand if still wanted";
-export const PAYLOAD_REDACTED_REASON = "not sent: the process stopped before the message reached the messaging provider, and the lead's payload has since been redacted";
+export const PAYLOAD_REDACTED_REASON =
+  "not sent: the process stopped before the message reached the messaging provider, and the lead's payload has since been redacted";
 
 export function resolveFirstMessageRecovery(options: FirstMessageRecoveryOptions = {}): FirstMessageRecoverySettings {
   const settings = { leaseMs: 600_000, lateSendWindowMs: 3600_000, intervalMs: 60_000, ...options };
   for (const [field, value] of Object.entries(settings)) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new VitrinaError("invalid_argument", `leadIntake.firstMessageRecovery.${field} must be a positive integer`, {
-        reasons: [{ field: `leadIntake.firstMessageRecovery.${field}`, reason: "must be a positive integer" }],
-      });
+      throw new VitrinaError(
+        "invalid_argument",
+        `leadIntake.firstMessageRecovery.${field} must be a positive integer`,
+        {
+          reasons: [{ field: `leadIntake.firstMessageRecovery.${field}`, reason: "must be a positive integer" }],
+        },
+      );
     }
   }
   return settings;
@@ -60,29 +65,46 @@ export async function reconcileFirstMessages(
   const now = deps.clock.now();
   const at = now.toISOString();
   const report = { outcomeUnknown: 0, sentLate: 0, abandoned: 0, examined: 0 };
-  const unsettled = await deps.storage.outbound.listUnsettled(new Date(now.getTime() - settings.leaseMs).toISOString(), limit);
+  const unsettled = await deps.storage.outbound.listUnsettled(
+    new Date(now.getTime() - settings.leaseMs).toISOString(),
+    limit,
+  );
   for (const message of unsettled) {
     report.examined++;
     try {
       if (message.handedToProviderAt !== null) {
         if (await deps.storage.outbound.failInFlight(message.id, OUTCOME_UNKNOWN_REASON, at)) {
           report.outcomeUnknown++;
-          deps.logger.warn({ outboundId: message.id, leadEventId: message.leadEventId }, "first message outcome unknown; marked failed");
+          deps.logger.warn(
+            { outboundId: message.id, leadEventId: message.leadEventId },
+            "first message outcome unknown; marked failed",
+          );
         }
       } else if (await settleNeverSent(deps, message, now, settings)) report.sentLate++;
       else report.abandoned++;
     } catch (error) {
-      deps.logger.error({ outboundId: message.id, error: String(error) }, "reconciling a first message failed; retrying at the next sweep");
+      deps.logger.error(
+        { outboundId: message.id, error: String(error) },
+        "reconciling a first message failed; retrying at the next sweep",
+      );
     }
   }
   return report;
 }
 
 /** True when it was handed to the provider now; false when it was marked failed instead. */
-async function settleNeverSent(deps: SendFirstMessageDeps, message: OutboundMessageRecord, now: Date, settings: FirstMessageRecoverySettings) {
+async function settleNeverSent(
+  deps: SendFirstMessageDeps,
+  message: OutboundMessageRecord,
+  now: Date,
+  settings: FirstMessageRecoverySettings,
+) {
   const abandon = (reason: string) =>
-    deps.storage.outbound.claimUnsent(message.id, { status: "failed", reason, handedToProviderAt: null, updatedAt: now.toISOString() }).then(() => false);
-  if (now.getTime() - new Date(message.createdAt).getTime() > settings.lateSendWindowMs) return abandon(TOO_LATE_REASON);
+    deps.storage.outbound
+      .claimUnsent(message.id, { status: "failed", reason, handedToProviderAt: null, updatedAt: now.toISOString() })
+      .then(() => false);
+  if (now.getTime() - new Date(message.createdAt).getTime() > settings.lateSendWindowMs)
+    return abandon(TOO_LATE_REASON);
   const lead = await deps.storage.leads.get(message.leadEventId);
   if (lead === null || lead.payloadRedactedAt !== undefined) return abandon(PAYLOAD_REDACTED_REASON);
   // The payload was validated when the lead was registered and is stored as received.

@@ -1,6 +1,12 @@
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
-import type { ConnectorRecord, ConsentEvidence, LeadEventRecord, OutboundMessageRecord, WorkspaceRecord } from "../ports/records.js";
+import type {
+  ConnectorRecord,
+  ConsentEvidence,
+  LeadEventRecord,
+  OutboundMessageRecord,
+  WorkspaceRecord,
+} from "../ports/records.js";
 import type { StorageTransaction } from "../ports/storage.js";
 import { decideFirstMessage, type FirstMessageOptions } from "./first-message.js";
 import { limitToOneWelcome } from "./one-welcome-per-contact.js";
@@ -18,7 +24,12 @@ export interface LeadToRegister {
   qualification: QualificationOutcome;
 }
 
-function consentEvidence(payload: LeadPayload, connectorId: string, leadEventId: string, now: string): ConsentEvidence | null {
+function consentEvidence(
+  payload: LeadPayload,
+  connectorId: string,
+  leadEventId: string,
+  now: string,
+): ConsentEvidence | null {
   const consent = payload.whatsapp_consent;
   if (!consent) return null;
   return {
@@ -57,7 +68,13 @@ export async function registerLead(
   });
   // The contact row is locked until this transaction ends: the decision below cannot be undercut
   // by an opt-out or by another lead for the same person deciding at the same time.
-  const decision = await limitToOneWelcome(tx, deps.firstMessage ?? {}, contact, decideFirstMessage(payload, contact), clockNow);
+  const decision = await limitToOneWelcome(
+    tx,
+    deps.firstMessage ?? {},
+    contact,
+    decideFirstMessage(payload, contact),
+    clockNow,
+  );
   const lead: LeadEventRecord = {
     id: leadId,
     workspaceId: workspace.id,

@@ -55,7 +55,13 @@ export async function resolveContact(
   const fillName = locked.name === null && lead.name != null;
   const fillEmail = locked.email === null && lead.email != null;
   if (fillName || fillEmail) {
-    locked = (await tx.contacts.fillMissing(workspaceId, locked.id, { name: lead.name ?? null, email: lead.email ?? null }, now)) ?? locked;
+    locked =
+      (await tx.contacts.fillMissing(
+        workspaceId,
+        locked.id,
+        { name: lead.name ?? null, email: lead.email ?? null },
+        now,
+      )) ?? locked;
   }
   if (input.consent !== null) {
     locked = (await tx.contacts.patch(workspaceId, locked.id, { whatsappConsent: input.consent }, now)) ?? locked;

@@ -27,9 +27,11 @@ function describeOutgoing(message: OutgoingMessage): string {
 /** Why a message decided at registration must not go out after all, or null. */
 function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): string | null {
   if (contact === null) return "the contact was deleted before the message was sent";
-  if (contact.whatsappOptedOutAt !== null) return `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}, before the message was sent`;
+  if (contact.whatsappOptedOutAt !== null)
+    return `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}, before the message was sent`;
   // Consent was given for the lead's phone; never send it to a number the contact has since moved to.
-  if (contact.phoneE164 !== payload.contact.phone_e164) return "the contact's phone changed before the message was sent";
+  if (contact.phoneE164 !== payload.contact.phone_e164)
+    return "the contact's phone changed before the message was sent";
   return null;
 }
 
@@ -56,7 +58,8 @@ async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMess
         ? { status: "queued", reason: HANDED_TO_PROVIDER, handedToProviderAt: updatedAt, updatedAt }
         : { status: "blocked", reason: stop, handedToProviderAt: null, updatedAt },
     );
-    if (claimed === null) return { contact: null, outbound: (await tx.outbound.findByLeadEvent(message.leadEventId)) ?? message };
+    if (claimed === null)
+      return { contact: null, outbound: (await tx.outbound.findByLeadEvent(message.leadEventId)) ?? message };
     return { contact: stop === null ? contact : null, outbound: claimed };
   });
 }

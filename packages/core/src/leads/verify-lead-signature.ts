@@ -44,7 +44,11 @@ export function createLeadSignatureVerifier(deps: {
       // A secret that can't be opened (the secret box key changed) is our fault, not the CRM's: a
       // 500 whose message names the connector, so the log line tells the operator which one.
       key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey, (cause: unknown) => {
-        throw new VitrinaError("internal", `the secret of connector ${connector.id} cannot be opened; an operator must check the secret box key`, { cause });
+        throw new VitrinaError(
+          "internal",
+          `the secret of connector ${connector.id} cannot be opened; an operator must check the secret box key`,
+          { cause },
+        );
       });
       key.catch(() => keys.delete(cacheKey));
       keys.set(cacheKey, key);
@@ -63,31 +67,52 @@ export function createLeadSignatureVerifier(deps: {
         ] as const
       ).filter(([value]) => value === null || value === "");
       if (missing.length > 0) {
-        throw new SignatureError("missing_signature_headers", `missing header(s): ${missing.map(([, n]) => n).join(", ")}`);
+        throw new SignatureError(
+          "missing_signature_headers",
+          `missing header(s): ${missing.map(([, n]) => n).join(", ")}`,
+        );
       }
       const timestamp = headers.timestamp!;
       if (!/^\d{1,16}$/.test(timestamp)) {
-        throw new SignatureError("invalid_timestamp", `${names.timestamp} must be Unix time in milliseconds (digits only)`);
+        throw new SignatureError(
+          "invalid_timestamp",
+          `${names.timestamp} must be Unix time in milliseconds (digits only)`,
+        );
       }
       const now = deps.clock.now().getTime();
       const skew = now - Number(timestamp);
       // Webhooks (and Stripe, and most HMAC schemes) sign in seconds, so a sender copying one of
       // them sends a timestamp a thousand times too small: name that instead of "too old".
       if (skew > deps.toleranceMs && Math.abs(now - Number(timestamp) * 1000) <= deps.toleranceMs) {
-        throw new SignatureError("timestamp_expired", `${names.timestamp} looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)`);
+        throw new SignatureError(
+          "timestamp_expired",
+          `${names.timestamp} looks like seconds: send milliseconds (Date.now(), not Date.now() / 1000)`,
+        );
       }
       if (skew > deps.toleranceMs) {
-        throw new SignatureError("timestamp_expired", `${names.timestamp} is older than ${deps.toleranceMs / 60_000} minutes; sign each request when sending it`);
+        throw new SignatureError(
+          "timestamp_expired",
+          `${names.timestamp} is older than ${deps.toleranceMs / 60_000} minutes; sign each request when sending it`,
+        );
       }
       if (-skew > deps.toleranceMs) {
-        throw new SignatureError("timestamp_in_future", `${names.timestamp} is more than ${deps.toleranceMs / 60_000} minutes in the future; check the sender's clock`);
+        throw new SignatureError(
+          "timestamp_in_future",
+          `${names.timestamp} is more than ${deps.toleranceMs / 60_000} minutes in the future; check the sender's clock`,
+        );
       }
       const connectorId = headers.connectorId!;
-      const connector = CONNECTOR_ID_PATTERN.test(connectorId) ? await deps.connectors.get(connectorId.toLowerCase()) : null;
+      const connector = CONNECTOR_ID_PATTERN.test(connectorId)
+        ? await deps.connectors.get(connectorId.toLowerCase())
+        : null;
       if (connector === null) {
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }
-      const valid = await verifyHmacSha256Hex(await keyFor(connector), signedPayload(timestamp, body), headers.signature!);
+      const valid = await verifyHmacSha256Hex(
+        await keyFor(connector),
+        signedPayload(timestamp, body),
+        headers.signature!,
+      );
       if (!valid) {
         throw new SignatureError(
           "invalid_signature",

@@ -18,7 +18,11 @@ export interface WorkerOptions extends OutboxWorkerOptions {
  * Housekeeping the worker runs besides deliveries: retention (unless `retention: false`) and the
  * sweep that settles first messages a crash left `queued`. Also callable by hand (`vitrina cleanup`).
  */
-export function createMaintenance(deps: SendFirstMessageDeps, retention: RetentionSettings | null, recovery: FirstMessageRecoverySettings) {
+export function createMaintenance(
+  deps: SendFirstMessageDeps,
+  retention: RetentionSettings | null,
+  recovery: FirstMessageRecoverySettings,
+) {
   const maintenance = {
     /** The resolved retention settings, or null when retention is off. */
     retention,
@@ -26,9 +30,13 @@ export function createMaintenance(deps: SendFirstMessageDeps, retention: Retenti
     async runRetention(options: { dryRun?: boolean; settings?: RetentionSettings } = {}): Promise<RetentionReport> {
       const settings = options.settings ?? retention;
       if (settings === null) {
-        throw new VitrinaError("invalid_argument", "retention is off (retention: false); pass settings to run it by hand", {
-          reasons: [{ field: "retention", reason: "is false" }],
-        });
+        throw new VitrinaError(
+          "invalid_argument",
+          "retention is off (retention: false); pass settings to run it by hand",
+          {
+            reasons: [{ field: "retention", reason: "is false" }],
+          },
+        );
       }
       return runRetention(deps, settings, options);
     },
@@ -48,9 +56,14 @@ export function createMaintenance(deps: SendFirstMessageDeps, retention: Retenti
     attachTo(worker: OutboxWorker, options: WorkerOptions = {}): OutboxWorker {
       const tasks: PeriodicTask[] = [];
       if (options.recoverFirstMessages ?? true) {
-        tasks.push({ name: "first-message recovery", intervalMs: recovery.intervalMs, run: () => maintenance.reconcileFirstMessages() });
+        tasks.push({
+          name: "first-message recovery",
+          intervalMs: recovery.intervalMs,
+          run: () => maintenance.reconcileFirstMessages(),
+        });
       }
-      if (retention !== null) tasks.push({ name: "retention", intervalMs: retention.intervalMs, run: () => maintenance.runRetention() });
+      if (retention !== null)
+        tasks.push({ name: "retention", intervalMs: retention.intervalMs, run: () => maintenance.runRetention() });
       const periodic = startPeriodicTasks(tasks, deps.logger);
       return {
         ...worker,

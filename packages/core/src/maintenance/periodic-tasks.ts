@@ -20,7 +20,11 @@ export function startPeriodicTasks(tasks: PeriodicTask[], logger: Logger): { sto
       timers.delete(timer);
       const run = task
         .run()
-        .then(() => undefined, (error: unknown) => logger.error({ task: task.name, error: String(error) }, `${task.name} failed; retrying at the next run`))
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            logger.error({ task: task.name, error: String(error) }, `${task.name} failed; retrying at the next run`),
+        )
         .finally(() => {
           inProgress.delete(run);
           if (running) schedule(task, task.intervalMs);

@@ -44,7 +44,9 @@ function checked(value: unknown, field: string, allowNull: boolean): void {
   if (value === null && allowNull) return;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     const reason = allowNull ? "must be a positive number or null" : "must be a positive number";
-    throw new VitrinaError("invalid_argument", `retention.${field} ${reason}`, { reasons: [{ field: `retention.${field}`, reason }] });
+    throw new VitrinaError("invalid_argument", `retention.${field} ${reason}`, {
+      reasons: [{ field: `retention.${field}`, reason }],
+    });
   }
 }
 
@@ -65,7 +67,8 @@ export function resolveRetention(options: RetentionOptions = {}): RetentionSetti
   return settings;
 }
 
-const cutoff = (now: Date, days: number | null) => (days === null ? null : new Date(now.getTime() - days * DAY_MS).toISOString());
+const cutoff = (now: Date, days: number | null) =>
+  days === null ? null : new Date(now.getTime() - days * DAY_MS).toISOString();
 
 /**
  * One retention run: deliveries (attempts first), then events nothing references any more, then
@@ -86,10 +89,21 @@ export async function runRetention(
   const deliveriesBefore = cutoff(now, settings.deliveriesDays);
   const leadsBefore = cutoff(now, settings.leadPayloadsDays);
   if (options.dryRun) {
-    const counts = await storage.retention.countEligible({ deliveriesFinishedBefore: deliveriesBefore, leadsReceivedBefore: leadsBefore });
+    const counts = await storage.retention.countEligible({
+      deliveriesFinishedBefore: deliveriesBefore,
+      leadsReceivedBefore: leadsBefore,
+    });
     return { ...counts, extra: {}, complete: true, dryRun: true };
   }
-  const report: RetentionReport = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0, extra: {}, complete: true, dryRun: false };
+  const report: RetentionReport = {
+    attempts: 0,
+    deliveries: 0,
+    events: 0,
+    leadPayloads: 0,
+    extra: {},
+    complete: true,
+    dryRun: false,
+  };
   const deadline = now.getTime() + settings.timeBudgetMs;
   const withinBudget = () => clock.now().getTime() < deadline || ((report.complete = false), false);
   const drain = async (batch: () => Promise<number>) => {

@@ -15,7 +15,9 @@ export type ScopeRequirement = Pick<CapabilityDescriptor, "requiredScopes" | "sc
  * compared as map keys; prefer the hashed API keys of `core/src/auth/` in production.
  */
 export function staticTokenAuthenticator(tokens: Record<string, Omit<Principal, "kind">>): Authenticator {
-  const table = new Map(Object.entries(tokens).map(([token, principal]) => [token, { kind: "static" as const, ...principal }]));
+  const table = new Map(
+    Object.entries(tokens).map(([token, principal]) => [token, { kind: "static" as const, ...principal }]),
+  );
   return async (request) => {
     const token = bearerToken(request);
     return token === null ? null : (table.get(token) ?? null);

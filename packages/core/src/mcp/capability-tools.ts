@@ -6,7 +6,14 @@ import type { CapabilitySource } from "./mcp-options.js";
 import type { JsonObjectSchema, ToolDefinition } from "./tool-definition.js";
 
 /** The six capabilities of the spec, which MCP can also expose under their canonical names. */
-export const SPEC_CAPABILITIES = ["catalog.search", "contacts.get", "contacts.search", "contacts.update", "conversations.history", "inventory.check"];
+export const SPEC_CAPABILITIES = [
+  "catalog.search",
+  "contacts.get",
+  "contacts.search",
+  "contacts.update",
+  "conversations.history",
+  "inventory.check",
+];
 
 /** The `_meta` key naming a tool's capability, on its tools/list entry and on each result. */
 export const CAPABILITY_META = "vitrina/capability";
@@ -45,7 +52,12 @@ function outputSchemaOf(d: CapabilityDescriptor): { schema: JsonObjectSchema; wr
   };
 }
 
-function capabilityTool(name: string, title: string, d: CapabilityDescriptor, source: CapabilitySource): ToolDefinition {
+function capabilityTool(
+  name: string,
+  title: string,
+  d: CapabilityDescriptor,
+  source: CapabilitySource,
+): ToolDefinition {
   const output = outputSchemaOf(d);
   const keyed = d.idempotency.required;
   const inputSchema = d.inputSchema as JsonObjectSchema;
@@ -74,13 +86,16 @@ function capabilityTool(name: string, title: string, d: CapabilityDescriptor, so
 
 function describe(source: CapabilitySource, capability: string): CapabilityDescriptor {
   const descriptor = source.descriptor(capability);
-  if (descriptor === undefined) throw new VitrinaError("internal", `the MCP tools need capability ${capability}, which is not registered`);
+  if (descriptor === undefined)
+    throw new VitrinaError("internal", `the MCP tools need capability ${capability}, which is not registered`);
   return descriptor;
 }
 
 /** search_contacts, get_contact, get_conversation_history, query_catalog, check_stock. */
 export function legacyCapabilityTools(source: CapabilitySource): ToolDefinition[] {
-  return LEGACY_TOOLS.map(([name, title, capability]) => capabilityTool(name, title, describe(source, capability), source));
+  return LEGACY_TOOLS.map(([name, title, capability]) =>
+    capabilityTool(name, title, describe(source, capability), source),
+  );
 }
 
 /**
@@ -90,6 +105,11 @@ export function legacyCapabilityTools(source: CapabilitySource): ToolDefinition[
  */
 export function canonicalCapabilityTools(source: CapabilitySource, style: "underscore" | "dotted"): ToolDefinition[] {
   return SPEC_CAPABILITIES.map((capability) =>
-    capabilityTool(style === "dotted" ? capability : capability.replace(".", "_"), capability, describe(source, capability), source),
+    capabilityTool(
+      style === "dotted" ? capability : capability.replace(".", "_"),
+      capability,
+      describe(source, capability),
+      source,
+    ),
   );
 }

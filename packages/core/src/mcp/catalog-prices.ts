@@ -10,7 +10,8 @@ export function catalogPriceLookup(storage: Pick<Storage, "catalogItems">): Pric
   return async (workspaceId, sku) => {
     const wanted = sku.toLowerCase();
     for (const item of await storage.catalogItems.findBySku(workspaceId, sku)) {
-      if (item.sku.toLowerCase() === wanted) return item.price === null ? null : { unitPrice: item.price, name: item.name };
+      if (item.sku.toLowerCase() === wanted)
+        return item.price === null ? null : { unitPrice: item.price, name: item.name };
       const variant = item.variants.find((v) => v.sku.toLowerCase() === wanted);
       if (variant !== undefined) {
         const name = [item.name, variant.name].filter(Boolean).join(" – ") || null;

@@ -21,20 +21,38 @@ const conversationView = z.strictObject({
 });
 
 function toView(c: ConversationRecord): z.infer<typeof conversationView> {
-  return { id: c.id, contact_id: c.contactId, channel: c.channel, status: c.status, escalated_at: c.escalatedAt, created_at: c.createdAt, updated_at: c.updatedAt };
+  return {
+    id: c.id,
+    contact_id: c.contactId,
+    channel: c.channel,
+    status: c.status,
+    escalated_at: c.escalatedAt,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
 }
 
-export function conversationTools(deps: { storage: Storage; messaging: MessagingTransport; clock: Clock; ids: IdGenerator }): ToolDefinition[] {
+export function conversationTools(deps: {
+  storage: Storage;
+  messaging: MessagingTransport;
+  clock: Clock;
+  ids: IdGenerator;
+}): ToolDefinition[] {
   const listConversations = zodTool({
     name: "list_conversations",
     title: "List conversations",
     description: `Lists the workspace's conversations, most recently active first (at most ${LIST_CONVERSATIONS_LIMIT}), optionally only those with one status.`,
-    input: z.strictObject({ status: z.enum(["open", "pending", "closed"]).optional().describe("Only conversations in this status") }),
+    input: z.strictObject({
+      status: z.enum(["open", "pending", "closed"]).optional().describe("Only conversations in this status"),
+    }),
     output: z.strictObject({ items: z.array(conversationView) }),
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     scope: { requiredScopes: ["conversations:read"], scopeMatch: "anyOf" },
     async run({ status }, { principal }) {
-      const rows = await deps.storage.conversations.listByWorkspace(principal.workspaceId, { ...(status && { status }), limit: LIST_CONVERSATIONS_LIMIT });
+      const rows = await deps.storage.conversations.listByWorkspace(principal.workspaceId, {
+        ...(status && { status }),
+        limit: LIST_CONVERSATIONS_LIMIT,
+      });
       return { structured: { items: rows.map(toView) } };
     },
   });
@@ -42,7 +60,8 @@ export function conversationTools(deps: { storage: Storage; messaging: Messaging
   const sendMessage = zodTool({
     name: "send_message",
     title: "Send message",
-    description: "Sends a text message into a conversation as a human (not as the agent), through the conversation's channel, and records it in the history.",
+    description:
+      "Sends a text message into a conversation as a human (not as the agent), through the conversation's channel, and records it in the history.",
     input: z.strictObject({
       conversation_id: z.string().min(1).describe("Id of the conversation"),
       text: z

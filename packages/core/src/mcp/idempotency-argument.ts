@@ -28,19 +28,26 @@ export function withIdempotencyArgument(schema: JsonObjectSchema): JsonObjectSch
 }
 
 const refuse = (reason: string) =>
-  new VitrinaError("invalid_argument", "the idempotency key is missing or invalid", { reasons: [{ field: IDEMPOTENCY_ARGUMENT, reason }] });
+  new VitrinaError("invalid_argument", "the idempotency key is missing or invalid", {
+    reasons: [{ field: IDEMPOTENCY_ARGUMENT, reason }],
+  });
 
 /**
  * Splits a write tool's arguments into the capability input and its idempotency key: the
  * `idempotency_key` argument, or `params._meta.idempotencyKey` (still honoured for clients that
  * set it). Both may be given only when they agree.
  */
-export function takeIdempotencyKey(args: Record<string, unknown>, meta: Record<string, unknown> | undefined): { input: Record<string, unknown>; key: string } {
+export function takeIdempotencyKey(
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+): { input: Record<string, unknown>; key: string } {
   const { [IDEMPOTENCY_ARGUMENT]: argument, ...input } = args;
   const fromMeta = meta?.idempotencyKey;
-  if (argument !== undefined && fromMeta !== undefined && argument !== fromMeta) throw refuse("differs from params._meta.idempotencyKey; send one key");
+  if (argument !== undefined && fromMeta !== undefined && argument !== fromMeta)
+    throw refuse("differs from params._meta.idempotencyKey; send one key");
   const key = argument ?? fromMeta;
   if (key === undefined) throw refuse(`is required: ${IDEMPOTENCY_SEMANTICS}`);
-  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH) throw refuse(`must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
+  if (typeof key !== "string" || key.length === 0 || key.length > MAX_KEY_LENGTH)
+    throw refuse(`must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
   return { input, key };
 }

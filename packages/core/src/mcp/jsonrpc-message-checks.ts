@@ -12,16 +12,20 @@ import type { ToolCatalog } from "./mcp-server.js";
 
 export type JsonRpcId = string | number | null;
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What makes a parsed object no JSON-RPC 2.0 message, in words a person can act on. */
 function envelopeReasons(body: Record<string, unknown>): FieldReason[] {
   const reasons: FieldReason[] = [];
   if (body.jsonrpc !== "2.0") reasons.push({ field: "jsonrpc", reason: 'must be "2.0"' });
-  if ("id" in body && typeof body.id !== "string" && typeof body.id !== "number" && body.id !== null) reasons.push({ field: "id", reason: "must be a string or a number" });
+  if ("id" in body && typeof body.id !== "string" && typeof body.id !== "number" && body.id !== null)
+    reasons.push({ field: "id", reason: "must be a string or a number" });
   if ("method" in body) {
-    if (typeof body.method !== "string" || body.method === "") reasons.push({ field: "method", reason: "must be a non-empty string" });
-    if ("params" in body && !isRecord(body.params)) reasons.push({ field: "params", reason: "must be an object when present" });
+    if (typeof body.method !== "string" || body.method === "")
+      reasons.push({ field: "method", reason: "must be a non-empty string" });
+    if ("params" in body && !isRecord(body.params))
+      reasons.push({ field: "params", reason: "must be an object when present" });
   } else if (!("result" in body) && !("error" in body)) {
     reasons.push({ field: "method", reason: "is required (a response instead needs id and result or error)" });
   }
@@ -30,11 +34,15 @@ function envelopeReasons(body: Record<string, unknown>): FieldReason[] {
 
 /** Why a tools/call can't name a tool and its arguments; the SDK alone answers these with a zod dump as -32603. */
 function toolCallReasons(params: unknown): FieldReason[] {
-  if (!isRecord(params)) return [{ field: "params", reason: "is required: an object with the tool's name and its arguments" }];
+  if (!isRecord(params))
+    return [{ field: "params", reason: "is required: an object with the tool's name and its arguments" }];
   const reasons: FieldReason[] = [];
-  if (typeof params.name !== "string" || params.name === "") reasons.push({ field: "params.name", reason: "must be the name of a tool from tools/list" });
-  if (params.arguments !== undefined && !isRecord(params.arguments)) reasons.push({ field: "params.arguments", reason: "must be an object of named arguments when present" });
-  if (params._meta !== undefined && !isRecord(params._meta)) reasons.push({ field: "params._meta", reason: "must be an object when present" });
+  if (typeof params.name !== "string" || params.name === "")
+    reasons.push({ field: "params.name", reason: "must be the name of a tool from tools/list" });
+  if (params.arguments !== undefined && !isRecord(params.arguments))
+    reasons.push({ field: "params.arguments", reason: "must be an object of named arguments when present" });
+  if (params._meta !== undefined && !isRecord(params._meta))
+    reasons.push({ field: "params._meta", reason: "must be an object when present" });
   return reasons;
 }
 
@@ -42,7 +50,10 @@ function toolCallReasons(params: unknown): FieldReason[] {
  * The SDK's schemas for the requests this server answers. The SDK checks a request against them
  * itself, but a failure there surfaces as -32603 Internal error with the zod issues as its message.
  */
-const REQUEST_SCHEMAS: Record<string, { safeParse(value: unknown): { success: true } | { success: false; error: Parameters<typeof reasonsFromZod>[0] } }> = {
+const REQUEST_SCHEMAS: Record<
+  string,
+  { safeParse(value: unknown): { success: true } | { success: false; error: Parameters<typeof reasonsFromZod>[0] } }
+> = {
   initialize: InitializeRequestSchema,
   ping: PingRequestSchema,
   "tools/list": ListToolsRequestSchema,
@@ -61,20 +72,37 @@ const describe = (reasons: FieldReason[]) => reasons.map((r) => `${r.field} ${r.
  */
 export function refuseInvalidMessage(body: Record<string, unknown>, catalog: ToolCatalog): Response | null {
   const invalidRequest = (reasons: FieldReason[]) =>
-    jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", `Invalid Request: ${describe(reasons)}`, {}, null, reasons);
+    jsonRpcErrorResponse(
+      400,
+      JSONRPC_INVALID_REQUEST,
+      "invalid_argument",
+      `Invalid Request: ${describe(reasons)}`,
+      {},
+      null,
+      reasons,
+    );
   const envelope = envelopeReasons(body);
   if (envelope.length > 0) return invalidRequest(envelope);
 
   const id = (body.id ?? null) as JsonRpcId;
   const invalidParams = (reasons: FieldReason[]) =>
-    jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "invalid_payload", `Invalid params: ${describe(reasons)}`, {}, id, reasons);
+    jsonRpcErrorResponse(
+      200,
+      JSONRPC_INVALID_PARAMS,
+      "invalid_payload",
+      `Invalid params: ${describe(reasons)}`,
+      {},
+      id,
+      reasons,
+    );
   // A notification (no id) gets no answer, so only requests are checked further.
   if (id !== null && body.method === "tools/call") {
     const reasons = toolCallReasons(body.params);
     if (reasons.length > 0) return invalidParams(reasons);
     const name = (body.params as { name: string }).name;
     // MCP tools spec: an unknown tool is a protocol error, not a tool result.
-    if (!catalog.byName.has(name)) return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "not_found", `Unknown tool: ${name}`, {}, id);
+    if (!catalog.byName.has(name))
+      return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "not_found", `Unknown tool: ${name}`, {}, id);
   }
   const schema = id === null ? undefined : REQUEST_SCHEMAS[body.method as string];
   const params = schema?.safeParse(body);

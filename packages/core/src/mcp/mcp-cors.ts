@@ -21,7 +21,10 @@ function isRebindingProofHost(hostname: string): boolean {
  * in Host is not trusted as "own": a page at `http://attacker.example:8787` whose name the
  * attacker re-points at 127.0.0.1 sends a Host and an Origin that agree (DNS rebinding).
  */
-export function originPolicy(allowedOrigins: readonly string[] | undefined, publicBaseUrl: string | undefined): OriginPolicy {
+export function originPolicy(
+  allowedOrigins: readonly string[] | undefined,
+  publicBaseUrl: string | undefined,
+): OriginPolicy {
   const allowed = new Set(allowedOrigins ?? []);
   const publicOrigin = publicBaseUrl === undefined ? null : new URL(publicBaseUrl).origin;
   return (request, origin) => {

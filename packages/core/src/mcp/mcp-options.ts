@@ -73,4 +73,7 @@ export interface QuoteOperations {
 }
 
 /** The catalog price of one SKU (an item or a variant) in the workspace, or null when unknown or unpriced. */
-export type PriceLookup = (workspaceId: string, sku: string) => Promise<{ unitPrice: number; name: string | null } | null>;
+export type PriceLookup = (
+  workspaceId: string,
+  sku: string,
+) => Promise<{ unitPrice: number; name: string | null } | null>;

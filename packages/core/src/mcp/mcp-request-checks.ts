@@ -60,10 +60,20 @@ export async function checkRequestShape(
   }
   const version = request.headers.get("mcp-protocol-version");
   if (!isAcceptedProtocolHeader(version)) {
-    return refuse(400, JSONRPC_SERVER_ERROR, "invalid_argument", `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`);
+    return refuse(
+      400,
+      JSONRPC_SERVER_ERROR,
+      "invalid_argument",
+      `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`,
+    );
   }
   if (!acceptsJson(request.headers.get("accept"))) {
-    return refuse(406, JSONRPC_SERVER_ERROR, "invalid_argument", "Not Acceptable: this server answers application/json only; send Accept: application/json (or none)");
+    return refuse(
+      406,
+      JSONRPC_SERVER_ERROR,
+      "invalid_argument",
+      "Not Acceptable: this server answers application/json only; send Accept: application/json (or none)",
+    );
   }
   const principal = await authenticate(request);
   if (principal === null) {
@@ -83,9 +93,20 @@ export async function checkRequestShape(
     return refuseUnreadableBody(error, () => requestIdOf(bytes));
   }
   if (Array.isArray(parsed)) {
-    return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request");
+    return jsonRpcErrorResponse(
+      400,
+      JSONRPC_INVALID_REQUEST,
+      "invalid_argument",
+      "JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request",
+    );
   }
-  if (!isRecord(parsed)) return jsonRpcErrorResponse(400, JSONRPC_INVALID_REQUEST, "invalid_argument", "Invalid Request: expected a JSON-RPC message object");
+  if (!isRecord(parsed))
+    return jsonRpcErrorResponse(
+      400,
+      JSONRPC_INVALID_REQUEST,
+      "invalid_argument",
+      "Invalid Request: expected a JSON-RPC message object",
+    );
 
   const invalid = refuseInvalidMessage(parsed, options.catalog);
   if (invalid !== null) return invalid;
@@ -100,9 +121,16 @@ export async function checkRequestShape(
     if (tool !== undefined && missingScopes(principal, tool.scope).length > 0) {
       const scope = tool.scope.requiredScopes.join(" ");
       const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
-      return jsonRpcErrorResponse(403, JSONRPC_SERVER_ERROR, "insufficient_scope", `${tool.name} needs ${need} the scopes: ${scope}`, {
-        "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
-      }, id);
+      return jsonRpcErrorResponse(
+        403,
+        JSONRPC_SERVER_ERROR,
+        "insufficient_scope",
+        `${tool.name} needs ${need} the scopes: ${scope}`,
+        {
+          "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
+        },
+        id,
+      );
     }
   }
   return { principal, body };
@@ -118,14 +146,30 @@ export async function checkRequestShape(
  */
 function refuseUnreadableBody(error: unknown, requestId: () => JsonRpcId): Response {
   if (!(error instanceof VitrinaError)) throw error;
-  if (error.code === "payload_too_large") return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
+  if (error.code === "payload_too_large")
+    return jsonRpcErrorResponse(413, JSONRPC_SERVER_ERROR, "payload_too_large", error.message);
   if (error.code === "invalid_payload") {
-    const inParams = error.reasons.every((r) => r.field === "params" || r.field.startsWith("params.") || r.field.startsWith("params["));
+    const inParams = error.reasons.every(
+      (r) => r.field === "params" || r.field.startsWith("params.") || r.field.startsWith("params["),
+    );
     const fields = error.reasons.map((r) => `${r.field} ${r.reason}`).join("; ");
     const id = requestId();
-    return jsonRpcErrorResponse(id === null ? 400 : 200, inParams ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST, "invalid_payload", `Invalid ${inParams ? "params" : "Request"}: ${fields}`, {}, id, error.reasons);
+    return jsonRpcErrorResponse(
+      id === null ? 400 : 200,
+      inParams ? JSONRPC_INVALID_PARAMS : JSONRPC_INVALID_REQUEST,
+      "invalid_payload",
+      `Invalid ${inParams ? "params" : "Request"}: ${fields}`,
+      {},
+      id,
+      error.reasons,
+    );
   }
-  return jsonRpcErrorResponse(400, JSONRPC_PARSE_ERROR, "malformed_json", "Parse error: the body is not valid UTF-8 JSON");
+  return jsonRpcErrorResponse(
+    400,
+    JSONRPC_PARSE_ERROR,
+    "malformed_json",
+    "Parse error: the body is not valid UTF-8 JSON",
+  );
 }
 
 /** The id of a body that parsed as JSON but was refused for its content; null when there is none. */

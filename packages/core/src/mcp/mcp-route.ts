@@ -44,7 +44,13 @@ function asJsonOnlyClient(request: Request): Request {
 }
 
 function postOnly(method: string): Response {
-  return jsonRpcErrorResponse(405, JSONRPC_SERVER_ERROR, "method_not_allowed", `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`, { allow: "POST" });
+  return jsonRpcErrorResponse(
+    405,
+    JSONRPC_SERVER_ERROR,
+    "method_not_allowed",
+    `${method} is not supported: this MCP server is stateless and answers POST only, without SSE`,
+    { allow: "POST" },
+  );
 }
 
 /** The 8 tools of the spec, plus the canonical capability names when asked for. */
@@ -55,7 +61,12 @@ export function mcpTools(deps: McpRouteDependencies): ToolCatalog {
   return createToolCatalog([
     ...legacyCapabilityTools(capabilities),
     ...conversationTools(deps),
-    createQuoteTool({ enabled: options.enableFinancialTools === true, storage: deps.storage, quotes: options.quotes, prices: options.prices ?? catalogPriceLookup(deps.storage) }),
+    createQuoteTool({
+      enabled: options.enableFinancialTools === true,
+      storage: deps.storage,
+      quotes: options.quotes,
+      prices: options.prices ?? catalogPriceLookup(deps.storage),
+    }),
     ...(canonical === "none" ? [] : canonicalCapabilityTools(capabilities, canonical)),
   ]);
 }
@@ -76,10 +87,18 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
 
-  async function serveAuthenticated(request: Request, principal: Principal, body: unknown, logger: Logger): Promise<Response> {
+  async function serveAuthenticated(
+    request: Request,
+    principal: Principal,
+    body: unknown,
+    logger: Logger,
+  ): Promise<Response> {
     // A stateless transport answers exactly one request, so server and transport are per request.
     const server = createMcpServer(catalog, principal, logger);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(asJsonOnlyClient(request), { parsedBody: body });
@@ -95,11 +114,18 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
       async handler(request, _params, context) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
         // The request's logger, so a failing tool's log line carries the request id.
-        const response = checked instanceof Response ? checked : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
+        const response =
+          checked instanceof Response
+            ? checked
+            : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
         return withCors(request, response, shape.isAllowedOrigin);
       },
     },
-    { method: "OPTIONS", path: MCP_PATH, handler: async (request) => preflightResponse(request, shape.isAllowedOrigin) },
+    {
+      method: "OPTIONS",
+      path: MCP_PATH,
+      handler: async (request) => preflightResponse(request, shape.isAllowedOrigin),
+    },
     // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
     // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
     ...["GET", "DELETE"].map((method) => ({ method, path: MCP_PATH, handler: async () => postOnly(method) })),

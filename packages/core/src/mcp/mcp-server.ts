@@ -1,7 +1,12 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
 import { observeToolCall } from "../telemetry/mcp-telemetry.js";
@@ -43,7 +48,10 @@ const sharedValidator: jsonSchemaValidator = {
  * Vitrina validation error.
  */
 export function createMcpServer(catalog: ToolCatalog, principal: Principal, logger: Logger): Server {
-  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server(
+    { ...MCP_SERVER_INFO },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = catalog.byName.get(request.params.name);
@@ -51,7 +59,8 @@ export function createMcpServer(catalog: ToolCatalog, principal: Principal, logg
     return observeToolCall(call, async () => {
       // The gate answers unknown tools (refuseInvalidMessage); this only guards the invariant. Not an
       // McpError: its message already carries "MCP error -32602:", which clients would prefix again.
-      if (tool === undefined) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
+      if (tool === undefined)
+        throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
       return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
     });
   });

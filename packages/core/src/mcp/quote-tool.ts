@@ -24,7 +24,15 @@ const output = z.strictObject({
   contact_id: z.string(),
   conversation_id: z.string().nullable(),
   currency: z.string(),
-  items: z.array(z.strictObject({ sku: z.string(), name: z.string().nullable(), quantity: z.number(), unit_price: z.number(), line_total: z.number() })),
+  items: z.array(
+    z.strictObject({
+      sku: z.string(),
+      name: z.string().nullable(),
+      quantity: z.number(),
+      unit_price: z.number(),
+      line_total: z.number(),
+    }),
+  ),
   subtotal: z.number(),
   vat_rate: z.number(),
   vat: z.number(),
@@ -42,13 +50,20 @@ export interface QuoteToolDeps {
 /** Whom the quote is for: the given contact, or the conversation's (they must agree when both are given). */
 async function resolveRecipient(storage: Storage, workspaceId: string, args: z.output<typeof input>) {
   if (args.conversation_id === undefined) {
-    if (args.contact_id === undefined) throw new VitrinaError("invalid_argument", "create_quote needs contact_id or conversation_id: a quote is issued to a contact");
+    if (args.contact_id === undefined)
+      throw new VitrinaError(
+        "invalid_argument",
+        "create_quote needs contact_id or conversation_id: a quote is issued to a contact",
+      );
     return { contactId: args.contact_id, conversationId: null };
   }
   const conversation = await storage.conversations.get(workspaceId, args.conversation_id);
   if (conversation === null) throw new NotFoundError(`conversation ${args.conversation_id} does not exist`);
   if (args.contact_id !== undefined && args.contact_id !== conversation.contactId) {
-    throw new VitrinaError("invalid_argument", `conversation ${conversation.id} belongs to another contact than ${args.contact_id}`);
+    throw new VitrinaError(
+      "invalid_argument",
+      `conversation ${conversation.id} belongs to another contact than ${args.contact_id}`,
+    );
   }
   return { contactId: conversation.contactId, conversationId: conversation.id };
 }
@@ -73,7 +88,10 @@ export function createQuoteTool(deps: QuoteToolDeps): ToolDefinition {
     async run(args, { principal }) {
       if (!deps.enabled) throw new VitrinaError("forbidden", FINANCIAL_TOOLS_DISABLED_MESSAGE);
       if (deps.quotes === undefined || deps.prices === undefined) {
-        throw new VitrinaError("internal", "create_quote is enabled but no quote operation or price lookup is configured (mcp.quotes, mcp.prices)");
+        throw new VitrinaError(
+          "internal",
+          "create_quote is enabled but no quote operation or price lookup is configured (mcp.quotes, mcp.prices)",
+        );
       }
       const { workspaceId } = principal;
       const recipient = await resolveRecipient(deps.storage, workspaceId, args);
@@ -84,13 +102,30 @@ export function createQuoteTool(deps: QuoteToolDeps): ToolDefinition {
           return { ...item, ...price };
         }),
       );
-      const quote = await deps.quotes.create({ workspaceId, ...recipient, items: priced.map(({ sku, quantity, unitPrice }) => ({ sku, quantity, unitPrice })) });
+      const quote = await deps.quotes.create({
+        workspaceId,
+        ...recipient,
+        items: priced.map(({ sku, quantity, unitPrice }) => ({ sku, quantity, unitPrice })),
+      });
       const names = new Map(priced.map((p) => [p.sku, p.name]));
       return {
         structured: {
-          quote_id: quote.id, contact_id: quote.contactId, conversation_id: quote.conversationId, currency: quote.currency,
-          items: quote.items.map((i) => ({ sku: i.sku, name: names.get(i.sku) ?? null, quantity: i.quantity, unit_price: i.unitPrice, line_total: i.lineTotal })),
-          subtotal: quote.subtotal, vat_rate: quote.vatRate, vat: quote.vat, total: quote.total, created_at: quote.createdAt,
+          quote_id: quote.id,
+          contact_id: quote.contactId,
+          conversation_id: quote.conversationId,
+          currency: quote.currency,
+          items: quote.items.map((i) => ({
+            sku: i.sku,
+            name: names.get(i.sku) ?? null,
+            quantity: i.quantity,
+            unit_price: i.unitPrice,
+            line_total: i.lineTotal,
+          })),
+          subtotal: quote.subtotal,
+          vat_rate: quote.vatRate,
+          vat: quote.vat,
+          total: quote.total,
+          created_at: quote.createdAt,
         },
       };
     },

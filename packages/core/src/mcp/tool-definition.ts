@@ -44,11 +44,21 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonObjectSche
 
 /** A tool whose input and output are zod objects: arguments are validated before `run` sees them. */
 export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
-  name: string; title: string; description: string; input: I; output: O; annotations: ToolAnnotations; scope: ScopeRequirement;
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  scope: ScopeRequirement;
   run(input: z.output<I>, context: ToolContext): Promise<{ structured: z.input<O>; meta?: Record<string, unknown> }>;
 }): ToolDefinition {
   return {
-    name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations, scope: tool.scope,
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    annotations: tool.annotations,
+    scope: tool.scope,
     inputSchema: jsonSchemaOf(tool.input, "input"),
     outputSchema: jsonSchemaOf(tool.output, "output"),
     run: async (args, context) => tool.run(parseOrThrow(tool.input, args, `${tool.name} input`), context),
@@ -57,7 +67,15 @@ export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
 
 export function listedTool(tool: ToolDefinition): Tool {
   const { name, title, description, inputSchema, outputSchema, annotations, meta } = tool;
-  return { name, title, description, inputSchema, outputSchema, annotations: { title, ...annotations }, ...(meta && { _meta: meta }) };
+  return {
+    name,
+    title,
+    description,
+    inputSchema,
+    outputSchema,
+    annotations: { title, ...annotations },
+    ...(meta && { _meta: meta }),
+  };
 }
 
 function toolError(message: string, code: string): CallToolResult {
@@ -70,7 +88,12 @@ function toolError(message: string, code: string): CallToolResult {
  * at fault, so it can correct itself, as the 2025-06-18 spec recommends; anything unexpected is
  * logged and reported without internals.
  */
-export async function runTool(tool: ToolDefinition, args: Record<string, unknown> | undefined, context: ToolContext, logger: Logger): Promise<CallToolResult> {
+export async function runTool(
+  tool: ToolDefinition,
+  args: Record<string, unknown> | undefined,
+  context: ToolContext,
+  logger: Logger,
+): Promise<CallToolResult> {
   try {
     const outcome = await tool.run(args ?? {}, context);
     return {
@@ -81,7 +104,16 @@ export async function runTool(tool: ToolDefinition, args: Record<string, unknown
   } catch (error) {
     if (error instanceof VitrinaError) {
       // Same rule as the HTTP error bodies: our own errors keep their message, outages are logged too.
-      if (statusForCode(error.code) >= 500) logger.error({ tool: tool.name, code: error.code, error: error.message, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) }, "mcp tool failed");
+      if (statusForCode(error.code) >= 500)
+        logger.error(
+          {
+            tool: tool.name,
+            code: error.code,
+            error: error.message,
+            ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }),
+          },
+          "mcp tool failed",
+        );
       const reasons = error.reasons.map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
       return toolError(reasons.length > 0 ? `${error.message}: ${reasons.join("; ")}` : error.message, error.code);
     }

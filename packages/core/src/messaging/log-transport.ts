@@ -17,7 +17,10 @@ export function logMessagingTransport(logger: Logger, options: { keep?: number }
     async send(message) {
       sent.push(message);
       if (sent.length > keep) sent.splice(0, sent.length - keep);
-      logger.info({ to: message.to, template: message.template?.name, text: message.text }, "would send WhatsApp message");
+      logger.info(
+        { to: message.to, template: message.template?.name, text: message.text },
+        "would send WhatsApp message",
+      );
       return { status: "sent", providerMessageId: `demo-${crypto.randomUUID()}` };
     },
   };

@@ -67,7 +67,9 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
       const json = (await response.json().catch(() => ({}))) as GraphSendResponse;
       if (!response.ok) {
         const detail = json.error?.message ?? response.statusText;
-        throw new MessagingError(`WhatsApp Cloud API error ${response.status}${json.error?.code ? ` (code ${json.error.code})` : ""}: ${detail}`);
+        throw new MessagingError(
+          `WhatsApp Cloud API error ${response.status}${json.error?.code ? ` (code ${json.error.code})` : ""}: ${detail}`,
+        );
       }
       const sent = json.messages?.[0];
       if (!sent?.id) throw new MessagingError("WhatsApp Cloud API answered without a message id");

@@ -17,10 +17,20 @@ export interface AccessTokenClaims {
 
 const TOKEN_TYPE = "at+jwt";
 
-export async function signAccessToken(keys: SigningKeys, clock: Clock, claims: AccessTokenClaims, ttlSeconds: number): Promise<string> {
+export async function signAccessToken(
+  keys: SigningKeys,
+  clock: Clock,
+  claims: AccessTokenClaims,
+  ttlSeconds: number,
+): Promise<string> {
   const { kid, alg, privateKey } = await keys.signingKey();
   const now = Math.floor(clock.now().getTime() / 1000);
-  return new SignJWT({ client_id: claims.clientId, scope: claims.scopes.join(" "), workspace_id: claims.workspaceId, fid: claims.familyId })
+  return new SignJWT({
+    client_id: claims.clientId,
+    scope: claims.scopes.join(" "),
+    workspace_id: claims.workspaceId,
+    fid: claims.familyId,
+  })
     .setProtectedHeader({ alg, kid, typ: TOKEN_TYPE })
     .setIssuer(claims.issuer)
     .setAudience(claims.audience)

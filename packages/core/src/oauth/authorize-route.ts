@@ -1,4 +1,11 @@
-import { AccessDeniedError, InvalidRequestError, InvalidScopeError, InvalidTargetError, OAuthError, UnsupportedResponseTypeError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  AccessDeniedError,
+  InvalidRequestError,
+  InvalidScopeError,
+  InvalidTargetError,
+  OAuthError,
+  UnsupportedResponseTypeError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import type { Route } from "../http/router.js";
 import type { OAuthClientRecord } from "../ports/oauth-records.js";
@@ -20,7 +27,10 @@ function redirectWithError(redirectUri: string, error: OAuthError, state: string
 }
 
 /** Client and redirect URI first: when either is wrong the user must not be sent anywhere. */
-async function resolveClient(context: OAuthContext, query: URLSearchParams): Promise<{ client: OAuthClientRecord; redirectUri: string }> {
+async function resolveClient(
+  context: OAuthContext,
+  query: URLSearchParams,
+): Promise<{ client: OAuthClientRecord; redirectUri: string }> {
   const clientId = query.get("client_id");
   if (clientId === null) throw new InvalidRequestError("client_id is required");
   const client = await context.storage.oauthClients.get(clientId);
@@ -28,30 +38,43 @@ async function resolveClient(context: OAuthContext, query: URLSearchParams): Pro
   const redirectUri = query.get("redirect_uri");
   if (redirectUri === null) throw new InvalidRequestError("redirect_uri is required");
   // Exact string match (OAuth 2.1 §2.3.1), any port on loopback (RFC 8252 §7.3).
-  if (!client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri))) throw new InvalidRequestError(`redirect_uri ${redirectUri} is not registered for this client`);
+  if (!client.redirectUris.some((registered) => redirectUriMatches(registered, redirectUri)))
+    throw new InvalidRequestError(`redirect_uri ${redirectUri} is not registered for this client`);
   return { client, redirectUri };
 }
 
 /** No `scope` asked: the default scopes (reads) this client may have; writes must be asked for. */
 function defaultScopes(context: OAuthContext, allowed: string[]): string[] {
   const scopes = context.defaultScopes.filter((s) => allowed.includes(s));
-  if (scopes.length === 0) throw new InvalidScopeError(`no scope was requested and this client has no default scope; ask for some of: ${allowed.join(" ")}`);
+  if (scopes.length === 0)
+    throw new InvalidScopeError(
+      `no scope was requested and this client has no default scope; ask for some of: ${allowed.join(" ")}`,
+    );
   return scopes;
 }
 
-function checkAuthorizationRequest(context: OAuthContext, urls: OAuthUrls, client: OAuthClientRecord, query: URLSearchParams) {
+function checkAuthorizationRequest(
+  context: OAuthContext,
+  urls: OAuthUrls,
+  client: OAuthClientRecord,
+  query: URLSearchParams,
+) {
   if (query.get("response_type") !== "code") throw new UnsupportedResponseTypeError("response_type must be code");
   const challenge = query.get("code_challenge");
   const method = query.get("code_challenge_method");
-  if (challenge === null) throw new InvalidRequestError("PKCE is required: send code_challenge with code_challenge_method=S256");
-  if (method !== "S256") throw new InvalidRequestError(`code_challenge_method must be S256 (${method ?? "plain"} is refused)`);
-  if (!isS256Challenge(challenge)) throw new InvalidRequestError("code_challenge must be the base64url SHA-256 of the verifier (43 characters)");
+  if (challenge === null)
+    throw new InvalidRequestError("PKCE is required: send code_challenge with code_challenge_method=S256");
+  if (method !== "S256")
+    throw new InvalidRequestError(`code_challenge_method must be S256 (${method ?? "plain"} is refused)`);
+  if (!isS256Challenge(challenge))
+    throw new InvalidRequestError("code_challenge must be the base64url SHA-256 of the verifier (43 characters)");
   const allowed = client.scopes ?? context.scopesSupported;
   const scopes = parseScopeParameter(query.get("scope")) ?? defaultScopes(context, allowed);
   const refused = scopes.filter((s) => !allowed.includes(s) || !context.scopesSupported.includes(s));
   if (refused.length > 0) throw new InvalidScopeError(`this client may not ask for: ${refused.join(" ")}`);
   const resource = query.get("resource") ?? urls.resource;
-  if (!context.acceptedResources(urls).includes(resource)) throw new InvalidTargetError(`resource ${resource} is not served by this authorization server`);
+  if (!context.acceptedResources(urls).includes(resource))
+    throw new InvalidTargetError(`resource ${resource} is not served by this authorization server`);
   return { challenge, scopes, resource };
 }
 

@@ -12,8 +12,14 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
  */
 export function unauthorizedChallenge(request: Request, urls: Partial<Pick<OAuthUrls, "resourceMetadata">>): string {
   const presented = bearerToken(request) !== null;
-  const parts = [urls.resourceMetadata === undefined ? `realm="mcp"` : `resource_metadata=${quoted(urls.resourceMetadata)}`];
-  if (presented) parts.push(`error="invalid_token"`, `error_description="The access token is invalid, expired, revoked or for another resource"`);
+  const parts = [
+    urls.resourceMetadata === undefined ? `realm="mcp"` : `resource_metadata=${quoted(urls.resourceMetadata)}`,
+  ];
+  if (presented)
+    parts.push(
+      `error="invalid_token"`,
+      `error_description="The access token is invalid, expired, revoked or for another resource"`,
+    );
   return `Bearer ${parts.join(", ")}`;
 }
 
@@ -23,15 +29,21 @@ export function insufficientScopeChallenge(urls: Pick<OAuthUrls, "resourceMetada
 }
 
 export function unauthorizedResponse(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): Response {
-  return new Response(JSON.stringify({ error: "invalid_token", error_description: "Missing or invalid bearer token" }), {
-    status: 401,
-    headers: { "content-type": "application/json", "www-authenticate": unauthorizedChallenge(request, urls) },
-  });
+  return new Response(
+    JSON.stringify({ error: "invalid_token", error_description: "Missing or invalid bearer token" }),
+    {
+      status: 401,
+      headers: { "content-type": "application/json", "www-authenticate": unauthorizedChallenge(request, urls) },
+    },
+  );
 }
 
 export function insufficientScopeResponse(urls: Pick<OAuthUrls, "resourceMetadata">, scopes: string[]): Response {
-  return new Response(JSON.stringify({ error: "insufficient_scope", error_description: `requires scope: ${scopes.join(" ")}` }), {
-    status: 403,
-    headers: { "content-type": "application/json", "www-authenticate": insufficientScopeChallenge(urls, scopes) },
-  });
+  return new Response(
+    JSON.stringify({ error: "insufficient_scope", error_description: `requires scope: ${scopes.join(" ")}` }),
+    {
+      status: 403,
+      headers: { "content-type": "application/json", "www-authenticate": insufficientScopeChallenge(urls, scopes) },
+    },
+  );
 }

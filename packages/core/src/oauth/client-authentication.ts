@@ -42,7 +42,8 @@ function presentedCredentials(request: Request, form: URLSearchParams): Presente
   const bodyId = form.get("client_id");
   if (basic !== null) {
     if (form.has("client_secret")) throw new InvalidRequestError("use one client authentication method, not two");
-    if (bodyId !== null && bodyId !== basic.clientId) throw new InvalidRequestError("client_id does not match the Basic credentials");
+    if (bodyId !== null && bodyId !== basic.clientId)
+      throw new InvalidRequestError("client_id does not match the Basic credentials");
     return basic;
   }
   if (bodyId === null) throw new InvalidClientError("client authentication is required (client_id)");
@@ -54,12 +55,17 @@ function presentedCredentials(request: Request, form: URLSearchParams): Presente
  * Basic or by body parameter (either is proof of possession); public clients send only their id.
  * Every failure is the same `invalid_client`, so nothing tells an attacker which part was wrong.
  */
-export async function authenticateClient(storage: Storage, request: Request, form: URLSearchParams): Promise<OAuthClientRecord> {
+export async function authenticateClient(
+  storage: Storage,
+  request: Request,
+  form: URLSearchParams,
+): Promise<OAuthClientRecord> {
   const presented = presentedCredentials(request, form);
   const client = await storage.oauthClients.get(presented.clientId);
   if (client === null) throw new InvalidClientError("client authentication failed");
   if (client.secretHash === null) {
-    if (presented.secret !== null) throw new InvalidClientError("client authentication failed (public client sent a secret)");
+    if (presented.secret !== null)
+      throw new InvalidClientError("client authentication failed (public client sent a secret)");
     return client;
   }
   if (presented.secret === null || !timingSafeEqualStrings(await sha256Hex(presented.secret), client.secretHash)) {

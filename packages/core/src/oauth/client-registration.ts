@@ -1,4 +1,8 @@
-import { InvalidClientMetadataError, OAuthError, TooManyRequestsError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidClientMetadataError,
+  OAuthError,
+  TooManyRequestsError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import { VitrinaError } from "../errors.js";
@@ -20,13 +24,18 @@ const MAX_REDIRECT_URI_LENGTH = 2048;
 
 function subsetOrThrow(field: string, values: string[], allowed: string[]): void {
   const unknown = values.filter((v) => !allowed.includes(v));
-  if (unknown.length > 0) throw new InvalidClientMetadataError(`${field} ${unknown.join(", ")} not supported; supported: ${allowed.join(", ")}`);
+  if (unknown.length > 0)
+    throw new InvalidClientMetadataError(
+      `${field} ${unknown.join(", ")} not supported; supported: ${allowed.join(", ")}`,
+    );
 }
 
 /** RFC 7591 §3.2.2 errors: a field under `redirect_uris` is `invalid_redirect_uri`, the rest `invalid_client_metadata`. */
 function metadataError(field: string, reason: string): OAuthError {
   const message = `${field === "" ? "body" : field}: ${reason}`;
-  return field.startsWith("redirect_uris") ? new InvalidRedirectUriError(message) : new InvalidClientMetadataError(message);
+  return field.startsWith("redirect_uris")
+    ? new InvalidRedirectUriError(message)
+    : new InvalidClientMetadataError(message);
 }
 
 async function parseRegistration(request: Request, maxBytes: number) {
@@ -50,9 +59,11 @@ async function parseRegistration(request: Request, maxBytes: number) {
 
 function checkRedirectUris(uris: string[], publicClient: boolean, maxCount: number): void {
   if (uris.length === 0) throw new InvalidRedirectUriError("redirect_uris must list at least one URI");
-  if (uris.length > maxCount) throw new InvalidRedirectUriError(`redirect_uris lists ${uris.length} URIs; at most ${maxCount} are accepted`);
+  if (uris.length > maxCount)
+    throw new InvalidRedirectUriError(`redirect_uris lists ${uris.length} URIs; at most ${maxCount} are accepted`);
   for (const uri of uris) {
-    if (uri.length > MAX_REDIRECT_URI_LENGTH) throw new InvalidRedirectUriError(`a redirect URI is longer than ${MAX_REDIRECT_URI_LENGTH} characters`);
+    if (uri.length > MAX_REDIRECT_URI_LENGTH)
+      throw new InvalidRedirectUriError(`a redirect URI is longer than ${MAX_REDIRECT_URI_LENGTH} characters`);
     checkRedirectUri(uri, { publicClient });
   }
 }
@@ -100,7 +111,12 @@ export function clientRegistrationRoutes(context: OAuthContext): Route[] {
       scopes,
       // Stored with its defaults, so what is echoed is what is enforced. No `scope` stays absent
       // (any supported scope, as `scopesSupported` is today) and is echoed as that list below.
-      metadata: { ...metadata, token_endpoint_auth_method: method, grant_types: grantTypes, response_types: responseTypes },
+      metadata: {
+        ...metadata,
+        token_endpoint_auth_method: method,
+        grant_types: grantTypes,
+        response_types: responseTypes,
+      },
       createdAt: issuedAt.toISOString(),
       approvedAt: null,
     };

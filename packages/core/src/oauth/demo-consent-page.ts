@@ -21,7 +21,9 @@ export function demoConsentPage(user: { userId: string; workspaceId: string; ser
       const origin = request.headers.get("origin");
       if (origin !== null && origin !== new URL(request.url).origin) return deny();
       const form = await readFormBody(request);
-      return form.get("decision") === "approve" ? { userId: user.userId, workspaceId: user.workspaceId, grantedScopes: scopes } : deny();
+      return form.get("decision") === "approve"
+        ? { userId: user.userId, workspaceId: user.workspaceId, grantedScopes: scopes }
+        : deny();
     }
     const clientName = typeof client.metadata.client_name === "string" ? client.metadata.client_name : client.id;
     const items = scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join("");
@@ -35,7 +37,12 @@ export function demoConsentPage(user: { userId: string; workspaceId: string; ser
 </body></html>`;
     return new Response(html, {
       status: 200,
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "x-frame-options": "DENY",
+        "content-security-policy": "frame-ancestors 'none'",
+      },
     });
   };
 }

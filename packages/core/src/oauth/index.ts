@@ -16,12 +16,21 @@ export {
   type OAuthSigningKeyOptions,
 } from "./oauth-options.js";
 export { createOAuthTokenAuthenticator, type OAuthTokenAuthenticatorOptions } from "./token-authenticator.js";
-export { unauthorizedChallenge, insufficientScopeChallenge, unauthorizedResponse, insufficientScopeResponse } from "./bearer-challenge.js";
+export {
+  unauthorizedChallenge,
+  insufficientScopeChallenge,
+  unauthorizedResponse,
+  insufficientScopeResponse,
+} from "./bearer-challenge.js";
 export { resolveOAuthUrls, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 export { createSigningKeys, generateOAuthSigningKey, type SigningKeys, type SigningAlgorithm } from "./signing-keys.js";
 export { signAccessToken, verifyAccessToken, type AccessTokenClaims } from "./access-tokens.js";
 export { demoConsentPage } from "./demo-consent-page.js";
 export { s256Challenge } from "./pkce.js";
-export { purgeExpiredOAuthRecords, DEFAULT_UNAPPROVED_CLIENT_RETENTION_SECONDS, type PurgeExpiredOAuthRecordsOptions } from "./purge-records.js";
+export {
+  purgeExpiredOAuthRecords,
+  DEFAULT_UNAPPROVED_CLIENT_RETENTION_SECONDS,
+  type PurgeExpiredOAuthRecordsOptions,
+} from "./purge-records.js";
 export { DEFAULT_REGISTRATION_RATE_LIMIT } from "./registration-rate-limit.js";
 export { DEFAULT_REGISTRATION_MAX_BODY_BYTES, DEFAULT_REGISTRATION_MAX_REDIRECT_URIS } from "./client-registration.js";

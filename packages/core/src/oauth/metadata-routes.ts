@@ -32,7 +32,14 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
     const urls = context.urls(request);
     const resource = resourceNamedBy(request, context.acceptedResources(urls));
     if (resource === null) {
-      return oauthJson({ error: "not_found", error_description: `no protected resource is described at ${new URL(request.url).pathname}; see ${urls.resourceMetadata}` }, 404, cachingOf(urls));
+      return oauthJson(
+        {
+          error: "not_found",
+          error_description: `no protected resource is described at ${new URL(request.url).pathname}; see ${urls.resourceMetadata}`,
+        },
+        404,
+        cachingOf(urls),
+      );
     }
     const body: OAuthProtectedResourceMetadata = {
       resource,

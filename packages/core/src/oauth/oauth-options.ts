@@ -116,4 +116,6 @@ export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_CODE_TTL_SECONDS = 60;
 export const DEFAULT_GRANT_LIFETIME_SECONDS = 90 * 24 * 3600;
 /** Scopes granted when a client asks for none: reads only. */
-export const DEFAULT_OAUTH_SCOPES_WHEN_NONE_REQUESTED: string[] = DEFAULT_OAUTH_SCOPES.filter((scope) => scope.endsWith(":read"));
+export const DEFAULT_OAUTH_SCOPES_WHEN_NONE_REQUESTED: string[] = DEFAULT_OAUTH_SCOPES.filter((scope) =>
+  scope.endsWith(":read"),
+);

@@ -21,7 +21,12 @@ export interface OAuthServer {
 export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
   const context = createOAuthContext(deps);
   return {
-    routes: [...oauthMetadataRoutes(context), ...clientRegistrationRoutes(context), ...authorizeRoutes(context), ...tokenRoutes(context)],
+    routes: [
+      ...oauthMetadataRoutes(context),
+      ...clientRegistrationRoutes(context),
+      ...authorizeRoutes(context),
+      ...tokenRoutes(context),
+    ],
     authenticate: oauthTokenAuthenticator(context),
     context,
   };

@@ -26,10 +26,15 @@ const trimSlash = (url: string) => url.replace(/\/+$/, "");
 export function resolveOAuthUrls(
   request: Request,
   options: Pick<OAuthOptions, "publicUrl" | "issuer">,
-  mount: Pick<Mount, "origin" | "basePath" | "publicOrigin"> = { origin: (r) => new URL(r.url).origin, basePath: "", publicOrigin: undefined },
+  mount: Pick<Mount, "origin" | "basePath" | "publicOrigin"> = {
+    origin: (r) => new URL(r.url).origin,
+    basePath: "",
+    publicOrigin: undefined,
+  },
 ): OAuthUrls {
   const base = `${mount.origin(request)}${mount.basePath}`;
-  const configuredBase = options.publicUrl === undefined ? undefined : `${new URL(options.publicUrl).origin}${mount.basePath}`;
+  const configuredBase =
+    options.publicUrl === undefined ? undefined : `${new URL(options.publicUrl).origin}${mount.basePath}`;
   const issuer = trimSlash(options.issuer ?? configuredBase ?? base);
   const resource = options.publicUrl ?? `${base}/mcp`;
   return {

@@ -20,7 +20,11 @@ export interface PurgeExpiredOAuthRecordsOptions {
  * const { codes, grants, refreshTokens, clients } = await purgeExpiredOAuthRecords(storage, new Date());
  * ```
  */
-export function purgeExpiredOAuthRecords(storage: Storage, now: Date, options: PurgeExpiredOAuthRecordsOptions = {}): Promise<OAuthPurgeCounts> {
+export function purgeExpiredOAuthRecords(
+  storage: Storage,
+  now: Date,
+  options: PurgeExpiredOAuthRecordsOptions = {},
+): Promise<OAuthPurgeCounts> {
   const retention = options.unapprovedClientRetentionSeconds ?? DEFAULT_UNAPPROVED_CLIENT_RETENTION_SECONDS;
   return storage.oauthTokens.purgeExpired({
     now: now.toISOString(),

@@ -7,7 +7,20 @@ export class InvalidRedirectUriError extends OAuthError {
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 /** Schemes that run code, read local data or are not a redirect target at all: never a redirect URI. */
-const REFUSED_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "blob:", "about:", "filesystem:", "ws:", "wss:", "ftp:", "mailto:", "tel:"]);
+const REFUSED_SCHEMES = new Set([
+  "javascript:",
+  "data:",
+  "file:",
+  "vbscript:",
+  "blob:",
+  "about:",
+  "filesystem:",
+  "ws:",
+  "wss:",
+  "ftp:",
+  "mailto:",
+  "tel:",
+]);
 
 const isLoopbackHttp = (url: URL) => url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
 
@@ -19,12 +32,19 @@ const isLoopbackHttp = (url: URL) => url.protocol === "http:" && LOOPBACK_HOSTS.
 export function checkRedirectUri(uri: string, client: { publicClient: boolean }): void {
   const url = URL.canParse(uri) ? new URL(uri) : null;
   if (url === null) throw new InvalidRedirectUriError(`redirect URI ${uri} is not an absolute URL`);
-  if (url.hash !== "" || uri.includes("#")) throw new InvalidRedirectUriError(`redirect URI ${uri} must not have a fragment`);
+  if (url.hash !== "" || uri.includes("#"))
+    throw new InvalidRedirectUriError(`redirect URI ${uri} must not have a fragment`);
   if (url.protocol === "https:" || isLoopbackHttp(url)) return;
-  if (url.protocol === "http:") throw new InvalidRedirectUriError(`redirect URI ${uri} must use https, or http on a loopback host (127.0.0.1, [::1], localhost)`);
-  if (REFUSED_SCHEMES.has(url.protocol)) throw new InvalidRedirectUriError(`redirect URI ${uri}: the ${url.protocol} scheme is never a redirect target`);
+  if (url.protocol === "http:")
+    throw new InvalidRedirectUriError(
+      `redirect URI ${uri} must use https, or http on a loopback host (127.0.0.1, [::1], localhost)`,
+    );
+  if (REFUSED_SCHEMES.has(url.protocol))
+    throw new InvalidRedirectUriError(`redirect URI ${uri}: the ${url.protocol} scheme is never a redirect target`);
   if (!client.publicClient) {
-    throw new InvalidRedirectUriError(`redirect URI ${uri}: private-use URI schemes are for native (public, token_endpoint_auth_method none) clients`);
+    throw new InvalidRedirectUriError(
+      `redirect URI ${uri}: private-use URI schemes are for native (public, token_endpoint_auth_method none) clients`,
+    );
   }
 }
 

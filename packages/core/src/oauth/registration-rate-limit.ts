@@ -17,7 +17,10 @@ export type RegistrationAdmission = { admitted: true } | { admitted: false; retr
  * registration is a stored row. Per process on purpose (no storage round trip); N processes
  * allow N times the rate, which still bounds a flood.
  */
-export function registrationLimiter(limit: RegistrationRateLimit | false | undefined, clock: Clock): (request: Request) => RegistrationAdmission {
+export function registrationLimiter(
+  limit: RegistrationRateLimit | false | undefined,
+  clock: Clock,
+): (request: Request) => RegistrationAdmission {
   if (limit === false) return () => ({ admitted: true });
   const { burst, perHour, key = () => "*" } = limit ?? DEFAULT_REGISTRATION_RATE_LIMIT;
   const perMs = perHour / 3_600_000;

@@ -1,4 +1,12 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTHeaderParameters } from "jose";
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type CryptoKey,
+  type JWK,
+  type JWTHeaderParameters,
+} from "jose";
 import type { OAuthSigningKeyOptions } from "./oauth-options.js";
 import { VitrinaError } from "../errors.js";
 
@@ -24,7 +32,10 @@ export interface SigningKeys {
 function algorithmOf(jwk: JWK): SigningAlgorithm {
   if (jwk.kty === "EC" && jwk.crv === "P-256") return "ES256";
   if (jwk.kty === "OKP" && jwk.crv === "Ed25519") return "EdDSA";
-  throw new VitrinaError("invalid_argument", `OAuth signing key must be EC P-256 (ES256) or OKP Ed25519 (EdDSA), got ${jwk.kty}/${jwk.crv}`);
+  throw new VitrinaError(
+    "invalid_argument",
+    `OAuth signing key must be EC P-256 (ES256) or OKP Ed25519 (EdDSA), got ${jwk.kty}/${jwk.crv}`,
+  );
 }
 
 function publicPart(jwk: JWK): JWK {
@@ -71,7 +82,8 @@ export function createSigningKeys(options?: OAuthSigningKeyOptions): SigningKeys
     },
     async verificationKey(header) {
       const found = header.kid === undefined ? undefined : (await load()).publicKeys.get(header.kid);
-      if (found === undefined || found.alg !== header.alg) throw new VitrinaError("unauthorized", "the token was signed by an unknown key");
+      if (found === undefined || found.alg !== header.alg)
+        throw new VitrinaError("unauthorized", "the token was signed by an unknown key");
       return found.key;
     },
     async jwks() {

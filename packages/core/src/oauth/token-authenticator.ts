@@ -30,14 +30,22 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
     const token = bearerToken(request);
     if (token === null || !looksLikeJwt(token)) return null;
     const urls = options.urls(request);
-    const claims = await verifyAccessToken(options.keys, options.clock, token, { issuer: urls.issuer, audience: urls.resource });
+    const claims = await verifyAccessToken(options.keys, options.clock, token, {
+      issuer: urls.issuer,
+      audience: urls.resource,
+    });
     if (claims === null) return null;
     // One primary-key read per call buys immediate revocation (refresh reuse, RFC 7009).
     const family = await options.tokens.getFamily(claims.familyId);
     if (family === null || family.revokedAt !== null) return null;
     // The grant record is the authority on whose token this is; a token that disagrees with its
     // own grant is refused rather than believed. Scopes: the token's (a refresh may narrow), within the grant's.
-    if (family.workspaceId !== claims.workspaceId || family.userId !== claims.userId || family.clientId !== claims.clientId) return null;
+    if (
+      family.workspaceId !== claims.workspaceId ||
+      family.userId !== claims.userId ||
+      family.clientId !== claims.clientId
+    )
+      return null;
     const principal: OAuthPrincipal = {
       kind: "oauth",
       workspaceId: family.workspaceId,
@@ -52,5 +60,10 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
 
 /** The authenticator over a running OAuth server's keys, storage and URLs. */
 export function oauthTokenAuthenticator(context: OAuthContext): Authenticator {
-  return createOAuthTokenAuthenticator({ keys: context.keys, tokens: context.storage.oauthTokens, clock: context.clock, urls: context.urls });
+  return createOAuthTokenAuthenticator({
+    keys: context.keys,
+    tokens: context.storage.oauthTokens,
+    clock: context.clock,
+    urls: context.urls,
+  });
 }

@@ -1,4 +1,8 @@
-import { InvalidRequestError, UnsupportedGrantTypeError, UnauthorizedClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  InvalidRequestError,
+  UnsupportedGrantTypeError,
+  UnauthorizedClientError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { sha256Hex } from "../crypto/random.js";
 import type { Route } from "../http/router.js";
 import { verifyAccessToken } from "./access-tokens.js";
@@ -15,9 +19,12 @@ export function tokenRoutes(context: OAuthContext): Route[] {
     const grantType = form.get("grant_type");
     if (grantType === null) throw new InvalidRequestError("grant_type is required");
     if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-      throw new UnsupportedGrantTypeError(`grant_type ${grantType} is not supported; use authorization_code or refresh_token`);
+      throw new UnsupportedGrantTypeError(
+        `grant_type ${grantType} is not supported; use authorization_code or refresh_token`,
+      );
     }
-    if (!registeredGrantTypes(client).includes(grantType)) throw new UnauthorizedClientError(`this client did not register the ${grantType} grant`);
+    if (!registeredGrantTypes(client).includes(grantType))
+      throw new UnauthorizedClientError(`this client did not register the ${grantType} grant`);
     const urls = context.urls(request);
     const tokens =
       grantType === "authorization_code"
@@ -36,10 +43,12 @@ export function tokenRoutes(context: OAuthContext): Route[] {
     const refresh = await context.storage.oauthTokens.getRefreshToken(await sha256Hex(presented));
     const familyId =
       refresh?.familyId ??
-      (await verifyAccessToken(context.keys, context.clock, presented, {
-        issuer: context.urls(request).issuer,
-        audience: context.acceptedResources(context.urls(request)),
-      }))?.familyId;
+      (
+        await verifyAccessToken(context.keys, context.clock, presented, {
+          issuer: context.urls(request).issuer,
+          audience: context.acceptedResources(context.urls(request)),
+        })
+      )?.familyId;
     if (familyId !== undefined) {
       const family = await context.storage.oauthTokens.getFamily(familyId);
       // Only the client the grant belongs to may revoke it.
@@ -48,5 +57,8 @@ export function tokenRoutes(context: OAuthContext): Route[] {
     return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
   };
 
-  return [...withCors(context.corsAllowOrigin, "POST", "/token", token), ...withCors(context.corsAllowOrigin, "POST", "/revoke", revoke)];
+  return [
+    ...withCors(context.corsAllowOrigin, "POST", "/token", token),
+    ...withCors(context.corsAllowOrigin, "POST", "/revoke", revoke),
+  ];
 }

@@ -39,7 +39,11 @@ export function describeError(error: unknown): string {
 }
 
 /** A logger writing `write(level, fields, message)` for levels at or above `minimum`. */
-function levelledLogger(minimum: LogLevel, write: (level: LogLevel, fields: LogFields, message: string) => void, bindings: LogFields = {}): Logger {
+function levelledLogger(
+  minimum: LogLevel,
+  write: (level: LogLevel, fields: LogFields, message: string) => void,
+  bindings: LogFields = {},
+): Logger {
   const method = (level: LogLevel): LogMethod => {
     if (LEVELS.indexOf(level) < LEVELS.indexOf(minimum)) return () => {};
     return ((first: LogFields | string, second?: string) => {
@@ -65,7 +69,9 @@ export const silentLogger: Logger = levelledLogger("error", () => {});
  * The default when no logger is given: warnings and errors as JSON lines on stderr (core can't
  * import `node:*`; `console.error` writes to stderr in Node), so internal errors never vanish.
  */
-export const defaultLogger: Logger = levelledLogger("warn", (level, fields, message) => console.error(jsonLine(level, fields, message)));
+export const defaultLogger: Logger = levelledLogger("warn", (level, fields, message) =>
+  console.error(jsonLine(level, fields, message)),
+);
 
 /** Every level as one JSON line on the console (stdout for debug/info, stderr for warn/error). */
 export const consoleLogger: Logger = levelledLogger("debug", (level, fields, message) => {

@@ -85,7 +85,12 @@ export interface ContactRepository {
    * Fills `name` / `email` only where the stored value is null, in one statement (never overwrites,
    * never clears). Returns the stored record, or null when it does not exist.
    */
-  fillMissing(workspaceId: string, id: string, fields: { name: string | null; email: string | null }, updatedAt: string): Promise<ContactRecord | null>;
+  fillMissing(
+    workspaceId: string,
+    id: string,
+    fields: { name: string | null; email: string | null },
+    updatedAt: string,
+  ): Promise<ContactRecord | null>;
   /**
    * Records an opt-out: sets `whatsappOptedOutAt` unless it is already set (the first opt-out
    * wins) and touches nothing else. Returns the stored record, or null when it does not exist.
@@ -161,7 +166,10 @@ export interface ConversationRepository {
   insert(conversation: ConversationRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<ConversationRecord | null>;
   /** Most recently updated first. */
-  listByWorkspace(workspaceId: string, options?: { status?: ConversationStatus; limit?: number }): Promise<ConversationRecord[]>;
+  listByWorkspace(
+    workspaceId: string,
+    options?: { status?: ConversationStatus; limit?: number },
+  ): Promise<ConversationRecord[]>;
   update(conversation: ConversationRecord): Promise<boolean>;
   /**
    * The contact's conversation on `channel` that is not closed (`open` or `pending`), newest

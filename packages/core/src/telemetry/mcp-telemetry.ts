@@ -19,14 +19,19 @@ export function observeToolCall(
   if (call.requestId !== undefined) attributes["jsonrpc.request.id"] = String(call.requestId);
   const parent = call.meta !== undefined ? propagation.extract(context.active(), call.meta) : undefined;
   const name = call.tool === null ? "tools/call" : `tools/call ${call.tool}`;
-  return withSpan(name, attributes, async (span) => {
-    const result = await run();
-    if (result.isError === true) {
-      const code = (result._meta?.["vitrina/error"] as { code?: unknown } | undefined)?.code;
-      span.setAttribute("error.type", "tool_error");
-      if (typeof code === "string") span.setAttribute("vitrina.error.code", code);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: "tool_error" });
-    }
-    return result;
-  }, { kind: SpanKind.SERVER, parent });
+  return withSpan(
+    name,
+    attributes,
+    async (span) => {
+      const result = await run();
+      if (result.isError === true) {
+        const code = (result._meta?.["vitrina/error"] as { code?: unknown } | undefined)?.code;
+        span.setAttribute("error.type", "tool_error");
+        if (typeof code === "string") span.setAttribute("vitrina.error.code", code);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: "tool_error" });
+      }
+      return result;
+    },
+    { kind: SpanKind.SERVER, parent },
+  );
 }

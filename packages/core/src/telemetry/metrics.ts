@@ -27,7 +27,10 @@ export function instruments(): VitrinaInstruments {
   const meter = provider.getMeter(INSTRUMENTATION_SCOPE, SCOPE_VERSION);
   const made: VitrinaInstruments = {
     meter,
-    leads: meter.createCounter("vitrina.leads", { description: "Leads received by the intake, by outcome", unit: "{lead}" }),
+    leads: meter.createCounter("vitrina.leads", {
+      description: "Leads received by the intake, by outcome",
+      unit: "{lead}",
+    }),
     deliveries: meter.createCounter("vitrina.webhook.deliveries", {
       description: "Webhook delivery attempts (and deliveries ended without one), by outcome",
       unit: "{delivery}",

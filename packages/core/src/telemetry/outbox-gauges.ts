@@ -29,7 +29,10 @@ export function createOutboxGauges(source: { outboxStats(now: string): Promise<O
 
   function register(): () => void {
     const { meter } = instruments();
-    const depth = meter.createObservableGauge("vitrina.outbox.depth", { description: "Webhook deliveries pending (due, in flight or awaiting a retry)", unit: "{delivery}" });
+    const depth = meter.createObservableGauge("vitrina.outbox.depth", {
+      description: "Webhook deliveries pending (due, in flight or awaiting a retry)",
+      unit: "{delivery}",
+    });
     const age = meter.createObservableGauge("vitrina.outbox.oldest_pending_age", {
       description: "How long the most overdue pending delivery has waited past its due time",
       unit: "s",

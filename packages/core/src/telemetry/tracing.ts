@@ -50,18 +50,28 @@ export interface SpanOptions {
  * sets the span's status to ERROR and is rethrown; the span always ends. `fn` gets the span to
  * add attributes it learns on the way. Attributes never carry secrets, contact data or bodies.
  */
-export function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, options: SpanOptions = {}): Promise<T> {
+export function withSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  options: SpanOptions = {},
+): Promise<T> {
   const parent = options.parent ?? context.active();
-  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent, async (span) => {
-    try {
-      return await fn(span);
-    } catch (error) {
-      recordFailure(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes },
+    parent,
+    async (span) => {
+      try {
+        return await fn(span);
+      } catch (error) {
+        recordFailure(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 /** Adds attributes to the span of the work in progress, if an SDK with a context manager runs. */

@@ -37,7 +37,10 @@ export function countDelivery(status: DeliveryStatus, result: AttemptResult | En
  * and its duration in `vitrina.webhook.delivery.duration`. The URL is left out: its path or query
  * may carry the receiver's token.
  */
-export function tracedPostWebhook(request: Parameters<typeof postWebhook>[0], delivery: WebhookDeliveryRecord): Promise<AttemptResult> {
+export function tracedPostWebhook(
+  request: Parameters<typeof postWebhook>[0],
+  delivery: WebhookDeliveryRecord,
+): Promise<AttemptResult> {
   const url = new URL(request.url);
   const attributes: Attributes = {
     "http.request.method": "POST",
@@ -49,19 +52,24 @@ export function tracedPostWebhook(request: Parameters<typeof postWebhook>[0], de
     "vitrina.event.type": delivery.eventType,
   };
   if (delivery.attemptCount > 0) attributes["http.request.resend_count"] = delivery.attemptCount;
-  return withSpan("POST", attributes, async (span) => {
-    const headers: Record<string, string> = {};
-    propagation.inject(trace.setSpan(context.active(), span), headers);
-    const result = await postWebhook({ ...request, headers });
-    const type = deliveryErrorType(result);
-    const measured: Attributes = {};
-    if (result.statusCode !== null) measured["http.response.status_code"] = result.statusCode;
-    if (type !== null) {
-      measured["error.type"] = type;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-    }
-    span.setAttributes(measured);
-    instruments().deliveryDuration.record(result.durationMs / 1000, measured);
-    return result;
-  }, { kind: SpanKind.CLIENT });
+  return withSpan(
+    "POST",
+    attributes,
+    async (span) => {
+      const headers: Record<string, string> = {};
+      propagation.inject(trace.setSpan(context.active(), span), headers);
+      const result = await postWebhook({ ...request, headers });
+      const type = deliveryErrorType(result);
+      const measured: Attributes = {};
+      if (result.statusCode !== null) measured["http.response.status_code"] = result.statusCode;
+      if (type !== null) {
+        measured["error.type"] = type;
+        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+      }
+      span.setAttributes(measured);
+      instruments().deliveryDuration.record(result.durationMs / 1000, measured);
+      return result;
+    },
+    { kind: SpanKind.CLIENT },
+  );
 }

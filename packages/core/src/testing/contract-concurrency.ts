@@ -18,11 +18,24 @@ const RACERS = 20;
  */
 export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
   const consent = (leadEventId: string): ConsentEvidence => ({
-    granted: true, timestamp: f.at(), source: "form", purpose: "sales", connectorId: "connector-1", leadEventId, recordedAt: f.at(5),
+    granted: true,
+    timestamp: f.at(),
+    source: "form",
+    purpose: "sales",
+    connectorId: "connector-1",
+    leadEventId,
+    recordedAt: f.at(5),
   });
   const conversation = (c: ContactRecord, over: Partial<ConversationRecord> = {}): ConversationRecord => ({
-    id: f.id(), workspaceId: c.workspaceId, contactId: c.id, channel: "whatsapp", status: "open", escalatedAt: null,
-    createdAt: f.at(), updatedAt: f.at(), ...over,
+    id: f.id(),
+    workspaceId: c.workspaceId,
+    contactId: c.id,
+    channel: "whatsapp",
+    status: "open",
+    escalatedAt: null,
+    createdAt: f.at(),
+    updatedAt: f.at(),
+    ...over,
   });
   async function newContact(over: Partial<ContactRecord> = {}) {
     const { workspace } = await seed();
@@ -31,25 +44,48 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
 
   describe("concurrency: targeted updates", () => {
     it("patch sets only the columns it names and reads back the stored row", async () => {
-      const contact = await newContact({ name: "Ana", email: "ana@example.cl", tags: ["vip"], whatsappConsent: consent("l0") });
+      const contact = await newContact({
+        name: "Ana",
+        email: "ana@example.cl",
+        tags: ["vip"],
+        whatsappConsent: consent("l0"),
+      });
       const patched = await storage().contacts.patch(contact.workspaceId, contact.id, { tags: ["nuevo"] }, f.at(100));
       expect(patched).toEqual({ ...contact, tags: ["nuevo"], updatedAt: f.at(100) });
       expect(await storage().contacts.get(contact.workspaceId, contact.id)).toEqual(patched);
-      const cleared = await storage().contacts.patch(contact.workspaceId, contact.id, { whatsappConsent: null, email: null }, f.at(200));
-      expect(cleared).toEqual({ ...contact, tags: ["nuevo"], email: null, whatsappConsent: null, updatedAt: f.at(200) });
+      const cleared = await storage().contacts.patch(
+        contact.workspaceId,
+        contact.id,
+        { whatsappConsent: null, email: null },
+        f.at(200),
+      );
+      expect(cleared).toEqual({
+        ...contact,
+        tags: ["nuevo"],
+        email: null,
+        whatsappConsent: null,
+        updatedAt: f.at(200),
+      });
       expect(await storage().contacts.patch(contact.workspaceId, f.id(), { name: "X" }, f.at())).toBeNull();
     });
 
     it("patch refuses a phone another contact holds with conflict", async () => {
       const first = await newContact();
       const second = (await storage().contacts.insertOrGetByPhone(f.contact(first.workspaceId))).contact;
-      await expect(storage().contacts.patch(first.workspaceId, second.id, { phoneE164: first.phoneE164 }, f.at())).rejects.toMatchObject({ code: "conflict" });
+      await expect(
+        storage().contacts.patch(first.workspaceId, second.id, { phoneE164: first.phoneE164 }, f.at()),
+      ).rejects.toMatchObject({ code: "conflict" });
       expect(await storage().contacts.get(first.workspaceId, second.id)).toEqual(second);
     });
 
     it("fillMissing fills only empty fields and optOutOfWhatsApp keeps the first opt-out", async () => {
       const contact = await newContact({ name: "Ana", email: null });
-      const filled = await storage().contacts.fillMissing(contact.workspaceId, contact.id, { name: "Otra", email: "ana@example.cl" }, f.at(10));
+      const filled = await storage().contacts.fillMissing(
+        contact.workspaceId,
+        contact.id,
+        { name: "Otra", email: "ana@example.cl" },
+        f.at(10),
+      );
       expect(filled).toMatchObject({ name: "Ana", email: "ana@example.cl" });
       const optedOut = await storage().contacts.optOutOfWhatsApp(contact.workspaceId, contact.id, f.at(20));
       expect(optedOut).toEqual({ ...filled, whatsappOptedOutAt: f.at(20), updatedAt: f.at(20) });
@@ -78,7 +114,10 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       );
       for (const c of contacts) {
         expect(await storage().contacts.get(c.workspaceId, c.id)).toMatchObject({
-          name: "Ana", email: "ana@example.cl", whatsappOptedOutAt: f.at(2), whatsappConsent: consent(c.id),
+          name: "Ana",
+          email: "ana@example.cl",
+          whatsappOptedOutAt: f.at(2),
+          whatsappConsent: consent(c.id),
         });
       }
     });
@@ -102,7 +141,9 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
   describe("concurrency: one active WhatsApp conversation per contact", () => {
     it("lets exactly one of many racing inserts through; the others fail with conflict", async () => {
       const contact = await newContact();
-      const results = await Promise.allSettled(Array.from({ length: RACERS }, () => storage().conversations.insert(conversation(contact))));
+      const results = await Promise.allSettled(
+        Array.from({ length: RACERS }, () => storage().conversations.insert(conversation(contact))),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ code: "conflict" });
       const active = await storage().conversations.findActive(contact.workspaceId, contact.id, "whatsapp");
@@ -111,7 +152,9 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       const closed = conversation(contact, { status: "closed" });
       await storage().conversations.insert(closed);
       await storage().conversations.insert(conversation(contact, { channel: "web" }));
-      await expect(storage().conversations.update({ ...closed, status: "open" })).rejects.toMatchObject({ code: "conflict" });
+      await expect(storage().conversations.update({ ...closed, status: "open" })).rejects.toMatchObject({
+        code: "conflict",
+      });
       expect(await storage().conversations.findActive(contact.workspaceId, contact.id, "whatsapp")).toEqual(active);
     });
 
@@ -120,8 +163,14 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       const open = conversation(contact);
       await storage().conversations.insert(open);
       const escalated = { ...open, status: "pending" as const, escalatedAt: f.at(50), updatedAt: f.at(50) };
-      await Promise.all([storage().conversations.update(escalated), storage().conversations.touch(open.workspaceId, open.id, f.at(60))]);
-      expect(await storage().conversations.get(open.workspaceId, open.id)).toMatchObject({ status: "pending", escalatedAt: f.at(50) });
+      await Promise.all([
+        storage().conversations.update(escalated),
+        storage().conversations.touch(open.workspaceId, open.id, f.at(60)),
+      ]);
+      expect(await storage().conversations.get(open.workspaceId, open.id)).toMatchObject({
+        status: "pending",
+        escalatedAt: f.at(50),
+      });
       expect(await storage().conversations.touch(open.workspaceId, f.id(), f.at())).toBe(false);
     });
 
@@ -130,7 +179,9 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       const open = conversation(contact);
       await storage().conversations.insert(open);
       const results = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => storage().conversations.escalate(open.workspaceId, open.id, f.at(100 + i))),
+        Array.from({ length: RACERS }, (_, i) =>
+          storage().conversations.escalate(open.workspaceId, open.id, f.at(100 + i)),
+        ),
       );
       const winners = results.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
@@ -164,7 +215,14 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       const contact = await newContact();
       const thread = conversation(contact, { channel: "web" });
       await storage().conversations.insert(thread);
-      const message = { id: f.id(), workspaceId: contact.workspaceId, conversationId: thread.id, sender: "human", content: "hola", createdAt: f.at() };
+      const message = {
+        id: f.id(),
+        workspaceId: contact.workspaceId,
+        conversationId: thread.id,
+        sender: "human",
+        content: "hola",
+        createdAt: f.at(),
+      };
       await storage().messages.insert(message);
       expect(await storage().messages.delete(f.id(), message.id)).toBe(false);
       expect(await storage().messages.delete(contact.workspaceId, message.id)).toBe(true);

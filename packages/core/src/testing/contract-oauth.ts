@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { OAuthAuthorizationCodeRecord, OAuthRefreshTokenRecord, OAuthTokenFamilyRecord } from "../ports/oauth-records.js";
+import type {
+  OAuthAuthorizationCodeRecord,
+  OAuthRefreshTokenRecord,
+  OAuthTokenFamilyRecord,
+} from "../ports/oauth-records.js";
 import type { Storage } from "../ports/storage.js";
 import { fixtures } from "./fixtures.js";
 
@@ -12,33 +16,73 @@ const hash = () => crypto.randomUUID().replace(/-/g, "").repeat(2);
 export function runOAuthStorageContract(storage: () => Storage): void {
   const f = fixtures();
   const family = (over: Partial<OAuthTokenFamilyRecord> = {}): OAuthTokenFamilyRecord => ({
-    id: f.id(), clientId: f.id(), userId: "u1", workspaceId: f.id(),
-    scopes: ["catalog:read", "inventory:read"], resource: "https://api.example.com/mcp",
-    createdAt: f.at(), expiresAt: f.at(90 * 86_400_000), revokedAt: null, ...over,
+    id: f.id(),
+    clientId: f.id(),
+    userId: "u1",
+    workspaceId: f.id(),
+    scopes: ["catalog:read", "inventory:read"],
+    resource: "https://api.example.com/mcp",
+    createdAt: f.at(),
+    expiresAt: f.at(90 * 86_400_000),
+    revokedAt: null,
+    ...over,
   });
   const refresh = (familyId: string, over: Partial<OAuthRefreshTokenRecord> = {}): OAuthRefreshTokenRecord => ({
-    tokenHash: hash(), familyId, scopes: ["catalog:read"], expiresAt: f.at(86_400_000), createdAt: f.at(), usedAt: null, ...over,
+    tokenHash: hash(),
+    familyId,
+    scopes: ["catalog:read"],
+    expiresAt: f.at(86_400_000),
+    createdAt: f.at(),
+    usedAt: null,
+    ...over,
   });
   const code = (over: Partial<OAuthAuthorizationCodeRecord> = {}): OAuthAuthorizationCodeRecord => ({
-    codeHash: hash(), clientId: f.id(), redirectUri: "http://127.0.0.1:3333/callback",
-    codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", resource: "https://api.example.com/mcp",
-    scopes: ["catalog:read"], userId: "u1", workspaceId: f.id(), familyId: f.id(),
-    expiresAt: f.at(60_000), createdAt: f.at(), usedAt: null, ...over,
+    codeHash: hash(),
+    clientId: f.id(),
+    redirectUri: "http://127.0.0.1:3333/callback",
+    codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    resource: "https://api.example.com/mcp",
+    scopes: ["catalog:read"],
+    userId: "u1",
+    workspaceId: f.id(),
+    familyId: f.id(),
+    expiresAt: f.at(60_000),
+    createdAt: f.at(),
+    usedAt: null,
+    ...over,
   });
 
   const client = () => ({
-    id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, redirectUris: ["http://127.0.0.1/cb"],
-    scopes: null, metadata: {}, createdAt: f.at(), approvedAt: null as string | null,
+    id: f.id(),
+    secretHash: null,
+    tokenEndpointAuthMethod: "none" as const,
+    redirectUris: ["http://127.0.0.1/cb"],
+    scopes: null,
+    metadata: {},
+    createdAt: f.at(),
+    approvedAt: null as string | null,
   });
 
   describe("oauth", () => {
     it("stores public and confidential clients and reads them back", async () => {
       const confidential = {
-        id: f.id(), secretHash: hash(), tokenEndpointAuthMethod: "client_secret_basic" as const,
-        redirectUris: ["https://app.example.com/cb", "http://localhost:8080/cb"], scopes: ["catalog:read"],
-        metadata: { client_name: "Claude 🤖", grant_types: ["authorization_code", "refresh_token"] }, createdAt: f.at(), approvedAt: null,
+        id: f.id(),
+        secretHash: hash(),
+        tokenEndpointAuthMethod: "client_secret_basic" as const,
+        redirectUris: ["https://app.example.com/cb", "http://localhost:8080/cb"],
+        scopes: ["catalog:read"],
+        metadata: { client_name: "Claude 🤖", grant_types: ["authorization_code", "refresh_token"] },
+        createdAt: f.at(),
+        approvedAt: null,
       };
-      const pub = { ...confidential, id: f.id(), secretHash: null, tokenEndpointAuthMethod: "none" as const, scopes: null, metadata: {} };
+      const pub = {
+        ...confidential,
+        id: f.id(),
+        secretHash: null,
+        tokenEndpointAuthMethod: "none" as const,
+        scopes: null,
+        metadata: {},
+      };
       await storage().oauthClients.insert(confidential);
       await storage().oauthClients.insert(pub);
       expect(await storage().oauthClients.get(confidential.id)).toEqual(confidential);
@@ -74,15 +118,21 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       const expiredToken = refresh(live.id, { expiresAt: f.at(9 * 86_400_000) });
       const endedToken = refresh(ended.id, { expiresAt: f.at(20 * 86_400_000) });
       const revokedToken = refresh(revoked.id, { expiresAt: f.at(20 * 86_400_000) });
-      for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken]) await storage().oauthTokens.insertRefreshToken(t);
+      for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken])
+        await storage().oauthTokens.insertRefreshToken(t);
 
-      const counts = await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) });
+      const counts = await storage().oauthTokens.purgeExpired({
+        now,
+        unapprovedClientsCreatedBefore: f.at(9 * 86_400_000),
+      });
       // At least these (the storage may hold older records of other tests, purged along).
       expect(counts.codes).toBeGreaterThanOrEqual(1);
       expect(counts.grants).toBeGreaterThanOrEqual(2);
       expect(counts.refreshTokens).toBeGreaterThanOrEqual(3);
       expect(counts.clients).toBeGreaterThanOrEqual(1);
-      expect(await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) })).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
+      expect(
+        await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) }),
+      ).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
       expect(await storage().oauthCodes.get(liveCode.codeHash)).toEqual(liveCode);
       expect(await storage().oauthCodes.get(expiredCode.codeHash)).toBeNull();
       expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
@@ -91,7 +141,8 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       // A spent token is kept until it would have expired: presenting it again still means theft.
       expect(await storage().oauthTokens.getRefreshToken(spentLiveToken.tokenHash)).toEqual(spentLiveToken);
       expect(await storage().oauthTokens.getRefreshToken(liveToken.tokenHash)).toEqual(liveToken);
-      for (const t of [expiredToken, endedToken, revokedToken]) expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
+      for (const t of [expiredToken, endedToken, revokedToken])
+        expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
       expect(await storage().oauthClients.get(keptClient.id)).toEqual(keptClient);
       expect(await storage().oauthClients.get(youngClient.id)).toEqual(youngClient);
       expect(await storage().oauthClients.get(oldUnapproved.id)).toBeNull();
@@ -102,7 +153,9 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       await storage().oauthCodes.insert(stored);
       expect(await storage().oauthCodes.get(stored.codeHash)).toEqual(stored);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => storage().transaction((tx) => tx.oauthCodes.markUsed(stored.codeHash, f.at(1000 + i)))),
+        Array.from({ length: 10 }, (_, i) =>
+          storage().transaction((tx) => tx.oauthCodes.markUsed(stored.codeHash, f.at(1000 + i))),
+        ),
       );
       const winners = results.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
@@ -129,7 +182,9 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       await storage().oauthTokens.insertRefreshToken(token);
       expect(await storage().oauthTokens.getRefreshToken(token.tokenHash)).toEqual(token);
       const results = await Promise.all(
-        Array.from({ length: 10 }, () => storage().transaction((tx) => tx.oauthTokens.markRefreshTokenUsed(token.tokenHash, f.at(7000)))),
+        Array.from({ length: 10 }, () =>
+          storage().transaction((tx) => tx.oauthTokens.markRefreshTokenUsed(token.tokenHash, f.at(7000))),
+        ),
       );
       expect(results.filter((r) => r !== null)).toEqual([{ ...token, usedAt: f.at(7000) }]);
       expect(await storage().oauthTokens.getRefreshToken(token.tokenHash)).toEqual({ ...token, usedAt: f.at(7000) });

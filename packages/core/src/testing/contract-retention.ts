@@ -34,14 +34,28 @@ export function retentionContract(create: () => Promise<Storage>): void {
   describe("retention", () => {
     it("deletes finished deliveries (attempts first) and then events no delivery references, in batches, never pending ones", async () => {
       const { workspaceId } = await seed();
-      const event = (createdOffset: number): EventRecord => ({ id: `evt_${f.id()}`, workspaceId, type: "order.confirmed", created: f.at(createdOffset), data: { n: createdOffset } });
+      const event = (createdOffset: number): EventRecord => ({
+        id: `evt_${f.id()}`,
+        workspaceId,
+        type: "order.confirmed",
+        created: f.at(createdOffset),
+        data: { n: createdOffset },
+      });
       const subscription = w.subscription(workspaceId);
       await storage.webhookSubscriptions.insert(subscription);
       const deliveryOf = async (e: EventRecord, over: Partial<WebhookDeliveryRecord>) => {
         const delivery = w.delivery(workspaceId, subscription.id, { eventId: e.id, createdAt: e.created, ...over });
         await storage.webhookDeliveries.insert(delivery);
         for (const number of [1, 2]) {
-          await storage.webhookAttempts.insert({ id: f.id(), deliveryId: delivery.id, number, attemptedAt: e.created, statusCode: 500, durationMs: 3, error: "500" });
+          await storage.webhookAttempts.insert({
+            id: f.id(),
+            deliveryId: delivery.id,
+            number,
+            attemptedAt: e.created,
+            statusCode: 500,
+            durationMs: 3,
+            error: "500",
+          });
         }
         return delivery;
       };
@@ -58,8 +72,13 @@ export function retentionContract(create: () => Promise<Storage>): void {
       await storage.events.append(fresh);
       const before = f.at(10 * DAY);
 
-      expect(await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null })).toEqual({
-        attempts: 4, deliveries: 2, events: 3, leadPayloads: 0,
+      expect(
+        await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null }),
+      ).toEqual({
+        attempts: 4,
+        deliveries: 2,
+        events: 3,
+        leadPayloads: 0,
       });
       expect(await storage.retention.purgeFinishedDeliveries(before, 1)).toEqual({ deliveries: 1, attempts: 2 });
       expect(await storage.webhookDeliveries.get(workspaceId, succeeded.id)).toBeNull();
@@ -75,8 +94,13 @@ export function retentionContract(create: () => Promise<Storage>): void {
       for (const gone of [e1, e2, e5]) expect(await storage.events.get(gone.id)).toBeNull();
       for (const kept of [e3, e4, fresh]) expect(await storage.events.get(kept.id)).toEqual(kept);
       expect(await storage.webhookDeliveries.get(workspaceId, pending.id)).toEqual(pending);
-      expect(await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null })).toEqual({
-        attempts: 0, deliveries: 0, events: 0, leadPayloads: 0,
+      expect(
+        await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null }),
+      ).toEqual({
+        attempts: 0,
+        deliveries: 0,
+        events: 0,
+        leadPayloads: 0,
       });
     });
 
@@ -86,10 +110,17 @@ export function retentionContract(create: () => Promise<Storage>): void {
       const young = f.lead(workspaceId, connectorId, { contactId, receivedAt: f.at(0) });
       for (const lead of [old, young]) await storage.leads.insertIfNew(lead);
       const before = f.at(-300 * DAY);
-      expect((await storage.retention.countEligible({ deliveriesFinishedBefore: null, leadsReceivedBefore: before })).leadPayloads).toBe(1);
+      expect(
+        (await storage.retention.countEligible({ deliveriesFinishedBefore: null, leadsReceivedBefore: before }))
+          .leadPayloads,
+      ).toBe(1);
       expect(await storage.retention.redactLeadPayloads(before, 10, f.at(5))).toBe(1);
       expect(await storage.retention.redactLeadPayloads(before, 10, f.at(6))).toBe(0);
-      expect(await storage.leads.get(old.id)).toEqual({ ...old, payload: { redacted_at: f.at(5) }, payloadRedactedAt: f.at(5) });
+      expect(await storage.leads.get(old.id)).toEqual({
+        ...old,
+        payload: { redacted_at: f.at(5) },
+        payloadRedactedAt: f.at(5),
+      });
       expect(await storage.leads.get(young.id)).toEqual(young);
     });
   });
@@ -100,17 +131,35 @@ export function retentionContract(create: () => Promise<Storage>): void {
       const message = async (over: Parameters<typeof f.outbound>[3]) => {
         const lead = f.lead(workspaceId, connectorId, { contactId });
         await storage.leads.insertIfNew(lead);
-        const outbound = f.outbound(workspaceId, lead.id, contactId, { reason: "waiting for the messaging provider", ...over });
+        const outbound = f.outbound(workspaceId, lead.id, contactId, {
+          reason: "waiting for the messaging provider",
+          ...over,
+        });
         await storage.outbound.insert(outbound);
         return outbound;
       };
       const waiting = await message({ createdAt: f.at(1000) });
-      const held = await message({ createdAt: f.at(0), handedToProviderAt: f.at(1), providerAnsweredAt: f.at(2), reason: "held by the messaging provider" });
-      const sent = await message({ createdAt: f.at(0), status: "sent", handedToProviderAt: f.at(1), providerAnsweredAt: f.at(2) });
+      const held = await message({
+        createdAt: f.at(0),
+        handedToProviderAt: f.at(1),
+        providerAnsweredAt: f.at(2),
+        reason: "held by the messaging provider",
+      });
+      const sent = await message({
+        createdAt: f.at(0),
+        status: "sent",
+        handedToProviderAt: f.at(1),
+        providerAnsweredAt: f.at(2),
+      });
       const newer = await message({ createdAt: f.at(9000) });
       expect(await storage.outbound.listUnsettled(f.at(5000), 10)).toEqual([waiting]);
 
-      const handing = { status: "queued" as const, reason: "handed to the messaging provider", handedToProviderAt: f.at(2000), updatedAt: f.at(2000) };
+      const handing = {
+        status: "queued" as const,
+        reason: "handed to the messaging provider",
+        handedToProviderAt: f.at(2000),
+        updatedAt: f.at(2000),
+      };
       const claimed = { ...waiting, ...handing };
       expect(await storage.outbound.claimUnsent(waiting.id, handing)).toEqual(claimed);
       expect(await storage.outbound.claimUnsent(waiting.id, { ...handing, handedToProviderAt: f.at(2001) })).toBeNull();
@@ -125,9 +174,19 @@ export function retentionContract(create: () => Promise<Storage>): void {
       expect(await storage.outbound.failInFlight(held.id, "x", f.at(3))).toBe(false);
       expect(await storage.outbound.failInFlight(waiting.id, "outcome unknown", f.at(3000))).toBe(true);
       expect(await storage.outbound.failInFlight(waiting.id, "again", f.at(3001))).toBe(false);
-      expect(await storage.outbound.findByLeadEvent(waiting.leadEventId)).toEqual({ ...claimed, status: "failed", reason: "outcome unknown", updatedAt: f.at(3000) });
+      expect(await storage.outbound.findByLeadEvent(waiting.leadEventId)).toEqual({
+        ...claimed,
+        status: "failed",
+        reason: "outcome unknown",
+        updatedAt: f.at(3000),
+      });
 
-      const blocked = { status: "blocked" as const, reason: "opted out", handedToProviderAt: null, updatedAt: f.at(9500) };
+      const blocked = {
+        status: "blocked" as const,
+        reason: "opted out",
+        handedToProviderAt: null,
+        updatedAt: f.at(9500),
+      };
       expect(await storage.outbound.claimUnsent(newer.id, blocked)).toEqual({ ...newer, ...blocked });
       expect(await storage.outbound.listUnsettled(f.at(10_000), 10)).toEqual([]);
     });

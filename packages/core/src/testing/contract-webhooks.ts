@@ -28,7 +28,9 @@ export function webhookContract(getStorage: () => Storage): void {
     const order = w.order(workspaceId, contactId, { quoteId: quote.id, erpReference: "SAP-1" });
     await storage.orders.insert(order);
     expect(await storage.orders.get(workspaceId, order.id)).toEqual(order);
-    await expect(storage.orders.insert(w.order(workspaceId, contactId, { quoteId: quote.id }))).rejects.toMatchObject({ code: "conflict" });
+    await expect(storage.orders.insert(w.order(workspaceId, contactId, { quoteId: quote.id }))).rejects.toMatchObject({
+      code: "conflict",
+    });
     const noQuote = w.order(workspaceId, contactId, { quoteId: null });
     await storage.orders.insert(noQuote);
     await storage.orders.insert(w.order(workspaceId, contactId, { quoteId: null }));
@@ -39,7 +41,9 @@ export function webhookContract(getStorage: () => Storage): void {
     await storage.payments.insert(later);
     await storage.payments.insert(earlier);
     await expect(
-      storage.payments.insert(w.payment(workspaceId, order.id, contactId, { providerReference: later.providerReference })),
+      storage.payments.insert(
+        w.payment(workspaceId, order.id, contactId, { providerReference: later.providerReference }),
+      ),
     ).rejects.toMatchObject({ code: "conflict" });
     expect(await storage.payments.listByOrder(order.id)).toEqual([earlier, later]);
   });
@@ -73,7 +77,12 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.webhookSubscriptions.listByWorkspace(workspaceId)).toEqual([orders, quotes, off]);
     expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed")).toEqual([orders]);
     expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "policy.blocked")).toEqual([]);
-    const changed = { ...quotes, url: "https://x.example/h", events: ["quote.created", "quote.accepted"], updatedAt: f.at(7) };
+    const changed = {
+      ...quotes,
+      url: "https://x.example/h",
+      events: ["quote.created", "quote.accepted"],
+      updatedAt: f.at(7),
+    };
     expect(await storage.webhookSubscriptions.update(changed)).toBe(true);
     expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "quote.accepted")).toEqual([changed]);
     expect(await storage.webhookSubscriptions.delete(f.id(), quotes.id)).toBe(false);
@@ -89,7 +98,9 @@ export function webhookContract(getStorage: () => Storage): void {
     const later = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(60_000) });
     const done = w.delivery(workspaceId, sub.id, { status: "succeeded", deliveredAt: f.at(1) });
     for (const d of [due, later, done]) await storage.webhookDeliveries.insert(d);
-    await expect(storage.webhookDeliveries.insert({ ...w.delivery(workspaceId, sub.id), eventId: due.eventId })).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      storage.webhookDeliveries.insert({ ...w.delivery(workspaceId, sub.id), eventId: due.eventId }),
+    ).rejects.toMatchObject({ code: "conflict" });
 
     const claimed = await storage.webhookDeliveries.claimDueDeliveries(f.at(10), 10, f.at(30_000), "w1");
     expect(claimed).toEqual([{ ...due, leaseUntil: f.at(30_000), leasedBy: "w1" }]);
@@ -98,10 +109,21 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.webhookDeliveries.claimDueDeliveries(f.at(20), 10, f.at(40_000), "w2")).toEqual([]);
     const taken = await storage.webhookDeliveries.claimDueDeliveries(f.at(30_000), 1, f.at(90_000), "w2");
     expect(taken.map((d) => [d.id, d.leasedBy])).toEqual([[due.id, "w2"]]);
-    const outcome = { status: "succeeded" as const, attemptCount: 1, nextAttemptAt: f.at(30_000), lastError: null, deliveredAt: f.at(30_001) };
+    const outcome = {
+      status: "succeeded" as const,
+      attemptCount: 1,
+      nextAttemptAt: f.at(30_000),
+      lastError: null,
+      deliveredAt: f.at(30_001),
+    };
     expect(await storage.webhookDeliveries.completeClaim(due.id, "w1", outcome)).toBe(false);
     expect(await storage.webhookDeliveries.completeClaim(due.id, "w2", outcome)).toBe(true);
-    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual({ ...due, ...outcome, leaseUntil: null, leasedBy: null });
+    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual({
+      ...due,
+      ...outcome,
+      leaseUntil: null,
+      leasedBy: null,
+    });
 
     expect(await storage.webhookDeliveries.reschedule(workspaceId, due.id, f.at(50_000), f.at(99_000))).toMatchObject({
       status: "pending",
@@ -124,7 +146,9 @@ export function webhookContract(getStorage: () => Storage): void {
       await storage.webhookDeliveries.insert(d);
     }
     const batches = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => storage.webhookDeliveries.claimDueDeliveries(f.at(100), 7, f.at(60_000), `w${i}`)),
+      Array.from({ length: 8 }, (_, i) =>
+        storage.webhookDeliveries.claimDueDeliveries(f.at(100), 7, f.at(60_000), `w${i}`),
+      ),
     );
     const claimed = batches.flat().map((d) => d.id);
     expect(new Set(claimed).size).toBe(claimed.length);
@@ -140,14 +164,18 @@ export function webhookContract(getStorage: () => Storage): void {
     const quietRows = [10, 11, 12].map((i) => w.delivery(workspaceId, quiet.id, { nextAttemptAt: f.at(i) }));
     for (const d of [...busyRows, ...quietRows]) await storage.webhookDeliveries.insert(d);
     const claim = async (limit: number, held: Record<string, number>, max = 2) =>
-      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), limit, f.at(60_000), "w", { max, held })).map((d) => d.id);
+      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), limit, f.at(60_000), "w", { max, held })).map(
+        (d) => d.id,
+      );
 
     expect(await claim(4, {})).toEqual([busyRows[0]!.id, busyRows[1]!.id, quietRows[0]!.id, quietRows[1]!.id]);
     // What the claimer holds counts: busy is at its cap, quiet has room for one more.
     expect(await claim(10, { [busy.id]: 2, [quiet.id]: 1 })).toEqual([quietRows[2]!.id]);
     expect(await claim(10, { [busy.id]: 2, [quiet.id]: 2 })).toEqual([]);
     expect(await claim(10, { [busy.id]: 1 }, 3)).toEqual([busyRows[2]!.id, busyRows[3]!.id]);
-    expect((await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map((d) => d.id)).toEqual([busyRows[4]!.id]);
+    expect(
+      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map((d) => d.id),
+    ).toEqual([busyRows[4]!.id]);
   });
 
   it("reports the outbox depth and the longest-overdue pending delivery", async () => {
@@ -161,9 +189,17 @@ export function webhookContract(getStorage: () => Storage): void {
     const oldest = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year - 60_000), createdAt: f.at(5) });
     const rows = [
       oldest,
-      w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year - 1000), leaseUntil: f.at(-year + 1000), leasedBy: "w1" }),
+      w.delivery(workspaceId, sub.id, {
+        nextAttemptAt: f.at(-year - 1000),
+        leaseUntil: f.at(-year + 1000),
+        leasedBy: "w1",
+      }),
       w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year + 30_000) }),
-      w.delivery(workspaceId, sub.id, { status: "succeeded", nextAttemptAt: f.at(-year - 90_000), deliveredAt: f.at(-year) }),
+      w.delivery(workspaceId, sub.id, {
+        status: "succeeded",
+        nextAttemptAt: f.at(-year - 90_000),
+        deliveredAt: f.at(-year),
+      }),
       w.delivery(workspaceId, sub.id, { status: "failed", nextAttemptAt: f.at(-year - 90_000) }),
     ];
     for (const d of rows) await storage.webhookDeliveries.insert(d);
@@ -171,9 +207,16 @@ export function webhookContract(getStorage: () => Storage): void {
     // Three pending (due, leased, waiting for a retry); finished ones count for neither figure.
     expect(after).toEqual({ pending: before.pending + 3, oldestDueAt: oldest.nextAttemptAt });
     await storage.webhookDeliveries.completeClaim(rows[1]!.id, "w1", {
-      status: "succeeded", attemptCount: 1, nextAttemptAt: rows[1]!.nextAttemptAt, lastError: null, deliveredAt: now,
+      status: "succeeded",
+      attemptCount: 1,
+      nextAttemptAt: rows[1]!.nextAttemptAt,
+      lastError: null,
+      deliveredAt: now,
     });
-    expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({ pending: before.pending + 2, oldestDueAt: oldest.nextAttemptAt });
+    expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({
+      pending: before.pending + 2,
+      oldestDueAt: oldest.nextAttemptAt,
+    });
     expect((await storage.webhookDeliveries.outboxStats(f.at(-2 * year))).oldestDueAt).toBeNull();
   });
 
@@ -186,13 +229,23 @@ export function webhookContract(getStorage: () => Storage): void {
     const [d0, d1, d2, d3, d4] = rows;
     const page1 = await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 2 });
     expect(page1).toEqual([d4, d3]);
-    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 2, startingAfter: d3!.id })).toEqual([d2, d1]);
-    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 9, startingAfter: d1!.id })).toEqual([d0]);
+    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 2, startingAfter: d3!.id })).toEqual([
+      d2,
+      d1,
+    ]);
+    expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 9, startingAfter: d1!.id })).toEqual([
+      d0,
+    ]);
     expect(await storage.webhookDeliveries.listBySubscription(sub.id, { limit: 9, startingAfter: f.id() })).toEqual([]);
 
     const attempt = (deliveryId: string, number: number) => ({
-      id: f.id(), deliveryId, number, attemptedAt: f.at(number * 10), statusCode: number === 3 ? 200 : null,
-      durationMs: 12.5, error: number === 3 ? null : "connect ECONNREFUSED",
+      id: f.id(),
+      deliveryId,
+      number,
+      attemptedAt: f.at(number * 10),
+      statusCode: number === 3 ? 200 : null,
+      durationMs: 12.5,
+      error: number === 3 ? null : "connect ECONNREFUSED",
     });
     const attempts = [attempt(d0!.id, 2), attempt(d0!.id, 1), attempt(d0!.id, 3), attempt(d1!.id, 1)];
     for (const a of attempts) await storage.webhookAttempts.insert(a);
@@ -203,7 +256,13 @@ export function webhookContract(getStorage: () => Storage): void {
 
   it("reads an appended event back by id", async () => {
     const { storage, workspaceId } = await seed();
-    const event = { id: `evt_${f.id()}`, workspaceId, type: "order.confirmed", created: f.at(3), data: { order_id: "o1", total: 4736.5 } };
+    const event = {
+      id: `evt_${f.id()}`,
+      workspaceId,
+      type: "order.confirmed",
+      created: f.at(3),
+      data: { order_id: "o1", total: 4736.5 },
+    };
     await storage.events.append(event);
     expect(await storage.events.get(event.id)).toEqual(event);
     expect(await storage.events.get("evt_missing")).toBeNull();

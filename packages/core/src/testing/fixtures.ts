@@ -62,7 +62,12 @@ export function fixtures() {
       receivedAt: at(),
       ...over,
     }),
-    opportunity: (workspaceId: string, contactId: string, leadEventId: string, over: Partial<OpportunityRecord> = {}): OpportunityRecord => ({
+    opportunity: (
+      workspaceId: string,
+      contactId: string,
+      leadEventId: string,
+      over: Partial<OpportunityRecord> = {},
+    ): OpportunityRecord => ({
       id: id(),
       workspaceId,
       contactId,
@@ -78,7 +83,12 @@ export function fixtures() {
       createdAt: at(),
       ...over,
     }),
-    outbound: (workspaceId: string, leadEventId: string, contactId: string, over: Partial<OutboundMessageRecord> = {}): OutboundMessageRecord => ({
+    outbound: (
+      workspaceId: string,
+      leadEventId: string,
+      contactId: string,
+      over: Partial<OutboundMessageRecord> = {},
+    ): OutboundMessageRecord => ({
       id: id(),
       workspaceId,
       leadEventId,

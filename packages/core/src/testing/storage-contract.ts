@@ -95,7 +95,10 @@ export function runStorageContract(name: string, options: StorageContractOptions
       const { workspace } = await seedWorkspace();
       const contact = f.contact(workspace.id, { email: "Maria@Example.cl", tags: ["vip"], score: 0.5, ltv: 1200 });
       expect(await storage.contacts.insertOrGetByPhone(contact)).toEqual({ contact, created: true });
-      const again = await storage.contacts.insertOrGetByPhone({ ...f.contact(workspace.id), phoneE164: contact.phoneE164 });
+      const again = await storage.contacts.insertOrGetByPhone({
+        ...f.contact(workspace.id),
+        phoneE164: contact.phoneE164,
+      });
       expect(again).toEqual({ contact, created: false });
       expect(await storage.contacts.get(workspace.id, contact.id)).toEqual(contact);
       expect(await storage.contacts.get(f.id(), contact.id)).toBeNull();
@@ -103,15 +106,31 @@ export function runStorageContract(name: string, options: StorageContractOptions
       expect(await storage.contacts.findByEmail(workspace.id, "maria@example.cl")).toEqual(contact);
       // The same phone in another workspace is another contact.
       const other = await seedWorkspace();
-      const elsewhere = await storage.contacts.insertOrGetByPhone(f.contact(other.workspace.id, { phoneE164: contact.phoneE164 }));
+      const elsewhere = await storage.contacts.insertOrGetByPhone(
+        f.contact(other.workspace.id, { phoneE164: contact.phoneE164 }),
+      );
       expect(elsewhere.created).toBe(true);
     });
 
     it("updates a contact in full and reports a missing one", async () => {
       const { workspace } = await seedWorkspace();
       const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
-      const consent = { granted: true, timestamp: f.at(), source: "form", purpose: "sales", connectorId: f.id(), leadEventId: f.id(), recordedAt: f.at(10) };
-      const updated = { ...contact, email: "a@b.cl", whatsappConsent: consent, whatsappOptedOutAt: f.at(20), updatedAt: f.at(30) };
+      const consent = {
+        granted: true,
+        timestamp: f.at(),
+        source: "form",
+        purpose: "sales",
+        connectorId: f.id(),
+        leadEventId: f.id(),
+        recordedAt: f.at(10),
+      };
+      const updated = {
+        ...contact,
+        email: "a@b.cl",
+        whatsappConsent: consent,
+        whatsappOptedOutAt: f.at(20),
+        updatedAt: f.at(30),
+      };
       expect(await storage.contacts.update(updated)).toBe(true);
       expect(await storage.contacts.get(workspace.id, contact.id)).toEqual(updated);
       expect(await storage.contacts.update(f.contact(workspace.id))).toBe(false);
@@ -121,14 +140,18 @@ export function runStorageContract(name: string, options: StorageContractOptions
       const { workspace, connector } = await seedWorkspace();
       const lead = f.lead(workspace.id, connector.id);
       expect(await storage.leads.insertIfNew(lead)).toBe(true);
-      expect(await storage.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId })).toBe(false);
+      expect(
+        await storage.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId }),
+      ).toBe(false);
       expect(await storage.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
       expect(await storage.leads.get(lead.id)).toEqual(lead);
       expect(await storage.leads.countByWorkspace(workspace.id)).toBe(1);
       // Same source id from another connector is another lead.
       const otherConnector = f.connector(workspace.id);
       await storage.connectors.insert(otherConnector);
-      expect(await storage.leads.insertIfNew(f.lead(workspace.id, otherConnector.id, { sourceLeadId: lead.sourceLeadId }))).toBe(true);
+      expect(
+        await storage.leads.insertIfNew(f.lead(workspace.id, otherConnector.id, { sourceLeadId: lead.sourceLeadId })),
+      ).toBe(true);
       expect(await storage.leads.countByWorkspace(workspace.id)).toBe(2);
     });
 
@@ -168,7 +191,13 @@ export function runStorageContract(name: string, options: StorageContractOptions
           await tx.contacts.insertOrGetByPhone(contact);
           await tx.leads.insertIfNew(lead);
           await tx.connectors.updateSecret(connector.id, "v1.rolled.back", f.at(1));
-          await tx.events.append({ id: f.id(), workspaceId: workspace.id, type: "conversation.started", created: f.at(), data: {} });
+          await tx.events.append({
+            id: f.id(),
+            workspaceId: workspace.id,
+            type: "conversation.started",
+            created: f.at(),
+            data: {},
+          });
           throw boom;
         }),
       ).rejects.toBe(boom);
@@ -207,8 +236,20 @@ export function runStorageContract(name: string, options: StorageContractOptions
 
     it("appends events and lists them oldest first, filtered by type", async () => {
       const { workspace } = await seedWorkspace();
-      const later = { id: f.id(), workspaceId: workspace.id, type: "quote.created", created: f.at(2000), data: { quote_id: "q1", total: 119 } };
-      const earlier = { id: f.id(), workspaceId: workspace.id, type: "conversation.started", created: f.at(1000), data: { nested: { ok: true } } };
+      const later = {
+        id: f.id(),
+        workspaceId: workspace.id,
+        type: "quote.created",
+        created: f.at(2000),
+        data: { quote_id: "q1", total: 119 },
+      };
+      const earlier = {
+        id: f.id(),
+        workspaceId: workspace.id,
+        type: "conversation.started",
+        created: f.at(1000),
+        data: { nested: { ok: true } },
+      };
       await storage.events.append(later);
       await storage.events.append(earlier);
       expect(await storage.events.listByWorkspace(workspace.id)).toEqual([earlier, later]);

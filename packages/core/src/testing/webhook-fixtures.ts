@@ -36,7 +36,12 @@ export function webhookFixtures() {
       confirmedAt: at(),
       ...over,
     }),
-    payment: (workspaceId: string, orderId: string, contactId: string, over: Partial<PaymentRecord> = {}): PaymentRecord => ({
+    payment: (
+      workspaceId: string,
+      orderId: string,
+      contactId: string,
+      over: Partial<PaymentRecord> = {},
+    ): PaymentRecord => ({
       id: id(),
       workspaceId,
       orderId,
@@ -72,7 +77,11 @@ export function webhookFixtures() {
       updatedAt: at(),
       ...over,
     }),
-    delivery: (workspaceId: string, subscriptionId: string, over: Partial<WebhookDeliveryRecord> = {}): WebhookDeliveryRecord => ({
+    delivery: (
+      workspaceId: string,
+      subscriptionId: string,
+      over: Partial<WebhookDeliveryRecord> = {},
+    ): WebhookDeliveryRecord => ({
       id: id(),
       workspaceId,
       subscriptionId,

@@ -56,6 +56,8 @@ export function findUnstorableText(value: unknown, field = ""): FieldReason | nu
 export function assertStorableText(value: unknown, field: string): void {
   const reason = findUnstorableText(value, field);
   if (reason !== null) {
-    throw new VitrinaError("invalid_argument", `${reason.field || "input"} ${UNSTORABLE_TEXT_REASON}`, { reasons: [reason] });
+    throw new VitrinaError("invalid_argument", `${reason.field || "input"} ${UNSTORABLE_TEXT_REASON}`, {
+      reasons: [reason],
+    });
   }
 }

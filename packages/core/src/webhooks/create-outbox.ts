@@ -64,7 +64,11 @@ function deliveryLimits(options: WebhookOptions) {
     });
   }
   const concurrency = positiveInteger(options, "concurrency", options.batchSize ?? 32);
-  const perSubscription = positiveInteger(options, "perSubscriptionConcurrency", Math.max(1, Math.floor(concurrency / 2)));
+  const perSubscription = positiveInteger(
+    options,
+    "perSubscriptionConcurrency",
+    Math.max(1, Math.floor(concurrency / 2)),
+  );
   return { timeoutMs, leaseMs, concurrency, perSubscriptionConcurrency: Math.min(perSubscription, concurrency) };
 }
 
@@ -100,10 +104,19 @@ export function createOutbox(deps: {
     headerPrefix: deps.headerPrefix,
     ...deliveryLimits(options),
   });
-  const observeOutbox = createOutboxGauges({ outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) }, deps.clock);
+  const observeOutbox = createOutboxGauges(
+    { outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) },
+    deps.clock,
+  );
   // The workers running in this process, for `/readyz`; a worker in another process is invisible here.
   const running = new Set<OutboxWorker>();
-  const subscriptions = createSubscriptionService({ storage, secretBox: deps.secretBox, clock: deps.clock, ids: deps.ids, destinations });
+  const subscriptions = createSubscriptionService({
+    storage,
+    secretBox: deps.secretBox,
+    clock: deps.clock,
+    ids: deps.ids,
+    destinations,
+  });
   // A subscription answered 201 while nothing will ever deliver to it is the quickstart trap
   // (`serve(handler)` alone): say so once, at the moment it starts to matter.
   let workerStarted = false;
@@ -131,7 +144,10 @@ export function createOutbox(deps: {
       // Commits in other processes (another server, `vitrina worker`) wake this worker too, when
       // the storage can tell; a failure to listen only costs latency: the sweep still runs.
       const unlisten = deps.storage.listenForDeliveries?.(worker.wake).catch((error: unknown) => {
-        deps.logger.warn({ error: String(error) }, "cannot listen for deliveries from other processes; relying on the sweep");
+        deps.logger.warn(
+          { error: String(error) },
+          "cannot listen for deliveries from other processes; relying on the sweep",
+        );
         return null;
       });
       const handle: OutboxWorker = {

@@ -69,7 +69,10 @@ const SPECIAL_PURPOSE: ReadonlyArray<readonly [string, AddressClass]> = [
   ["ff00::/8", "private"], // multicast
 ];
 
-const RANGES: ReadonlyArray<readonly [Range, AddressClass]> = SPECIAL_PURPOSE.map(([cidr, kind]) => [ipaddr.parseCIDR(cidr), kind]);
+const RANGES: ReadonlyArray<readonly [Range, AddressClass]> = SPECIAL_PURPOSE.map(([cidr, kind]) => [
+  ipaddr.parseCIDR(cidr),
+  kind,
+]);
 const WELL_KNOWN_NAT64 = ipaddr.parseCIDR("64:ff9b::/96");
 // IANA has allocated only 2000::/3 for global unicast; the rest of the IPv6 space is unassigned.
 const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");

@@ -34,7 +34,11 @@ interface Terminal {
   terminal: string;
 }
 
-const idsOf = (delivery: WebhookDeliveryRecord) => ({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, eventId: delivery.eventId });
+const idsOf = (delivery: WebhookDeliveryRecord) => ({
+  deliveryId: delivery.id,
+  subscriptionId: delivery.subscriptionId,
+  eventId: delivery.eventId,
+});
 
 /**
  * Delivers claimed outbox rows: sign, POST, record the attempt, schedule the retry or finish.
@@ -85,16 +89,37 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    */
   function internalFailure(delivery: WebhookDeliveryRecord, error: unknown, started: number): AttemptResult {
     const message = error instanceof Error ? error.message : String(error);
-    options.logger.error({ ...idsOf(delivery), error: describeError(error) }, "webhook delivery failed on an internal error; retrying on the normal schedule");
-    return { ok: false, statusCode: null, durationMs: Math.round(performance.now() - started), error: `internal error: ${message.slice(0, 500)}` };
+    options.logger.error(
+      { ...idsOf(delivery), error: describeError(error) },
+      "webhook delivery failed on an internal error; retrying on the normal schedule",
+    );
+    return {
+      ok: false,
+      statusCode: null,
+      durationMs: Math.round(performance.now() - started),
+      error: `internal error: ${message.slice(0, 500)}`,
+    };
   }
 
   function outcomeOf(delivery: WebhookDeliveryRecord, result: AttemptResult | Terminal, now: Date): DeliveryOutcome {
     if ("terminal" in result) {
-      return { status: "failed", attemptCount: delivery.attemptCount, nextAttemptAt: delivery.nextAttemptAt, lastError: result.terminal, deliveredAt: null };
+      return {
+        status: "failed",
+        attemptCount: delivery.attemptCount,
+        nextAttemptAt: delivery.nextAttemptAt,
+        lastError: result.terminal,
+        deliveredAt: null,
+      };
     }
     const count = delivery.attemptCount + 1;
-    if (result.ok) return { status: "succeeded", attemptCount: count, nextAttemptAt: delivery.nextAttemptAt, lastError: null, deliveredAt: now.toISOString() };
+    if (result.ok)
+      return {
+        status: "succeeded",
+        attemptCount: count,
+        nextAttemptAt: delivery.nextAttemptAt,
+        lastError: null,
+        deliveredAt: now.toISOString(),
+      };
     const gone = result.statusCode === 410;
     const next = gone ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
     return {
@@ -115,11 +140,21 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       ...idsOf(delivery),
       attempt: outcome.attemptCount,
       outcome: outcome.status,
-      ...("terminal" in result ? { error: result.terminal } : { statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error === null ? {} : { error: result.error }) }),
+      ...("terminal" in result
+        ? { error: result.terminal }
+        : {
+            statusCode: result.statusCode,
+            durationMs: result.durationMs,
+            ...(result.error === null ? {} : { error: result.error }),
+          }),
       ...(outcome.status === "pending" ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
     };
     if (outcome.status === "failed") options.logger.warn(fields, "webhook delivery failed for good");
-    else options.logger.info(fields, outcome.status === "succeeded" ? "webhook delivered" : "webhook attempt failed; retrying");
+    else
+      options.logger.info(
+        fields,
+        outcome.status === "succeeded" ? "webhook delivered" : "webhook attempt failed; retrying",
+      );
   }
 
   /** Attempts one claimed delivery and records the outcome; never rejects (errors are logged). */
@@ -149,14 +184,26 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       .then(() => logAttempt(delivery, result, outcome))
       .catch((error: unknown) => {
         // The lease runs out and another claim attempts it again: at least once, never lost.
-        options.logger.error({ ...idsOf(delivery), workerId, error: describeError(error) }, "recording a webhook attempt failed; the delivery is retried once its lease expires");
+        options.logger.error(
+          { ...idsOf(delivery), workerId, error: describeError(error) },
+          "recording a webhook attempt failed; the delivery is retried once its lease expires",
+        );
       });
   }
 
-  async function disableSubscription(tx: Parameters<Parameters<Storage["transaction"]>[0]>[0], delivery: WebhookDeliveryRecord, at: string) {
+  async function disableSubscription(
+    tx: Parameters<Parameters<Storage["transaction"]>[0]>[0],
+    delivery: WebhookDeliveryRecord,
+    at: string,
+  ) {
     const subscription = await tx.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
     if (subscription === null || !subscription.enabled) return;
-    await tx.webhookSubscriptions.update({ ...subscription, enabled: false, disabledReason: "receiver answered 410 Gone", updatedAt: at });
+    await tx.webhookSubscriptions.update({
+      ...subscription,
+      enabled: false,
+      disabledReason: "receiver answered 410 Gone",
+      updatedAt: at,
+    });
     options.logger.warn({ subscriptionId: subscription.id }, "webhook subscription disabled after 410 Gone");
   }
 
@@ -164,7 +211,11 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    * Leases up to `limit` due deliveries to `workerId`, at most `perSubscriptionConcurrency` per
    * subscription counting the ones the worker `held` already.
    */
-  function claim(workerId: string, limit: number, held: Readonly<Record<string, number>> = {}): Promise<WebhookDeliveryRecord[]> {
+  function claim(
+    workerId: string,
+    limit: number,
+    held: Readonly<Record<string, number>> = {},
+  ): Promise<WebhookDeliveryRecord[]> {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
     const cap = { max: options.perSubscriptionConcurrency, held };

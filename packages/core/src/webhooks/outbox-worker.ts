@@ -82,7 +82,8 @@ export function startOutboxWorker(
     const subscription = delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
     const delivering = dispatcher.deliver(delivery, workerId).finally(() => {
-      const freesBlockedWork = inFlight.size >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
+      const freesBlockedWork =
+        inFlight.size >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
       inFlight.delete(delivering);
       if (--held[subscription]! === 0) delete held[subscription];
       if (freesBlockedWork) wake();
@@ -120,7 +121,8 @@ export function startOutboxWorker(
     wake,
     async stop() {
       const wasRunning = running;
-      if (wasRunning) logger.info({ workerId, inFlight: inFlight.size }, "outbox worker stopping; finishing in-flight deliveries");
+      if (wasRunning)
+        logger.info({ workerId, inFlight: inFlight.size }, "outbox worker stopping; finishing in-flight deliveries");
       running = false;
       unsubscribe();
       sleeper?.();

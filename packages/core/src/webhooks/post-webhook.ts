@@ -102,7 +102,11 @@ export async function postWebhook(request: {
     // A late timer (a blocked event loop) must not let a slow exchange pass as a success.
     if (timedOut || elapsed() > request.timeoutMs) throw new Error("deadline passed");
     const ok = response.status >= 200 && response.status < 300;
-    const error = ok ? null : response.status >= 300 && response.status < 400 ? `redirect ${response.status} not followed` : `HTTP ${response.status}`;
+    const error = ok
+      ? null
+      : response.status >= 300 && response.status < 400
+        ? `redirect ${response.status} not followed`
+        : `HTTP ${response.status}`;
     return { ok, statusCode: response.status, durationMs: elapsed(), error };
   } catch (error) {
     timedOut ||= elapsed() > request.timeoutMs;

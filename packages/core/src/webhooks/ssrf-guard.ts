@@ -36,7 +36,10 @@ function refusal(address: string, kind: AddressClass, policy: DestinationPolicy)
  * connect-time checks (e.g. a DNS lookup hook), so a name can't resolve to a public address when
  * checked and a private one when connected (DNS rebinding). Unparseable addresses count as private.
  */
-export function addressRefusal(address: string, policy: Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">): string | null {
+export function addressRefusal(
+  address: string,
+  policy: Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">,
+): string | null {
   return refusal(address, classifyIp(address) ?? "private", { ...policy, resolveHost: undefined });
 }
 

@@ -32,15 +32,23 @@ async function urlReasons(value: string, policy: DestinationPolicy): Promise<Fie
 
 function eventReasons(events: string[]): FieldReason[] {
   return events.flatMap((name, i) =>
-    isEventType(name) ? [] : [{ field: `events.${i}`, reason: `unknown event type "${name}"; known: ${EVENT_TYPES.join(", ")}` }],
+    isEventType(name)
+      ? []
+      : [{ field: `events.${i}`, reason: `unknown event type "${name}"; known: ${EVENT_TYPES.join(", ")}` }],
   );
 }
 
 function secretReasons(secret: string): FieldReason[] {
   if (secret.length < MIN_SECRET_LENGTH) {
-    return [{ field: "secret", reason: `must be at least ${MIN_SECRET_LENGTH} characters; use a random value such as \`openssl rand -hex 32\`` }];
+    return [
+      {
+        field: "secret",
+        reason: `must be at least ${MIN_SECRET_LENGTH} characters; use a random value such as \`openssl rand -hex 32\``,
+      },
+    ];
   }
-  if (secret.length > MAX_SECRET_LENGTH) return [{ field: "secret", reason: `must be at most ${MAX_SECRET_LENGTH} characters` }];
+  if (secret.length > MAX_SECRET_LENGTH)
+    return [{ field: "secret", reason: `must be at most ${MAX_SECRET_LENGTH} characters` }];
   if (new Set(secret).size < 8) return [{ field: "secret", reason: "is too repetitive; use a random value" }];
   return [];
 }
@@ -69,10 +77,19 @@ function wellTypedFields(body: unknown): SubscriptionUpdate {
  * Checks the shape and every field, and reports all problems at once (422 `invalid_payload` with
  * `reasons`): an unknown key or a mistyped field doesn't hide a refused URL or a short secret.
  */
-async function parseSubscription<T extends SubscriptionUpdate>(shape: z.ZodType<T>, body: unknown, policy: DestinationPolicy, what: string): Promise<T> {
+async function parseSubscription<T extends SubscriptionUpdate>(
+  shape: z.ZodType<T>,
+  body: unknown,
+  policy: DestinationPolicy,
+  what: string,
+): Promise<T> {
   const parsed = shape.safeParse(body, PLAIN_REASONS);
-  const reasons = [...(parsed.success ? [] : reasonsFromZod(parsed.error)), ...(await fieldReasons(parsed.success ? parsed.data : wellTypedFields(body), policy))];
-  if (!parsed.success || reasons.length > 0) throw new ValidationError(`${what} is invalid`, reasons, parsed.success ? {} : { cause: parsed.error });
+  const reasons = [
+    ...(parsed.success ? [] : reasonsFromZod(parsed.error)),
+    ...(await fieldReasons(parsed.success ? parsed.data : wellTypedFields(body), policy)),
+  ];
+  if (!parsed.success || reasons.length > 0)
+    throw new ValidationError(`${what} is invalid`, reasons, parsed.success ? {} : { cause: parsed.error });
   return parsed.data;
 }
 

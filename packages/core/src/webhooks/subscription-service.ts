@@ -79,7 +79,8 @@ export function createSubscriptionService(deps: {
         disabledReason: enabled ? null : patch.enabled === false ? "disabled by API" : current.disabledReason,
         updatedAt: clock.now().toISOString(),
       };
-      if (!(await storage.webhookSubscriptions.update(next))) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+      if (!(await storage.webhookSubscriptions.update(next)))
+        throw new NotFoundError(`webhook subscription ${id} does not exist`);
       return subscriptionView(next);
     },
 
@@ -90,15 +91,27 @@ export function createSubscriptionService(deps: {
       }
     },
 
-    async deliveries(workspaceId: string, id: string, options: { limit?: number; startingAfter?: string }): Promise<Page<DeliveryView>> {
+    async deliveries(
+      workspaceId: string,
+      id: string,
+      options: { limit?: number; startingAfter?: string },
+    ): Promise<Page<DeliveryView>> {
       await load(workspaceId, id);
       const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-      const rows = await storage.webhookDeliveries.listBySubscription(id, { limit: limit + 1, startingAfter: options.startingAfter });
+      const rows = await storage.webhookDeliveries.listBySubscription(id, {
+        limit: limit + 1,
+        startingAfter: options.startingAfter,
+      });
       const page = rows.slice(0, limit);
       const attempts = await storage.webhookAttempts.listByDeliveries(page.map((d) => d.id));
       return {
         object: "list",
-        data: page.map((d) => deliveryView(d, attempts.filter((a) => a.deliveryId === d.id))),
+        data: page.map((d) =>
+          deliveryView(
+            d,
+            attempts.filter((a) => a.deliveryId === d.id),
+          ),
+        ),
         has_more: rows.length > limit,
       };
     },
@@ -107,12 +120,14 @@ export function createSubscriptionService(deps: {
     async resend(workspaceId: string, id: string, deliveryId: string): Promise<DeliveryView> {
       const subscription = await load(workspaceId, id);
       const delivery = await storage.webhookDeliveries.get(workspaceId, deliveryId);
-      if (delivery === null || delivery.subscriptionId !== id) throw new NotFoundError(`delivery ${deliveryId} does not exist`);
+      if (delivery === null || delivery.subscriptionId !== id)
+        throw new NotFoundError(`delivery ${deliveryId} does not exist`);
       if (!subscription.enabled) throw new ConflictError("the subscription is disabled; enable it before resending");
       const now = clock.now();
       const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
       const next = await storage.webhookDeliveries.reschedule(workspaceId, deliveryId, now.toISOString(), retryUntil);
-      if (next === null) throw new ConflictError("the delivery is being attempted right now; try again in a few seconds");
+      if (next === null)
+        throw new ConflictError("the delivery is being attempted right now; try again in a few seconds");
       const attempts = await storage.webhookAttempts.listByDeliveries([deliveryId]);
       return deliveryView(next, attempts);
     },

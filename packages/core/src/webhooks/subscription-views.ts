@@ -1,4 +1,8 @@
-import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
+import type {
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookSubscriptionRecord,
+} from "../ports/webhook-records.js";
 
 /** The wire shape of a subscription: snake_case, never the secret. */
 export function subscriptionView(s: WebhookSubscriptionRecord) {

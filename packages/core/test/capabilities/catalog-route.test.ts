@@ -33,11 +33,21 @@ describe("GET /v1/capabilities", () => {
     const first = (await vitrina.handler(get())).headers.get("etag");
     clock.advance(3_600_000);
     expect((await vitrina.handler(get())).headers.get("etag")).toBe(first);
-    vitrina.capabilities.register(defineCapability({
-      name: "notes.read", version: "1.0.0", summary: "Reads notes.", execution: "query", riskClass: "read",
-      requiredScopes: ["notes:read"], scopeMatch: "anyOf", input: z.strictObject({}), output: z.strictObject({}),
-      idempotency: { required: false, strategy: "none" }, run: async () => ({ output: {} }),
-    }));
+    vitrina.capabilities.register(
+      defineCapability({
+        name: "notes.read",
+        version: "1.0.0",
+        summary: "Reads notes.",
+        execution: "query",
+        riskClass: "read",
+        requiredScopes: ["notes:read"],
+        scopeMatch: "anyOf",
+        input: z.strictObject({}),
+        output: z.strictObject({}),
+        idempotency: { required: false, strategy: "none" },
+        run: async () => ({ output: {} }),
+      }),
+    );
     const after = await vitrina.handler(get({ "if-none-match": first! }));
     expect(after.status).toBe(200);
     expect(after.headers.get("etag")).not.toBe(first);

@@ -7,8 +7,13 @@ declare const invoke: CapabilityInvoke;
 const options = { principal: { workspaceId: "w", scopes: ["catalog:read"] } };
 
 function builtinsAreTyped() {
-  expectTypeOf(invoke("inventory.check", { sku: "MIR-101" }, options)).resolves.toHaveProperty("output").toHaveProperty("found").toEqualTypeOf<boolean>();
-  expectTypeOf(invoke("catalog.search", { search: "Mirador" }, options)).resolves.toHaveProperty("output").toBeArray();
+  expectTypeOf(invoke("inventory.check", { sku: "MIR-101" }, options))
+    .resolves.toHaveProperty("output")
+    .toHaveProperty("found")
+    .toEqualTypeOf<boolean>();
+  expectTypeOf(invoke("catalog.search", { search: "Mirador" }, options))
+    .resolves.toHaveProperty("output")
+    .toBeArray();
   // @ts-expect-error: `search` is a string
   void invoke("catalog.search", { search: 1 }, options);
   // @ts-expect-error: catalog.search's input has no `query`

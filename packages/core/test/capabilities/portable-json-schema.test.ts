@@ -13,7 +13,11 @@ describe("nullable fields as anyOf, never type arrays", () => {
 
   it("rewrites zod's output at any depth, and what it already wrote as anyOf stays", () => {
     const schema = toCatalogJsonSchema(
-      z.strictObject({ a: z.string().max(3).nullable(), list: z.array(z.strictObject({ n: z.number().nullable() })), e: z.enum(["x"]).nullable() }),
+      z.strictObject({
+        a: z.string().max(3).nullable(),
+        list: z.array(z.strictObject({ n: z.number().nullable() })),
+        e: z.enum(["x"]).nullable(),
+      }),
       "output",
     ) as any;
     expect(schema.properties.a).toEqual({ anyOf: [{ type: "string", maxLength: 3 }, { type: "null" }] });

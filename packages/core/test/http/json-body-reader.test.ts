@@ -6,12 +6,14 @@ import { statusForCode } from "../../src/http/json.js";
 // The one JSON body reader every route uses. Oracles here are independent of its code:
 // String.prototype.isWellFormed (Node 20) and a recursive depth count.
 const encode = (text: string) => new TextEncoder().encode(text);
-const isStorable = (text: string) => !text.includes("\u0000") && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+const isStorable = (text: string) =>
+  !text.includes("\u0000") && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 function everyText(value: unknown, ok: (text: string) => boolean): boolean {
   if (typeof value === "string") return ok(value);
   if (Array.isArray(value)) return value.every((v) => everyText(v, ok));
-  if (value !== null && typeof value === "object") return Object.entries(value).every(([k, v]) => ok(k) && everyText(v, ok));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).every(([k, v]) => ok(k) && everyText(v, ok));
   return true;
 }
 function depth(value: unknown): number {
@@ -22,7 +24,10 @@ function depth(value: unknown): number {
 // Strings built from code units that include U+0000, both surrogate halves and a valid pair, so
 // lone surrogates appear on their own, at the edges and next to each other.
 const hostileString = fc
-  .array(fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff", "\ud83d\ude00", "a", "é", "\u0001", '"', "\\"), { maxLength: 6 })
+  .array(
+    fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff", "\ud83d\ude00", "a", "é", "\u0001", '"', "\\"),
+    { maxLength: 6 },
+  )
   .map((units) => units.join(""));
 const hostileJson = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -54,7 +59,9 @@ describe("decodeJsonBody (property)", () => {
     const bytes = fc.oneof(
       fc.uint8Array({ maxLength: 64 }),
       hostileJson.map((v) => encode(JSON.stringify(v) ?? "null")),
-      fc.tuple(hostileJson, fc.uint8Array({ minLength: 1, maxLength: 3 })).map(([v, junk]) => new Uint8Array([...encode(JSON.stringify(v) ?? "null"), ...junk])),
+      fc
+        .tuple(hostileJson, fc.uint8Array({ minLength: 1, maxLength: 3 }))
+        .map(([v, junk]) => new Uint8Array([...encode(JSON.stringify(v) ?? "null"), ...junk])),
     );
     fc.assert(
       fc.property(bytes, (body) => {
@@ -105,7 +112,10 @@ describe("decodeJsonBody", () => {
   it("names the JSON path of unstorable text, keys included, in document order", () => {
     expect(reasonsOf('{"contact":{"name":"A\\u0000"},"metadata":{"a":[1,2,"\\ud800x"]}}')).toEqual([
       { field: "contact.name", reason: "contains U+0000 (NUL), which cannot be stored; remove it" },
-      { field: "metadata.a[2]", reason: "contains a lone UTF-16 surrogate (\\ud800), which cannot be stored; remove it" },
+      {
+        field: "metadata.a[2]",
+        reason: "contains a lone UTF-16 surrogate (\\ud800), which cannot be stored; remove it",
+      },
     ]);
     expect(reasonsOf('{"metadata":{"k\\u0000":1}}')).toEqual([
       { field: "metadata.k\\u0000", reason: "has a key that contains U+0000 (NUL), which cannot be stored; rename it" },
@@ -120,7 +130,12 @@ describe("decodeJsonBody", () => {
   });
 
   it("refuses bytes that are not UTF-8 (never decoded with U+FFFD) and JSON syntax errors with 400 malformed_json", () => {
-    for (const body of [new Uint8Array([0x22, 0xff, 0x22]), new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22]), encode("{"), encode("")]) {
+    for (const body of [
+      new Uint8Array([0x22, 0xff, 0x22]),
+      new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22]),
+      encode("{"),
+      encode(""),
+    ]) {
       expect(() => decodeJsonBody(body)).toThrow(expect.objectContaining({ code: "malformed_json" }));
     }
   });
@@ -146,7 +161,11 @@ describe("readJsonBody", () => {
   });
 
   it("answers 415 unless the body is declared JSON, when the route asks for it", async () => {
-    await expect(readJsonBody(post("{}", "text/plain"), { maxBytes: 10 })).rejects.toMatchObject({ code: "unsupported_media_type" });
-    await expect(readJsonBody(post("{}", "text/plain"), { maxBytes: 10, requireJsonContentType: false })).resolves.toEqual({});
+    await expect(readJsonBody(post("{}", "text/plain"), { maxBytes: 10 })).rejects.toMatchObject({
+      code: "unsupported_media_type",
+    });
+    await expect(
+      readJsonBody(post("{}", "text/plain"), { maxBytes: 10, requireJsonContentType: false }),
+    ).resolves.toEqual({});
   });
 });

@@ -16,8 +16,15 @@ afterAll(() => h.close());
 
 /** The scenarios' client: name, version, sampling and elicitation capabilities. */
 async function conformanceClient(): Promise<Client> {
-  const client = new Client({ name: "conformance-test-client", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(h.mcpUrl), { requestInit: { headers: { authorization: `Bearer ${TOKENS.full}` } } }));
+  const client = new Client(
+    { name: "conformance-test-client", version: "1.0.0" },
+    { capabilities: { sampling: {}, elicitation: {} } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(h.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${TOKENS.full}` } },
+    }),
+  );
   return client;
 }
 
@@ -26,12 +33,29 @@ describe("MCP conformance server scenarios (equivalent checks)", () => {
     const client = await conformanceClient();
     expect(client.getServerVersion()).toEqual({ name: "vitrina", version: "1.0.0" });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
-    const init = await h.post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: "conformance-test-client", version: "1.0.0" } } });
-    expect(init.json.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "vitrina" }, capabilities: { tools: {} } });
+    const init = await h.post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: { sampling: {}, elicitation: {} },
+        clientInfo: { name: "conformance-test-client", version: "1.0.0" },
+      },
+    });
+    expect(init.json.result).toMatchObject({
+      protocolVersion: "2025-06-18",
+      serverInfo: { name: "vitrina" },
+      capabilities: { tools: {} },
+    });
     // The `initialized` notification is accepted (202, no body).
     const initialized = await fetch(h.mcpUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${TOKENS.full}` },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        authorization: `Bearer ${TOKENS.full}`,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
     });
     expect(initialized.status).toBe(202);
@@ -45,7 +69,12 @@ describe("MCP conformance server scenarios (equivalent checks)", () => {
   });
 
   it("the optional features not offered (resources, prompts, logging, completions) answer -32601 Method not found", async () => {
-    for (const [method, params] of [["resources/list", {}], ["prompts/list", {}], ["logging/setLevel", { level: "info" }], ["completion/complete", { ref: { type: "ref/prompt", name: "x" }, argument: { name: "a", value: "" } }]] as const) {
+    for (const [method, params] of [
+      ["resources/list", {}],
+      ["prompts/list", {}],
+      ["logging/setLevel", { level: "info" }],
+      ["completion/complete", { ref: { type: "ref/prompt", name: "x" }, argument: { name: "a", value: "" } }],
+    ] as const) {
       const res = await h.post({ jsonrpc: "2.0", id: 4, method, params });
       expect(res.json, method).toMatchObject({ id: 4, error: { code: -32601 } });
     }

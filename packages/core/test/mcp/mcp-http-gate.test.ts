@@ -8,10 +8,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const initialize = (protocolVersion: string) => ({
-  jsonrpc: "2.0", id: 1, method: "initialize",
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } },
 });
-const toolsCall = (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args } });
+const toolsCall = (name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id: 7,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 describe("the /mcp HTTP gate", () => {
   it("answers 401 with the protected-resource discovery header (OAuth on) without a key or with a wrong one", async () => {
@@ -20,7 +27,11 @@ describe("the /mcp HTTP gate", () => {
       const res = await withOAuth.post(toolsCall("query_catalog"), { authorization });
       expect(res.status).toBe(401);
       const header = res.headers.get("www-authenticate") ?? "";
-      expect(header.startsWith(`Bearer resource_metadata="${withOAuth.server.url}/.well-known/oauth-protected-resource/mcp"`)).toBe(true);
+      expect(
+        header.startsWith(
+          `Bearer resource_metadata="${withOAuth.server.url}/.well-known/oauth-protected-resource/mcp"`,
+        ),
+      ).toBe(true);
       // RFC 6750 §3.1: `error="invalid_token"` only when a bearer token was actually presented.
       expect(header.includes('error="invalid_token"')).toBe(authorization.startsWith("Bearer "));
       expect(res.json.error).toMatchObject({ code: -32000, data: { code: "unauthorized" } });
@@ -35,27 +46,38 @@ describe("the /mcp HTTP gate", () => {
 
   it("answers 403 insufficient_scope when the key lacks the tool's scope, before anything runs", async () => {
     const before = h.messaging.sent.length;
-    const res = await h.post(toolsCall("send_message", { conversation_id: h.conversation.id, text: "hola" }), { authorization: `Bearer ${TOKENS.readOnly}` });
+    const res = await h.post(toolsCall("send_message", { conversation_id: h.conversation.id, text: "hola" }), {
+      authorization: `Bearer ${TOKENS.readOnly}`,
+    });
     expect(res.status).toBe(403);
-    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="conversations:write"/);
+    expect(res.headers.get("www-authenticate")).toMatch(
+      /^Bearer error="insufficient_scope", scope="conversations:write"/,
+    );
     expect(res.json).toMatchObject({ id: 7, error: { data: { code: "insufficient_scope" } } });
     expect(h.messaging.sent.length).toBe(before);
 
     const catalogOnly = { authorization: `Bearer ${TOKENS.catalogOnly}` };
     expect((await h.post(toolsCall("get_contact", { contact_id: h.contact.id }), catalogOnly)).status).toBe(403);
-    expect((await h.post(toolsCall("create_quote", { items: [] }), catalogOnly)).headers.get("www-authenticate")).toMatch(/scope="quotes:write"/);
+    expect(
+      (await h.post(toolsCall("create_quote", { items: [] }), catalogOnly)).headers.get("www-authenticate"),
+    ).toMatch(/scope="quotes:write"/);
     expect((await h.post(toolsCall("query_catalog"), catalogOnly)).status).toBe(200);
   });
 
   it("the SDK client sees the 403 as an error", async () => {
     const client = await h.connect(TOKENS.catalogOnly);
-    await expect(client.callTool({ name: "list_conversations", arguments: {} })).rejects.toThrow(/403|insufficient_scope|conversations:read/);
+    await expect(client.callTool({ name: "list_conversations", arguments: {} })).rejects.toThrow(
+      /403|insufficient_scope|conversations:read/,
+    );
     await client.close();
   });
 
   it("answers GET and DELETE with 405 Allow: POST (stateless, no SSE stream, no session)", async () => {
     for (const method of ["GET", "DELETE"]) {
-      const res = await fetch(h.mcpUrl, { method, headers: { accept: "text/event-stream", authorization: `Bearer ${TOKENS.full}` } });
+      const res = await fetch(h.mcpUrl, {
+        method,
+        headers: { accept: "text/event-stream", authorization: `Bearer ${TOKENS.full}` },
+      });
       expect(res.status).toBe(405);
       expect(res.headers.get("allow")).toBe("POST");
       expect(((await res.json()) as any).error.data.code).toBe("method_not_allowed");
@@ -72,17 +94,27 @@ describe("the /mcp HTTP gate", () => {
 
   it("answers the CORS preflight of an allowed origin only, and lets it read WWW-Authenticate", async () => {
     const preflight = (origin: string) =>
-      fetch(h.mcpUrl, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" } });
+      fetch(h.mcpUrl, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+      });
     const ok = await preflight("https://console.example.com");
     expect(ok.status).toBe(204);
     expect(ok.headers.get("access-control-allow-origin")).toBe("https://console.example.com");
     expect(ok.headers.get("access-control-allow-headers")).toMatch(/authorization/);
     expect((await preflight("http://evil.example")).status).toBe(403);
-    const unauthorized = await h.post(toolsCall("query_catalog"), { origin: "https://console.example.com", authorization: "" });
+    const unauthorized = await h.post(toolsCall("query_catalog"), {
+      origin: "https://console.example.com",
+      authorization: "",
+    });
     expect(unauthorized.headers.get("access-control-expose-headers")).toMatch(/www-authenticate/);
     expect(unauthorized.headers.get("access-control-expose-headers")).toMatch(/x-request-id/);
     expect(unauthorized.headers.get("x-request-id")).toMatch(/./);
-    expect((await h.post(toolsCall("query_catalog"), { origin: "http://evil.example" })).headers.get("access-control-allow-origin")).toBeNull();
+    expect(
+      (await h.post(toolsCall("query_catalog"), { origin: "http://evil.example" })).headers.get(
+        "access-control-allow-origin",
+      ),
+    ).toBeNull();
   });
 
   it("refuses JSON-RPC batches with 400 (removed in 2025-06-18)", async () => {
@@ -102,7 +134,10 @@ describe("the /mcp HTTP gate", () => {
   });
 
   it("negotiates: a newer or unknown client version gets 2025-06-18, an older supported one is echoed", async () => {
-    expect((await h.post(initialize("2025-11-25"))).json.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "vitrina", version: "1.0.0" } });
+    expect((await h.post(initialize("2025-11-25"))).json.result).toMatchObject({
+      protocolVersion: "2025-06-18",
+      serverInfo: { name: "vitrina", version: "1.0.0" },
+    });
     expect((await h.post(initialize("2030-01-01"))).json.result.protocolVersion).toBe("2025-06-18");
     expect((await h.post(initialize("2025-03-26"))).json.result.protocolVersion).toBe("2025-03-26");
   });

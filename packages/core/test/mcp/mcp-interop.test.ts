@@ -16,13 +16,23 @@ const toolsCall = (params: unknown) => ({ jsonrpc: "2.0", id: 9, method: "tools/
 function postWithHost(url: string, host: string, origin: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
-    const req = httpRequest(url, {
-      method: "POST",
-      headers: { host, origin, "content-type": "application/json", accept: "application/json", authorization: `Bearer ${TOKENS.full}` },
-    }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          host,
+          origin,
+          "content-type": "application/json",
+          accept: "application/json",
+          authorization: `Bearer ${TOKENS.full}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -34,9 +44,14 @@ describe("browser origins (item 8)", () => {
     const res = await h.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: own });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe(own);
-    const preflight = await fetch(h.mcpUrl, { method: "OPTIONS", headers: { origin: own, "access-control-request-method": "POST" } });
+    const preflight = await fetch(h.mcpUrl, {
+      method: "OPTIONS",
+      headers: { origin: own, "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
-    expect((await h.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: "http://127.0.0.1:1" })).status).toBe(403);
+    expect(
+      (await h.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: "http://127.0.0.1:1" })).status,
+    ).toBe(403);
   });
 
   it("does not take a DNS name in Host as the own origin (a DNS-rebinding page sends matching Host and Origin)", async () => {
@@ -48,8 +63,17 @@ describe("browser origins (item 8)", () => {
   it("with publicBaseUrl, that origin is the own origin", async () => {
     const proxied = await startMcpHarness({ publicBaseUrl: "https://mcp.example.com/base", allowedOrigins: undefined });
     try {
-      expect((await proxied.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: "https://mcp.example.com" })).status).toBe(200);
-      expect((await proxied.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: "https://console.example.com" })).status).toBe(403);
+      expect(
+        (await proxied.post(toolsCall({ name: "query_catalog", arguments: {} }), { origin: "https://mcp.example.com" }))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await proxied.post(toolsCall({ name: "query_catalog", arguments: {} }), {
+            origin: "https://console.example.com",
+          })
+        ).status,
+      ).toBe(403);
     } finally {
       await proxied.close();
     }
@@ -68,7 +92,10 @@ describe("JSON-RPC errors (item 10)", () => {
     ] as const) {
       const res = await h.post(toolsCall(params));
       expect(res.status).toBe(200);
-      expect(res.json).toMatchObject({ id: 9, error: { code: -32602, data: { code: "invalid_payload", reasons: [{ field }] } } });
+      expect(res.json).toMatchObject({
+        id: 9,
+        error: { code: -32602, data: { code: "invalid_payload", reasons: [{ field }] } },
+      });
       expect(res.json.error.message).toMatch(new RegExp(`^Invalid params: ${field.replace(".", "\\.")} `));
       expect(res.json.error.message).not.toMatch(/invalid_type|expected|\[|\{/);
     }
@@ -83,24 +110,39 @@ describe("JSON-RPC errors (item 10)", () => {
     ] as const) {
       const res = await h.post({ jsonrpc: "2.0", id: 11, method, ...(params !== undefined && { params }) });
       expect(res.status, method).toBe(200);
-      expect(res.json, method).toMatchObject({ id: 11, error: { code: -32602, data: { reasons: [expect.objectContaining({ field })] } } });
+      expect(res.json, method).toMatchObject({
+        id: 11,
+        error: { code: -32602, data: { reasons: [expect.objectContaining({ field })] } },
+      });
       expect(res.json.error.message).toMatch(new RegExp(`^Invalid params: ${field.replace(".", "\\.")}`));
       expect(res.json.error.message).not.toMatch(/\n|"code"/);
     }
   });
 
   it("a malformed envelope is -32600 Invalid Request (400), not a parse error", async () => {
-    for (const body of [{ jsonrpc: "2.0", id: 1 }, { jsonrpc: "1.0", id: 1, method: "ping" }, { id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1, method: 7 }, { hello: "world" }]) {
+    for (const body of [
+      { jsonrpc: "2.0", id: 1 },
+      { jsonrpc: "1.0", id: 1, method: "ping" },
+      { id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 1, method: 7 },
+      { hello: "world" },
+    ]) {
       const res = await h.post(body);
       expect(res.status).toBe(400);
-      expect(res.json).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, data: { code: "invalid_argument" } } });
+      expect(res.json).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, data: { code: "invalid_argument" } },
+      });
       expect(res.json.error.message).toMatch(/^Invalid Request: /);
     }
   });
 
   it("an unknown tool is -32602 once, not prefixed twice, through the SDK client", async () => {
     const client = await h.connect();
-    await expect(client.callTool({ name: "delete_everything", arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: delete_everything$/);
+    await expect(client.callTool({ name: "delete_everything", arguments: {} })).rejects.toThrow(
+      /^MCP error -32602: Unknown tool: delete_everything$/,
+    );
     await client.close();
     const raw = await h.post(toolsCall({ name: "delete_everything", arguments: {} }));
     expect(raw.json).toMatchObject({ id: 9, error: { code: -32602, message: "Unknown tool: delete_everything" } });
@@ -109,7 +151,11 @@ describe("JSON-RPC errors (item 10)", () => {
   it("a body over the Node listener's limit is a JSON-RPC error (413) on /mcp, and stays the plain error elsewhere", async () => {
     const res = await h.post(toolsCall({ name: "query_catalog", arguments: { search: "x".repeat(1024 * 1024 + 10) } }));
     expect(res.status).toBe(413);
-    expect(res.json).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, data: { code: "payload_too_large" } } });
+    expect(res.json).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, data: { code: "payload_too_large" } },
+    });
     // Elsewhere the route answers in its own format, naming its own (lower) limit.
     const other = await fetch(`${h.server.url}/functions/v1/lead-intake`, {
       method: "POST",
@@ -117,7 +163,10 @@ describe("JSON-RPC errors (item 10)", () => {
       body: "x".repeat(1024 * 1024 + 10),
     });
     expect(other.status).toBe(413);
-    expect(((await other.json()) as any).error).toMatchObject({ code: "payload_too_large", message: expect.stringMatching(/65536/) });
+    expect(((await other.json()) as any).error).toMatchObject({
+      code: "payload_too_large",
+      message: expect.stringMatching(/65536/),
+    });
   });
 
   it("with OAuth off, the 401 names no resource_metadata (there is none to fetch)", async () => {
@@ -146,8 +195,17 @@ describe("plain HTTP clients (item 12)", () => {
   const post = (accept: string | null) =>
     fetch(h.mcpUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${TOKENS.full}`, ...(accept === null ? {} : { accept }) },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "check_stock", arguments: { sku: "DEP-101" } } }),
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${TOKENS.full}`,
+        ...(accept === null ? {} : { accept }),
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "check_stock", arguments: { sku: "DEP-101" } },
+      }),
     });
 
   it("answers Accept: application/json alone, */*, and no Accept at all, as JSON", async () => {
@@ -163,15 +221,35 @@ describe("plain HTTP clients (item 12)", () => {
     for (const accept of ["text/html", "text/event-stream", "application/json;q=0, text/plain"]) {
       const res = await post(accept);
       expect(res.status, accept).toBe(406);
-      expect(((await res.json()) as any).error).toMatchObject({ code: -32000, message: expect.stringMatching(/application\/json/) });
+      expect(((await res.json()) as any).error).toMatchObject({
+        code: -32000,
+        message: expect.stringMatching(/application\/json/),
+      });
     }
   });
 
   it("the documented curl sequence works: initialize, then tools/list without a session", async () => {
-    const headers = { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${TOKENS.full}` };
-    const init = await fetch(h.mcpUrl, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "8" } } }) });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      authorization: `Bearer ${TOKENS.full}`,
+    };
+    const init = await fetch(h.mcpUrl, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "8" } },
+      }),
+    });
     expect(((await init.json()) as any).result.protocolVersion).toBe("2025-06-18");
-    const list = await fetch(h.mcpUrl, { method: "POST", headers: { ...headers, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+    const list = await fetch(h.mcpUrl, {
+      method: "POST",
+      headers: { ...headers, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
     expect(((await list.json()) as any).result.tools.length).toBe(8);
   });
 });

@@ -24,20 +24,31 @@ describe("MCP tools/call and capability spans, with the OpenTelemetry SDK instal
 
   it("traces a tool call as a SERVER span per the MCP conventions, its capability as a child, the caller's _meta trace as parent", async () => {
     const traceparent = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
-    const result = (await client.callTool({ name: "search_contacts", arguments: { query: "María" }, _meta: { traceparent } })) as any;
+    const result = (await client.callTool({
+      name: "search_contacts",
+      arguments: { query: "María" },
+      _meta: { traceparent },
+    })) as any;
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.structuredContent)).toContain(h.contact.phoneE164);
 
     const spans = await sdk.spans();
     const tool = spans.find((s) => s.name === "tools/call search_contacts");
     expect(tool?.kind).toBe(SpanKind.SERVER);
-    expect(tool?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "search_contacts", "gen_ai.operation.name": "execute_tool" });
+    expect(tool?.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "search_contacts",
+      "gen_ai.operation.name": "execute_tool",
+    });
     expect(tool?.attributes["jsonrpc.request.id"]).toEqual(expect.any(String));
     expect(tool?.spanContext().traceId).toBe(CALLER_TRACE);
     expect(tool?.parentSpanContext?.spanId).toBe(CALLER_SPAN);
 
     const invoke = spans.find((s) => s.name === "vitrina.capability.invoke");
-    expect(invoke?.attributes).toMatchObject({ "vitrina.capability.name": "contacts.search", "vitrina.workspace.id": h.workspace.id });
+    expect(invoke?.attributes).toMatchObject({
+      "vitrina.capability.name": "contacts.search",
+      "vitrina.workspace.id": h.workspace.id,
+    });
     expect(invoke?.parentSpanContext?.spanId).toBe(tool?.spanContext().spanId);
 
     // The search term and the contact it found stay out of everything exported.

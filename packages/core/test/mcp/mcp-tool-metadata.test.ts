@@ -30,9 +30,18 @@ describe("canonical names in _meta (item 11)", () => {
   it("links every capability-backed tool, alias or canonical, to its capability name and version", async () => {
     const { tools } = await client.listTools();
     const meta = Object.fromEntries(tools.map((t) => [t.name, t._meta]));
-    expect(meta.query_catalog).toEqual({ "vitrina/capability": "catalog.search", "vitrina/capabilityVersion": h.vitrina.capabilities.descriptor("catalog.search")!.version });
+    expect(meta.query_catalog).toEqual({
+      "vitrina/capability": "catalog.search",
+      "vitrina/capabilityVersion": h.vitrina.capabilities.descriptor("catalog.search")!.version,
+    });
     expect(meta.catalog_search?.["vitrina/capability"]).toBe("catalog.search");
-    for (const [alias, canonical] of [["search_contacts", "contacts.search"], ["get_contact", "contacts.get"], ["get_conversation_history", "conversations.history"], ["check_stock", "inventory.check"], ["contacts_update", "contacts.update"]]) {
+    for (const [alias, canonical] of [
+      ["search_contacts", "contacts.search"],
+      ["get_contact", "contacts.get"],
+      ["get_conversation_history", "conversations.history"],
+      ["check_stock", "inventory.check"],
+      ["contacts_update", "contacts.update"],
+    ]) {
       expect(meta[alias!]?.["vitrina/capability"]).toBe(canonical);
     }
     for (const own of ["send_message", "list_conversations", "create_quote"]) expect(meta[own]).toBeUndefined();
@@ -43,22 +52,38 @@ describe("contacts_update's idempotency_key argument (item 9)", () => {
   it("is published in the input schema, required, and described", async () => {
     const tool = (await client.listTools()).tools.find((t) => t.name === "contacts_update")!;
     expect(tool.inputSchema.required).toContain("idempotency_key");
-    expect(tool.inputSchema.properties!.idempotency_key).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
+    expect(tool.inputSchema.properties!.idempotency_key).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+    });
     expect(tool.description).toMatch(/idempotency_key/);
   });
 
   it("runs the logical attempt from plain arguments: a retry replays, a changed input under the same key conflicts", async () => {
-    const first = await call("contacts_update", { contact_id: h.contact.id, name: "María P.", idempotency_key: "rename-1" });
+    const first = await call("contacts_update", {
+      contact_id: h.contact.id,
+      name: "María P.",
+      idempotency_key: "rename-1",
+    });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toEqual({ ok: true });
     expect(first._meta["vitrina/provenance"].freshness).toBe("live");
     expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("María P.");
 
-    const retry = await call("contacts_update", { contact_id: h.contact.id, name: "María P.", idempotency_key: "rename-1" });
+    const retry = await call("contacts_update", {
+      contact_id: h.contact.id,
+      name: "María P.",
+      idempotency_key: "rename-1",
+    });
     expect(retry.structuredContent).toEqual({ ok: true });
     expect(retry._meta["vitrina/provenance"].freshness).toBe("recorded");
 
-    const reused = await call("contacts_update", { contact_id: h.contact.id, name: "Otra", idempotency_key: "rename-1" });
+    const reused = await call("contacts_update", {
+      contact_id: h.contact.id,
+      name: "Otra",
+      idempotency_key: "rename-1",
+    });
     expect(reused.isError).toBe(true);
     expect(reused._meta["vitrina/error"].code).toBe("conflict");
     expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("María P.");
@@ -68,9 +93,17 @@ describe("contacts_update's idempotency_key argument (item 9)", () => {
     const missing = await call("contacts_update", { contact_id: h.contact.id, name: "Sin clave" });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toMatch(/idempotency_key: /);
-    const viaMeta = await call("contacts_update", { contact_id: h.contact.id, tags: ["vip", "meta"] }, { idempotencyKey: "tags-1" });
+    const viaMeta = await call(
+      "contacts_update",
+      { contact_id: h.contact.id, tags: ["vip", "meta"] },
+      { idempotencyKey: "tags-1" },
+    );
     expect(viaMeta.structuredContent).toEqual({ ok: true });
-    const disagree = await call("contacts_update", { contact_id: h.contact.id, tags: ["x"], idempotency_key: "a" }, { idempotencyKey: "b" });
+    const disagree = await call(
+      "contacts_update",
+      { contact_id: h.contact.id, tags: ["x"], idempotency_key: "a" },
+      { idempotencyKey: "b" },
+    );
     expect(disagree.isError).toBe(true);
     expect(disagree.content[0].text).toMatch(/idempotency_key: /);
   });
@@ -92,12 +125,19 @@ describe("portable JSON Schemas (item 13)", () => {
     const validators = new Map(tools.map((t) => [t.name, ajv.compile(t.outputSchema!)]));
     for (const t of tools) ajv.compile(t.inputSchema);
     const results: Array<[string, Record<string, unknown>]> = [
-      ["search_contacts", { query: "María" }], ["contacts_search", { query: "María" }],
-      ["get_contact", { contact_id: h.contact.id }], ["contacts_get", { contact_id: h.contact.id }],
-      ["get_conversation_history", { conversation_id: h.conversation.id }], ["conversations_history", { conversation_id: h.conversation.id }],
-      ["query_catalog", {}], ["catalog_search", { search: "Depto" }],
-      ["check_stock", { sku: "DEP-101" }], ["check_stock", { sku: "NOPE" }], ["inventory_check", { sku: "EST-01" }],
-      ["list_conversations", {}], ["send_message", { conversation_id: h.conversation.id, text: "hola" }],
+      ["search_contacts", { query: "María" }],
+      ["contacts_search", { query: "María" }],
+      ["get_contact", { contact_id: h.contact.id }],
+      ["contacts_get", { contact_id: h.contact.id }],
+      ["get_conversation_history", { conversation_id: h.conversation.id }],
+      ["conversations_history", { conversation_id: h.conversation.id }],
+      ["query_catalog", {}],
+      ["catalog_search", { search: "Depto" }],
+      ["check_stock", { sku: "DEP-101" }],
+      ["check_stock", { sku: "NOPE" }],
+      ["inventory_check", { sku: "EST-01" }],
+      ["list_conversations", {}],
+      ["send_message", { conversation_id: h.conversation.id, text: "hola" }],
       ["create_quote", { items: [{ sku: "DEP-101", quantity: 1 }], contact_id: h.contact.id }],
       ["contacts_update", { contact_id: h.contact.id, email: "maria@example.com", idempotency_key: "email-1" }],
     ];

@@ -14,7 +14,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<any>;
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<any>;
 
 describe("MCP over the official SDK client", () => {
   it("initializes with protocol 2025-06-18 and server vitrina 1.0.0", () => {
@@ -26,47 +27,89 @@ describe("MCP over the official SDK client", () => {
 
   it("lists exactly the 8 tools of the spec, with their inputs and honest annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ["check_stock", "create_quote", "get_contact", "get_conversation_history", "list_conversations", "query_catalog", "search_contacts", "send_message"],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "check_stock",
+      "create_quote",
+      "get_contact",
+      "get_conversation_history",
+      "list_conversations",
+      "query_catalog",
+      "search_contacts",
+      "send_message",
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    const inputs = (name: string) => ({ props: Object.keys(byName[name]!.inputSchema.properties ?? {}).sort(), required: byName[name]!.inputSchema.required ?? [] });
+    const inputs = (name: string) => ({
+      props: Object.keys(byName[name]!.inputSchema.properties ?? {}).sort(),
+      required: byName[name]!.inputSchema.required ?? [],
+    });
     expect(inputs("search_contacts")).toEqual({ props: ["query"], required: ["query"] });
     expect(inputs("get_contact")).toEqual({ props: ["contact_id"], required: ["contact_id"] });
-    expect(inputs("get_conversation_history")).toEqual({ props: ["conversation_id", "limit"], required: ["conversation_id"] });
+    expect(inputs("get_conversation_history")).toEqual({
+      props: ["conversation_id", "limit"],
+      required: ["conversation_id"],
+    });
     expect(inputs("list_conversations")).toEqual({ props: ["status"], required: [] });
-    expect(inputs("send_message")).toEqual({ props: ["conversation_id", "text"], required: ["conversation_id", "text"] });
+    expect(inputs("send_message")).toEqual({
+      props: ["conversation_id", "text"],
+      required: ["conversation_id", "text"],
+    });
     expect(inputs("query_catalog")).toEqual({ props: ["limit", "search"], required: [] });
     expect(inputs("check_stock")).toEqual({ props: ["sku"], required: ["sku"] });
     expect(inputs("create_quote")).toEqual({ props: ["contact_id", "conversation_id", "items"], required: ["items"] });
-    expect((byName.list_conversations!.inputSchema.properties as any).status.enum).toEqual(["open", "pending", "closed"]);
-    expect((byName.query_catalog!.inputSchema.properties as any).limit).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
+    expect((byName.list_conversations!.inputSchema.properties as any).status.enum).toEqual([
+      "open",
+      "pending",
+      "closed",
+    ]);
+    expect((byName.query_catalog!.inputSchema.properties as any).limit).toMatchObject({
+      type: "integer",
+      minimum: 0,
+      maximum: 100,
+    });
     for (const tool of tools) {
       expect(tool.inputSchema.additionalProperties).toBe(false);
       expect(tool.outputSchema?.type).toBe("object");
     }
-    expect(byName.query_catalog!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(byName.send_message!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.query_catalog!.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.send_message!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(byName.create_quote!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
   });
 
   it("publishes the capability registry's own schemas and scopes for capability-backed tools", async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    for (const [tool, capability] of [["query_catalog", "catalog.search"], ["check_stock", "inventory.check"], ["get_contact", "contacts.get"]] as const) {
+    for (const [tool, capability] of [
+      ["query_catalog", "catalog.search"],
+      ["check_stock", "inventory.check"],
+      ["get_contact", "contacts.get"],
+    ] as const) {
       const descriptor = h.vitrina.capabilities.descriptor(capability)!;
       expect(byName[tool]!.inputSchema).toEqual(descriptor.inputSchema);
       expect(byName[tool]!.description).toContain(`capability ${capability} ${descriptor.version}`);
     }
     expect(byName.query_catalog!.outputSchema).toEqual({
-      type: "object", properties: { items: h.vitrina.capabilities.descriptor("catalog.search")!.outputSchema }, required: ["items"], additionalProperties: false,
+      type: "object",
+      properties: { items: h.vitrina.capabilities.descriptor("catalog.search")!.outputSchema },
+      required: ["items"],
+      additionalProperties: false,
     });
   });
 
   it("search_contacts and get_contact read the stored contact through the capability runtime", async () => {
     const found = await call("search_contacts", { query: "+56912345678" });
     expect(found.isError).toBeFalsy();
-    expect(found.structuredContent).toEqual({ items: [{ name: "María Pérez", phone: "+56912345678", email: "maria@example.cl" }] });
+    expect(found.structuredContent).toEqual({
+      items: [{ name: "María Pérez", phone: "+56912345678", email: "maria@example.cl" }],
+    });
     expect(JSON.parse(found.content[0].text)).toEqual(found.structuredContent);
     expect(found._meta["vitrina/capability"]).toBe("contacts.search");
     expect(found._meta["vitrina/provenance"]).toMatchObject({ source: "service_native", authoritative: false });
@@ -84,7 +127,9 @@ describe("MCP over the official SDK client", () => {
     const all = await call("list_conversations", {});
     expect(all.structuredContent.items.map((c: any) => c.id)).toEqual([h.conversation.id, h.closed.id]);
     const closed = await call("list_conversations", { status: "closed" });
-    expect(closed.structuredContent.items).toEqual([expect.objectContaining({ id: h.closed.id, status: "closed", channel: "web" })]);
+    expect(closed.structuredContent.items).toEqual([
+      expect.objectContaining({ id: h.closed.id, status: "closed", channel: "web" }),
+    ]);
   });
 
   it("query_catalog and check_stock answer from the catalog", async () => {
@@ -96,12 +141,27 @@ describe("MCP over the official SDK client", () => {
   });
 
   it("send_message sends through the transport as a human and records it in the history", async () => {
-    const sent = await call("send_message", { conversation_id: h.conversation.id, text: "Le escribe Ana, del equipo de ventas." });
+    const sent = await call("send_message", {
+      conversation_id: h.conversation.id,
+      text: "Le escribe Ana, del equipo de ventas.",
+    });
     expect(sent.isError).toBeFalsy();
-    expect(sent.structuredContent).toMatchObject({ conversation_id: h.conversation.id, sender: "human", status: "sent" });
-    expect(h.messaging.sent.at(-1)).toEqual({ channel: "whatsapp", to: "+56912345678", text: "Le escribe Ana, del equipo de ventas." });
+    expect(sent.structuredContent).toMatchObject({
+      conversation_id: h.conversation.id,
+      sender: "human",
+      status: "sent",
+    });
+    expect(h.messaging.sent.at(-1)).toEqual({
+      channel: "whatsapp",
+      to: "+56912345678",
+      text: "Le escribe Ana, del equipo de ventas.",
+    });
     const [latest] = await h.storage.messages.listByConversation(h.conversation.id, { limit: 1 });
-    expect(latest).toMatchObject({ id: sent.structuredContent.message_id, sender: "human", content: "Le escribe Ana, del equipo de ventas." });
+    expect(latest).toMatchObject({
+      id: sent.structuredContent.message_id,
+      sender: "human",
+      content: "Le escribe Ana, del equipo de ventas.",
+    });
   });
 
   it("send_message refuses a closed conversation with a tool error and sends nothing", async () => {

@@ -27,7 +27,12 @@ describe("demoConsentPage", () => {
   it("approves on POST back to the same URL, and denies with access_denied", async () => {
     const { response } = await h.authorize(clientId, { scope: "catalog:read" });
     const post = (decision: string) =>
-      fetch(response.url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `decision=${decision}` });
+      fetch(response.url, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: `decision=${decision}`,
+      });
     const approved = new URL((await post("approve")).headers.get("location")!);
     expect(approved.searchParams.get("code")).toMatch(/^vtr_ac_/);
     expect(approved.searchParams.get("state")).toBe("st-123");

@@ -1,4 +1,8 @@
-import { OAuthClientInformationFullSchema, OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
+import {
+  OAuthClientInformationFullSchema,
+  OAuthMetadataSchema,
+  OAuthProtectedResourceMetadataSchema,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
 
@@ -10,20 +14,34 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
   afterAll(async () => h?.close());
 
   it("serves RFC 9728 metadata at the path-inserted form, valid for the SDK; the root names no resource here (§3.3)", async () => {
-    const body = OAuthProtectedResourceMetadataSchema.parse(await (await fetch(`${h.base}/.well-known/oauth-protected-resource/mcp`)).json());
+    const body = OAuthProtectedResourceMetadataSchema.parse(
+      await (await fetch(`${h.base}/.well-known/oauth-protected-resource/mcp`)).json(),
+    );
     expect(body).toMatchObject({
       resource: h.mcpUrl,
       authorization_servers: [h.base],
       bearer_methods_supported: ["header"],
-      scopes_supported: ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"],
+      scopes_supported: [
+        "catalog:read",
+        "customers:read",
+        "customers:write",
+        "conversations:read",
+        "conversations:write",
+        "inventory:read",
+        "quotes:write",
+      ],
     });
     const root = await fetch(`${h.base}/.well-known/oauth-protected-resource`);
     expect(root.status).toBe(404);
-    expect(((await root.json()) as { error_description: string }).error_description).toContain("/.well-known/oauth-protected-resource/mcp");
+    expect(((await root.json()) as { error_description: string }).error_description).toContain(
+      "/.well-known/oauth-protected-resource/mcp",
+    );
   });
 
   it("serves RFC 8414 metadata naming every endpoint, and a JWKS of public keys only", async () => {
-    const metadata = OAuthMetadataSchema.parse(await (await fetch(`${h.base}/.well-known/oauth-authorization-server`)).json());
+    const metadata = OAuthMetadataSchema.parse(
+      await (await fetch(`${h.base}/.well-known/oauth-authorization-server`)).json(),
+    );
     expect(metadata).toMatchObject({
       issuer: h.base,
       authorization_endpoint: `${h.base}/authorize`,
@@ -35,7 +53,9 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
       code_challenge_methods_supported: ["S256"],
       token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
     });
-    const jwks = (await (await fetch(`${h.base}/.well-known/jwks.json`)).json()) as { keys: Array<Record<string, unknown>> };
+    const jwks = (await (await fetch(`${h.base}/.well-known/jwks.json`)).json()) as {
+      keys: Array<Record<string, unknown>>;
+    };
     expect(jwks.keys).toHaveLength(1);
     expect(jwks.keys[0]).toMatchObject({ kty: "EC", crv: "P-256", alg: "ES256", use: "sig" });
     expect(jwks.keys[0]).not.toHaveProperty("d");
@@ -61,7 +81,11 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
     const { status, json } = await h.register({ client_name: "Claude" });
     expect(status).toBe(201);
     const info = OAuthClientInformationFullSchema.parse(json);
-    expect(info).toMatchObject({ client_name: "Claude", token_endpoint_auth_method: "none", redirect_uris: ["http://127.0.0.1:9999/callback"] });
+    expect(info).toMatchObject({
+      client_name: "Claude",
+      token_endpoint_auth_method: "none",
+      redirect_uris: ["http://127.0.0.1:9999/callback"],
+    });
     expect(info.client_secret).toBeUndefined();
     expect((await h.storage.oauthClients.get(info.client_id))?.secretHash).toBeNull();
   });
@@ -73,18 +97,36 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
     expect(stored?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(json.client_secret);
 
-    const basic = (secret: string) => `Basic ${btoa(`${encodeURIComponent(json.client_id)}:${encodeURIComponent(secret)}`)}`;
+    const basic = (secret: string) =>
+      `Basic ${btoa(`${encodeURIComponent(json.client_id)}:${encodeURIComponent(secret)}`)}`;
     const { code, verifier } = await h.obtainCode(json.client_id);
-    const form = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: "http://127.0.0.1:9999/callback" };
+    const form = {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:9999/callback",
+    };
     const wrong = await h.token(form, { authorization: basic("vtr_ocs_wrong") });
     expect(wrong).toMatchObject({ status: 401, json: { error: "invalid_client" } });
     expect(wrong.headers.get("www-authenticate")).toContain("Basic");
     const second = await h.obtainCode(json.client_id);
-    const ok = await h.token({ ...form, code: second.code, code_verifier: second.verifier }, { authorization: basic(json.client_secret) });
+    const ok = await h.token(
+      { ...form, code: second.code, code_verifier: second.verifier },
+      { authorization: basic(json.client_secret) },
+    );
     expect(ok.status).toBe(200);
-    const viaPost = await h.token({ grant_type: "refresh_token", refresh_token: ok.json.refresh_token, client_id: json.client_id, client_secret: json.client_secret });
+    const viaPost = await h.token({
+      grant_type: "refresh_token",
+      refresh_token: ok.json.refresh_token,
+      client_id: json.client_id,
+      client_secret: json.client_secret,
+    });
     expect(viaPost.status).toBe(200);
-    const noSecret = await h.token({ grant_type: "refresh_token", refresh_token: viaPost.json.refresh_token, client_id: json.client_id });
+    const noSecret = await h.token({
+      grant_type: "refresh_token",
+      refresh_token: viaPost.json.refresh_token,
+      client_id: json.client_id,
+    });
     expect(noSecret.json.error).toBe("invalid_client");
   });
 
@@ -103,14 +145,20 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
       expect({ metadata, status, error: json.error }).toEqual({ metadata, status: 400, error });
       expect(json.error_description).toBeTypeOf("string");
     }
-    const loopback = await h.register({ redirect_uris: ["http://localhost:1234/cb", "http://[::1]:1234/cb", "https://app.example.com/cb"] });
+    const loopback = await h.register({
+      redirect_uris: ["http://localhost:1234/cb", "http://[::1]:1234/cb", "https://app.example.com/cb"],
+    });
     expect(loopback.status).toBe(201);
   });
 
   it("revokes (RFC 7009): a refresh token's whole grant, an access token's grant; unknown tokens get 200 too", async () => {
     const clientId = (await h.register()).json.client_id;
     const revoke = (token: string, id = clientId) =>
-      fetch(`${h.base}/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token, client_id: id }) });
+      fetch(`${h.base}/revoke`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token, client_id: id }),
+      });
     const byRefresh = await h.obtainTokens(clientId);
     expect((await revoke(byRefresh.refresh_token)).status).toBe(200);
     expect((await h.callMcp(byRefresh.access_token)).status).toBe(401);
@@ -121,19 +169,31 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
     expect((await h.callMcp(byAccess.access_token)).status).toBe(200);
     expect((await revoke(byAccess.access_token)).status).toBe(200);
     expect((await h.callMcp(byAccess.access_token)).status).toBe(401);
-    expect((await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: byAccess.refresh_token })).json.error).toBe("invalid_grant");
+    expect(
+      (await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: byAccess.refresh_token })).json
+        .error,
+    ).toBe("invalid_grant");
     expect((await revoke("no-such-token")).status).toBe(200);
   });
 
   it("shares the MCP seam with API keys, and keeps OAuth tokens off the webhook API", async () => {
-    const { secret } = await h.vitrina.apiKeys.issue({ userId: OWNER }, h.workspace.id, { name: "CI", scopes: ["catalog:read", "webhooks:read"] });
+    const { secret } = await h.vitrina.apiKeys.issue({ userId: OWNER }, h.workspace.id, {
+      name: "CI",
+      scopes: ["catalog:read", "webhooks:read"],
+    });
     expect((await h.callMcp(secret)).status).toBe(200);
     expect(await h.principalOf(secret)).toMatchObject({ kind: "api_key", workspaceId: h.workspace.id });
     const clientId = (await h.register()).json.client_id;
     const tokens = await h.obtainTokens(clientId);
     expect((await h.callMcp(tokens.access_token)).status).toBe(200);
-    expect(await h.principalOf(tokens.access_token)).toMatchObject({ kind: "oauth", workspaceId: h.workspace.id, subject: OWNER, clientId });
-    const webhooks = (token: string) => fetch(`${h.base}/v1/webhooks`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await h.principalOf(tokens.access_token)).toMatchObject({
+      kind: "oauth",
+      workspaceId: h.workspace.id,
+      subject: OWNER,
+      clientId,
+    });
+    const webhooks = (token: string) =>
+      fetch(`${h.base}/v1/webhooks`, { headers: { authorization: `Bearer ${token}` } });
     expect((await webhooks(secret)).status).toBe(200);
     expect((await webhooks(tokens.access_token)).status).toBe(401);
   });

@@ -16,7 +16,10 @@ afterEach(async () => {
 function storageWithRemovableMembers(removed: Set<string>): Storage {
   const storage = memoryStorage();
   const getMember = storage.workspaces.getMember.bind(storage.workspaces);
-  return { ...storage, workspaces: { ...storage.workspaces, getMember: async (w, u) => (removed.has(u) ? null : getMember(w, u)) } };
+  return {
+    ...storage,
+    workspaces: { ...storage.workspaces, getMember: async (w, u) => (removed.has(u) ? null : getMember(w, u)) },
+  };
 }
 
 describe("OAuth grant policy (item 6)", () => {
@@ -36,11 +39,19 @@ describe("OAuth grant policy (item 6)", () => {
     const clientId = (await h.register()).json.client_id;
     let tokens = await h.obtainTokens(clientId);
     h.clock.advance(90 * 60_000);
-    const refreshed = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
+    const refreshed = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+    });
     expect(refreshed.json.expires_in).toBe(30 * 60); // capped at the grant's end, not a full hour
     tokens = refreshed.json;
     h.clock.advance(30 * 60_000);
-    const ended = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
+    const ended = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+    });
     expect(ended.json.error).toBe("invalid_grant");
   });
 
@@ -50,8 +61,15 @@ describe("OAuth grant policy (item 6)", () => {
     const clientId = (await h.register()).json.client_id;
     const tokens = await h.obtainTokens(clientId);
     removed.add(OWNER);
-    const refused = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
-    expect(refused.json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("no longer a member") });
+    const refused = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refused.json).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("no longer a member"),
+    });
     expect(await h.principalOf(tokens.access_token)).toBeNull();
   });
 
@@ -62,10 +80,27 @@ describe("OAuth grant policy (item 6)", () => {
     const real = await h.principalOf(tokens.access_token);
     expect(real).toMatchObject({ workspaceId: h.workspace.id, subject: OWNER, clientId });
     const context = h.vitrina.oauth!.context;
-    const claims = { issuer: h.base, audience: h.mcpUrl, userId: OWNER, clientId, scopes: ["catalog:read"], familyId: real!.keyId };
-    const otherWorkspace = await signAccessToken(context.keys, h.clock, { ...claims, workspaceId: "someone-elses-workspace" }, 600);
+    const claims = {
+      issuer: h.base,
+      audience: h.mcpUrl,
+      userId: OWNER,
+      clientId,
+      scopes: ["catalog:read"],
+      familyId: real!.keyId,
+    };
+    const otherWorkspace = await signAccessToken(
+      context.keys,
+      h.clock,
+      { ...claims, workspaceId: "someone-elses-workspace" },
+      600,
+    );
     expect(await h.principalOf(otherWorkspace)).toBeNull();
-    const widened = await signAccessToken(context.keys, h.clock, { ...claims, workspaceId: h.workspace.id, scopes: ["catalog:read", "webhooks:write"] }, 600);
+    const widened = await signAccessToken(
+      context.keys,
+      h.clock,
+      { ...claims, workspaceId: h.workspace.id, scopes: ["catalog:read", "webhooks:write"] },
+      600,
+    );
     expect((await h.principalOf(widened))?.scopes).toEqual(["catalog:read"]);
   });
 
@@ -74,7 +109,11 @@ describe("OAuth grant policy (item 6)", () => {
     const unapproved = (await h.register()).json.client_id;
     const approved = (await h.register()).json.client_id;
     const tokens = await h.obtainTokens(approved);
-    const rotated = await h.token({ grant_type: "refresh_token", client_id: approved, refresh_token: tokens.refresh_token });
+    const rotated = await h.token({
+      grant_type: "refresh_token",
+      client_id: approved,
+      refresh_token: tokens.refresh_token,
+    });
     await h.obtainCode(approved); // never exchanged
     h.clock.advance(2 * DAY);
     const counts = await purgeExpiredOAuthRecords(h.storage, h.clock.now());
@@ -82,10 +121,18 @@ describe("OAuth grant policy (item 6)", () => {
     expect(await h.storage.oauthClients.get(unapproved)).toBeNull();
     expect(await h.storage.oauthClients.get(approved)).not.toBeNull();
     // The spent refresh token is kept until it would have expired: a replay still revokes the grant.
-    expect((await h.token({ grant_type: "refresh_token", client_id: approved, refresh_token: tokens.refresh_token })).json.error).toBe("invalid_grant");
+    expect(
+      (await h.token({ grant_type: "refresh_token", client_id: approved, refresh_token: tokens.refresh_token })).json
+        .error,
+    ).toBe("invalid_grant");
     expect(await h.principalOf(rotated.json.access_token)).toBeNull();
     h.clock.advance(31 * DAY);
-    expect(await purgeExpiredOAuthRecords(h.storage, h.clock.now())).toEqual({ codes: 0, grants: 1, refreshTokens: 2, clients: 0 });
+    expect(await purgeExpiredOAuthRecords(h.storage, h.clock.now())).toEqual({
+      codes: 0,
+      grants: 1,
+      refreshTokens: 2,
+      clients: 0,
+    });
   });
 });
 
@@ -93,14 +140,23 @@ describe("OAuth registration limits (item 6)", () => {
   it("bounds the body and the number of redirect URIs", async () => {
     h = await startOAuthHarness({ oauth: { registration: { maxBodyBytes: 8192, maxRedirectUris: 3 } } });
     const many = Array.from({ length: 4 }, (_, i) => `http://127.0.0.1/cb${i}`);
-    expect(await h.register({ redirect_uris: many })).toMatchObject({ status: 400, json: { error: "invalid_redirect_uri" } });
+    expect(await h.register({ redirect_uris: many })).toMatchObject({
+      status: 400,
+      json: { error: "invalid_redirect_uri" },
+    });
     expect((await h.register({ client_name: "x".repeat(10_000) })).status).toBe(413);
-    expect((await h.register({ redirect_uris: [`https://app.example.com/${"a".repeat(2100)}`] })).json.error).toBe("invalid_redirect_uri");
+    expect((await h.register({ redirect_uris: [`https://app.example.com/${"a".repeat(2100)}`] })).json.error).toBe(
+      "invalid_redirect_uri",
+    );
   });
 
   it("rate-limits registrations with a per-process token bucket, keyed by the key function", async () => {
     h = await startOAuthHarness({
-      oauth: { registration: { rateLimit: { burst: 2, perHour: 60, key: (request) => request.headers.get("x-client") ?? "*" } } },
+      oauth: {
+        registration: {
+          rateLimit: { burst: 2, perHour: 60, key: (request) => request.headers.get("x-client") ?? "*" },
+        },
+      },
     });
     expect((await h.register()).status).toBe(201);
     expect((await h.register()).status).toBe(201);
@@ -130,13 +186,22 @@ describe("OAuth URLs and metadata (item 7)", () => {
   });
 
   it("caches configured metadata; the issuer defaults to publicUrl's origin; each metadata URL describes the resource it names", async () => {
-    h = await startOAuthHarness({ oauth: { publicUrl: "https://api.example.com/mcp", additionalResources: ["https://api.example.com/"] } });
+    h = await startOAuthHarness({
+      oauth: { publicUrl: "https://api.example.com/mcp", additionalResources: ["https://api.example.com/"] },
+    });
     const mcp = await fetch(`${h.base}/.well-known/oauth-protected-resource/mcp`);
     expect(mcp.headers.get("cache-control")).toBe("public, max-age=300");
-    expect(await mcp.json()).toMatchObject({ resource: "https://api.example.com/mcp", authorization_servers: ["https://api.example.com"] });
-    expect(await (await fetch(`${h.base}/.well-known/oauth-protected-resource`)).json()).toMatchObject({ resource: "https://api.example.com/" });
+    expect(await mcp.json()).toMatchObject({
+      resource: "https://api.example.com/mcp",
+      authorization_servers: ["https://api.example.com"],
+    });
+    expect(await (await fetch(`${h.base}/.well-known/oauth-protected-resource`)).json()).toMatchObject({
+      resource: "https://api.example.com/",
+    });
     expect((await fetch(`${h.base}/.well-known/oauth-protected-resource/other`)).status).toBe(404);
-    expect(await (await fetch(`${h.base}/.well-known/oauth-authorization-server`)).json()).toMatchObject({ issuer: "https://api.example.com" });
+    expect(await (await fetch(`${h.base}/.well-known/oauth-authorization-server`)).json()).toMatchObject({
+      issuer: "https://api.example.com",
+    });
   });
 
   it("answers a registration with every registered field, defaults included (RFC 7591 §3.2.1)", async () => {
@@ -152,7 +217,8 @@ describe("OAuth URLs and metadata (item 7)", () => {
       token_endpoint_auth_method: "client_secret_basic",
       grant_types: ["authorization_code"],
       response_types: ["code"],
-      scope: "catalog:read customers:read customers:write conversations:read conversations:write inventory:read quotes:write",
+      scope:
+        "catalog:read customers:read customers:write conversations:read conversations:write inventory:read quotes:write",
       client_secret_expires_at: 0,
     });
   });

@@ -18,8 +18,12 @@ describe("OAuth: refused refreshes, loopback ports, private-use schemes, no open
 
   it("1. a refused refresh (wrong resource, wider or unknown scope) does not spend the token: the corrected retry works", async () => {
     const tokens = await h.obtainTokens(clientId, { scope: "catalog:read inventory:read" });
-    expect((await refresh(tokens.refresh_token, { resource: "https://elsewhere.example/mcp" })).json.error).toBe("invalid_target");
-    expect((await refresh(tokens.refresh_token, { scope: "catalog:read customers:write" })).json.error).toBe("invalid_scope");
+    expect((await refresh(tokens.refresh_token, { resource: "https://elsewhere.example/mcp" })).json.error).toBe(
+      "invalid_target",
+    );
+    expect((await refresh(tokens.refresh_token, { scope: "catalog:read customers:write" })).json.error).toBe(
+      "invalid_scope",
+    );
     expect((await refresh(tokens.refresh_token, { scope: "no-such:scope" })).json.error).toBe("invalid_scope");
     expect(await h.principalOf(tokens.access_token)).not.toBeNull();
     const retry = await refresh(tokens.refresh_token, { resource: h.mcpUrl, scope: "catalog:read" });
@@ -35,11 +39,27 @@ describe("OAuth: refused refreshes, loopback ports, private-use schemes, no open
     const { location, verifier } = await h.authorize(id, { redirect_uri: "http://127.0.0.1:5555/cb" });
     expect(`${location!.origin}${location!.pathname}`).toBe("http://127.0.0.1:5555/cb");
     const code = location!.searchParams.get("code")!;
-    const exchanged = await h.token({ grant_type: "authorization_code", client_id: id, code, code_verifier: verifier, redirect_uri: "http://127.0.0.1:5555/cb" });
+    const exchanged = await h.token({
+      grant_type: "authorization_code",
+      client_id: id,
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:5555/cb",
+    });
     expect(exchanged.status).toBe(200);
     // Registered with one port, used with another, also fine; path, query and host still exact.
-    expect((await h.authorize(clientId, { redirect_uri: "http://127.0.0.1:41234/callback" })).location?.searchParams.get("code")).toBeTruthy();
-    for (const wrong of ["http://127.0.0.1:5555/cb2", "http://127.0.0.1:5555/cb?x=1", "http://[::1]:5555/cb", "http://127.0.0.1:5555/x/../cb", "http://127.0.0.1:5555/CB"]) {
+    expect(
+      (await h.authorize(clientId, { redirect_uri: "http://127.0.0.1:41234/callback" })).location?.searchParams.get(
+        "code",
+      ),
+    ).toBeTruthy();
+    for (const wrong of [
+      "http://127.0.0.1:5555/cb2",
+      "http://127.0.0.1:5555/cb?x=1",
+      "http://[::1]:5555/cb",
+      "http://127.0.0.1:5555/x/../cb",
+      "http://127.0.0.1:5555/CB",
+    ]) {
       const { response, location: sent } = await h.authorize(id, { redirect_uri: wrong });
       expect(response.status, wrong).toBe(400);
       expect(sent).toBeNull();
@@ -54,9 +74,20 @@ describe("OAuth: refused refreshes, loopback ports, private-use schemes, no open
     const { location } = await h.authorize(cursor.json.client_id, { redirect_uri: CURSOR });
     expect(location!.href.startsWith(`${CURSOR}?code=`)).toBe(true);
 
-    const confidential = await h.register({ redirect_uris: [CURSOR], token_endpoint_auth_method: "client_secret_basic" });
+    const confidential = await h.register({
+      redirect_uris: [CURSOR],
+      token_endpoint_auth_method: "client_secret_basic",
+    });
     expect(confidential).toMatchObject({ status: 400, json: { error: "invalid_redirect_uri" } });
-    for (const uri of ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "cursor://x/cb#frag", "https://app.example.com/cb#f", "http://app.example.com/cb", "vbscript:msgbox"]) {
+    for (const uri of [
+      "javascript:alert(1)",
+      "data:text/html,hi",
+      "file:///etc/passwd",
+      "cursor://x/cb#frag",
+      "https://app.example.com/cb#f",
+      "http://app.example.com/cb",
+      "vbscript:msgbox",
+    ]) {
       const refused = await h.register({ redirect_uris: [uri] });
       expect(refused.status, uri).toBe(400);
       expect(refused.json.error, uri).toBe("invalid_redirect_uri");
@@ -65,12 +96,22 @@ describe("OAuth: refused refreshes, loopback ports, private-use schemes, no open
 
   it("4. an invalid request of a client no user approved gets an error page, never a redirect (RFC 9700 §4.11.2)", async () => {
     const evil = (await h.register({ redirect_uris: ["https://evil.example/landing"] })).json.client_id;
-    const invalid: Array<Record<string, string | null>> = [{ response_type: "x" }, { code_challenge: null }, { scope: "webhooks:write" }, { resource: "https://other.example/mcp" }];
+    const invalid: Array<Record<string, string | null>> = [
+      { response_type: "x" },
+      { code_challenge: null },
+      { scope: "webhooks:write" },
+      { resource: "https://other.example/mcp" },
+    ];
     for (const params of invalid) {
-      const { response, location } = await h.authorize(evil, { redirect_uri: "https://evil.example/landing", ...params });
+      const { response, location } = await h.authorize(evil, {
+        redirect_uri: "https://evil.example/landing",
+        ...params,
+      });
       expect(response.status, JSON.stringify(params)).toBe(400);
       expect(location).toBeNull();
-      expect(((await response.json()) as { error: string }).error).toMatch(/^(unsupported_response_type|invalid_request|invalid_scope|invalid_target)$/);
+      expect(((await response.json()) as { error: string }).error).toMatch(
+        /^(unsupported_response_type|invalid_request|invalid_scope|invalid_target)$/,
+      );
     }
     // Once a user approved the client (a code was issued), errors go back to it as OAuth says.
     await h.obtainTokens(clientId);

@@ -7,7 +7,14 @@ describe("OAuth refusals", () => {
   let h: OAuthHarness;
   let clientId: string;
   const exchange = (code: string, verifier: string, over: Record<string, string> = {}) =>
-    h.token({ grant_type: "authorization_code", client_id: clientId, code, code_verifier: verifier, redirect_uri: REDIRECT, ...over });
+    h.token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      ...over,
+    });
 
   beforeAll(async () => {
     h = await startOAuthHarness();
@@ -18,7 +25,10 @@ describe("OAuth refusals", () => {
   it("refuses a wrong PKCE verifier, and the code is spent", async () => {
     const { code, verifier } = await h.obtainCode(clientId);
     const wrong = await exchange(code, newVerifier());
-    expect(wrong).toMatchObject({ status: 400, json: { error: "invalid_grant", error_description: expect.stringContaining("code_verifier") } });
+    expect(wrong).toMatchObject({
+      status: 400,
+      json: { error: "invalid_grant", error_description: expect.stringContaining("code_verifier") },
+    });
     expect(wrong.headers.get("cache-control")).toBe("no-store");
     expect((await exchange(code, verifier)).json.error).toBe("invalid_grant");
   });
@@ -26,7 +36,10 @@ describe("OAuth refusals", () => {
   it("refuses plain PKCE and a missing challenge, back on the redirect URI with the state", async () => {
     const plain = await h.authorize(clientId, { code_challenge: newVerifier(), code_challenge_method: "plain" });
     expect(plain.response.status).toBe(302);
-    expect(Object.fromEntries(plain.location!.searchParams)).toMatchObject({ error: "invalid_request", state: "st-123" });
+    expect(Object.fromEntries(plain.location!.searchParams)).toMatchObject({
+      error: "invalid_request",
+      state: "st-123",
+    });
     expect(plain.location!.searchParams.get("error_description")).toContain("S256");
     const none = await h.authorize(clientId, { code_challenge: null, code_challenge_method: null });
     expect(none.location!.searchParams.get("error")).toBe("invalid_request");
@@ -37,9 +50,15 @@ describe("OAuth refusals", () => {
     const first = await exchange(code, verifier);
     expect(first.status).toBe(200);
     expect((await h.callMcp(first.json.access_token)).status).toBe(200);
-    expect((await exchange(code, verifier)).json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("already used") });
+    expect((await exchange(code, verifier)).json).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("already used"),
+    });
     expect((await h.callMcp(first.json.access_token)).status).toBe(401);
-    expect((await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: first.json.refresh_token })).json.error).toBe("invalid_grant");
+    expect(
+      (await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: first.json.refresh_token }))
+        .json.error,
+    ).toBe("invalid_grant");
   });
 
   it("refuses a code presented by another client or with another redirect URI", async () => {
@@ -50,14 +69,23 @@ describe("OAuth refusals", () => {
       error_description: expect.stringContaining("another client"),
     });
     const otherClientCode = await h.obtainCode(other, { redirect_uri: "http://127.0.0.1:9999/other" });
-    const mismatch = await exchange(otherClientCode.code, otherClientCode.verifier, { client_id: other, redirect_uri: REDIRECT });
-    expect(mismatch.json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("redirect_uri") });
+    const mismatch = await exchange(otherClientCode.code, otherClientCode.verifier, {
+      client_id: other,
+      redirect_uri: REDIRECT,
+    });
+    expect(mismatch.json).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("redirect_uri"),
+    });
   });
 
   it("refuses a code after 60 seconds (manual clock)", async () => {
     const { code, verifier } = await h.obtainCode(clientId);
     h.clock.advance(61_000);
-    expect((await exchange(code, verifier)).json).toMatchObject({ error: "invalid_grant", error_description: "authorization code expired" });
+    expect((await exchange(code, verifier)).json).toMatchObject({
+      error: "invalid_grant",
+      error_description: "authorization code expired",
+    });
   });
 
   it("rotates refresh tokens; reusing an old one revokes the whole family", async () => {
@@ -70,7 +98,10 @@ describe("OAuth refusals", () => {
     expect(third.status).toBe(200);
     expect((await h.callMcp(third.json.access_token)).status).toBe(200);
     // The first refresh token again: theft detected, the whole grant goes.
-    expect((await refresh(tokens.refresh_token)).json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("revoked") });
+    expect((await refresh(tokens.refresh_token)).json).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("revoked"),
+    });
     expect((await refresh(third.json.refresh_token)).json.error).toBe("invalid_grant");
     expect((await h.callMcp(third.json.access_token)).status).toBe(401);
     expect((await h.callMcp(tokens.access_token)).status).toBe(401);
@@ -79,20 +110,41 @@ describe("OAuth refusals", () => {
   it("refuses a refresh token presented by another client, and one past its 30 days", async () => {
     const tokens = await h.obtainTokens(clientId);
     const other = (await h.register()).json.client_id;
-    const stolen = await h.token({ grant_type: "refresh_token", client_id: other, refresh_token: tokens.refresh_token });
-    expect(stolen.json).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("another client") });
+    const stolen = await h.token({
+      grant_type: "refresh_token",
+      client_id: other,
+      refresh_token: tokens.refresh_token,
+    });
+    expect(stolen.json).toMatchObject({
+      error: "invalid_grant",
+      error_description: expect.stringContaining("another client"),
+    });
     const fresh = await h.obtainTokens(clientId);
     h.clock.advance(30 * 24 * 3600_000 + 1000);
-    const expired = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: fresh.refresh_token });
+    const expired = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: fresh.refresh_token,
+    });
     expect(expired.json).toMatchObject({ error: "invalid_grant", error_description: "refresh token expired" });
   });
 
   it("never widens scope on refresh, but may narrow it", async () => {
     const tokens = await h.obtainTokens(clientId, { scope: "catalog:read customers:read" });
-    const wider = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token, scope: "catalog:read customers:write" });
+    const wider = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+      scope: "catalog:read customers:write",
+    });
     expect(wider.json).toMatchObject({ error: "invalid_scope" });
     const another = await h.obtainTokens(clientId, { scope: "catalog:read customers:read" });
-    const narrower = await h.token({ grant_type: "refresh_token", client_id: clientId, refresh_token: another.refresh_token, scope: "catalog:read" });
+    const narrower = await h.token({
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: another.refresh_token,
+      scope: "catalog:read",
+    });
     expect(narrower.json.scope).toBe("catalog:read");
   });
 
@@ -113,7 +165,10 @@ describe("OAuth refusals", () => {
   it("answers 403 insufficient_scope naming the scope when the token lacks it", async () => {
     const tokens = await h.obtainTokens(clientId, { scope: "customers:read" });
     expect((await h.callMcp(tokens.access_token)).status).toBe(200);
-    const refused = await h.callMcp(tokens.access_token, "tools/call", { name: "query_catalog", arguments: { query: "casa" } });
+    const refused = await h.callMcp(tokens.access_token, "tools/call", {
+      name: "query_catalog",
+      arguments: { query: "casa" },
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="catalog:read"');
   });
@@ -121,14 +176,19 @@ describe("OAuth refusals", () => {
   it("answers 401 with only resource_metadata when no token was sent", async () => {
     const refused = await h.callMcp(null);
     expect(refused.status).toBe(401);
-    expect(refused.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${h.base}/.well-known/oauth-protected-resource/mcp"`);
+    expect(refused.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${h.base}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it("refuses an unregistered redirect URI without redirecting to it", async () => {
     const { response, location } = await h.authorize(clientId, { redirect_uri: "http://127.0.0.1:9999/attacker" });
     expect(response.status).toBe(400);
     expect(location).toBeNull();
-    expect(await response.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("not registered") });
+    expect(await response.json()).toMatchObject({
+      error: "invalid_request",
+      error_description: expect.stringContaining("not registered"),
+    });
     const prefix = await h.authorize(clientId, { redirect_uri: `${REDIRECT}/more` });
     expect(prefix.response.status).toBe(400);
   });
@@ -144,7 +204,9 @@ describe("OAuth refusals", () => {
 
   it("answers RFC 6749 errors for a bad grant type, a missing parameter and an unknown client", async () => {
     expect((await h.token({ grant_type: "password", client_id: clientId })).json.error).toBe("unsupported_grant_type");
-    expect((await h.token({ grant_type: "authorization_code", client_id: clientId })).json).toMatchObject({ error: "invalid_request" });
+    expect((await h.token({ grant_type: "authorization_code", client_id: clientId })).json).toMatchObject({
+      error: "invalid_request",
+    });
     const unknown = await h.token({ grant_type: "authorization_code", client_id: "nobody", code: "x" });
     expect(unknown).toMatchObject({ status: 401, json: { error: "invalid_client" } });
   });

@@ -24,7 +24,9 @@ describe("OAuth 2.1 with the official MCP SDK client against the real /mcp", () 
     const client = new Client({ name: "sdk-test", version: "1.0.0" });
     // 1. Unauthenticated connect: the 401 names the resource metadata; the SDK discovers, registers
     //    and sends the "browser" to /authorize.
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(h.mcpUrl), { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      client.connect(new StreamableHTTPClientTransport(new URL(h.mcpUrl), { authProvider: provider })),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.information?.client_id).toBeTypeOf("string");
     const authorizationUrl = provider.authorizationUrl!;
     expect(authorizationUrl.pathname).toBe("/authorize");
@@ -42,7 +44,9 @@ describe("OAuth 2.1 with the official MCP SDK client against the real /mcp", () 
     expect(provider.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["query_catalog", "check_stock", "search_contacts", "get_contact"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["query_catalog", "check_stock", "search_contacts", "get_contact"]),
+    );
     const found = await client.callTool({ name: "search_contacts", arguments: { query: "María" } });
     expect(found.isError).not.toBe(true);
     expect(await h.principalOf(provider.saved!.access_token)).toMatchObject({
@@ -59,7 +63,11 @@ describe("OAuth 2.1 with the official MCP SDK client against the real /mcp", () 
     expect(provider.saved!.refresh_token).not.toBe(first.refresh_token);
     expect(provider.saved!.access_token).not.toBe(first.access_token);
     expect((await h.callMcp(provider.saved!.access_token)).status).toBe(200);
-    const reuse = await h.token({ grant_type: "refresh_token", client_id: provider.information!.client_id, refresh_token: first.refresh_token! });
+    const reuse = await h.token({
+      grant_type: "refresh_token",
+      client_id: provider.information!.client_id,
+      refresh_token: first.refresh_token!,
+    });
     expect(reuse.json.error).toBe("invalid_grant");
   });
 });

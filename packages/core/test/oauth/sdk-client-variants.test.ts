@@ -52,7 +52,10 @@ describe("OAuth with the official MCP SDK client: native, confidential and priva
   it("a public client registered at http://127.0.0.1/callback (no port) listening on a free port", async () => {
     const listener = await listenForCallback();
     try {
-      const provider = new TestClientProvider({ registeredRedirectUri: "http://127.0.0.1/callback", redirectUrl: `http://127.0.0.1:${listener.port}/callback` });
+      const provider = new TestClientProvider({
+        registeredRedirectUri: "http://127.0.0.1/callback",
+        redirectUrl: `http://127.0.0.1:${listener.port}/callback`,
+      });
       await runSdkFlow(h, provider, async (url) => {
         await fetch(url); // follows the 302 to the listener, as the browser would
         const query = await listener.received;
@@ -69,12 +72,18 @@ describe("OAuth with the official MCP SDK client: native, confidential and priva
     it(`a confidential client authenticating with ${authMethod}`, async () => {
       const provider = new TestClientProvider({ authMethod, redirectUrl: "https://app.example.com/oauth/callback" });
       await runSdkFlow(h, provider, codeFromRedirect);
-      expect(provider.information).toMatchObject({ token_endpoint_auth_method: authMethod, client_secret: expect.stringMatching(/^vtr_ocs_/) });
+      expect(provider.information).toMatchObject({
+        token_endpoint_auth_method: authMethod,
+        client_secret: expect.stringMatching(/^vtr_ocs_/),
+      });
     });
   }
 
   it("a public client with a private-use scheme redirect URI (Cursor)", async () => {
-    const provider = new TestClientProvider({ clientName: "Cursor", redirectUrl: "cursor://anysphere.cursor-mcp/oauth/callback" });
+    const provider = new TestClientProvider({
+      clientName: "Cursor",
+      redirectUrl: "cursor://anysphere.cursor-mcp/oauth/callback",
+    });
     await runSdkFlow(h, provider, async (url) => {
       const response = await fetch(url, { redirect: "manual" });
       const location = response.headers.get("location")!;

@@ -1,8 +1,22 @@
-import { createManualClock, createSigningKeys, generateOAuthSigningKey, signAccessToken, verifyAccessToken } from "@vitrina/core";
+import {
+  createManualClock,
+  createSigningKeys,
+  generateOAuthSigningKey,
+  signAccessToken,
+  verifyAccessToken,
+} from "@vitrina/core";
 import { describe, expect, it } from "vitest";
 
 const clock = createManualClock();
-const claims = { issuer: "https://api.example.com", audience: "https://api.example.com/mcp", userId: "u1", workspaceId: "w1", clientId: "c1", scopes: ["catalog:read"], familyId: "f1" };
+const claims = {
+  issuer: "https://api.example.com",
+  audience: "https://api.example.com/mcp",
+  userId: "u1",
+  workspaceId: "w1",
+  clientId: "c1",
+  scopes: ["catalog:read"],
+  familyId: "f1",
+};
 const expected = { issuer: claims.issuer, audience: claims.audience };
 
 describe("OAuth signing keys", () => {
@@ -33,7 +47,9 @@ describe("OAuth signing keys", () => {
   it("checks expiry, issuer and audience", async () => {
     const keys = createSigningKeys();
     const token = await signAccessToken(keys, clock, claims, 60);
-    expect(await verifyAccessToken(keys, clock, token, { ...expected, audience: "https://other.example.com/mcp" })).toBeNull();
+    expect(
+      await verifyAccessToken(keys, clock, token, { ...expected, audience: "https://other.example.com/mcp" }),
+    ).toBeNull();
     expect(await verifyAccessToken(keys, clock, token, { ...expected, issuer: "https://evil.example.com" })).toBeNull();
     const later = createManualClock(clock.now().getTime() + 61_000);
     expect(await verifyAccessToken(keys, later, token, expected)).toBeNull();

@@ -30,17 +30,30 @@ describe("/healthz and /readyz", () => {
 
   it("/readyz is 503 when storage fails, without the error's text in the body, which goes to the log", async () => {
     const secretish = "connect ECONNREFUSED db.internal.example:5432 (PostgreSQL 16.4)";
-    const h = await observedVitrina({ health: true, storage: storageWithPing(async () => Promise.reject(new Error(secretish))) });
+    const h = await observedVitrina({
+      health: true,
+      storage: storageWithPing(async () => Promise.reject(new Error(secretish))),
+    });
     const response = await h.vitrina.handler(get("/readyz"));
     expect(response.status).toBe(503);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({ status: "failing", checks: { storage: "failing", worker: "not running" } });
     expect(text).not.toMatch(/ECONNREFUSED|internal|5432|16\.4/);
-    expect(h.lines).toContainEqual(expect.objectContaining({ level: 40, check: "storage", cause: expect.stringContaining("ECONNREFUSED"), requestId: response.headers.get("x-request-id") }));
+    expect(h.lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        check: "storage",
+        cause: expect.stringContaining("ECONNREFUSED"),
+        requestId: response.headers.get("x-request-id"),
+      }),
+    );
   });
 
   it("/readyz is 503 when storage does not answer within readyTimeoutMs", async () => {
-    const h = await observedVitrina({ health: { readyTimeoutMs: 5 }, storage: storageWithPing(() => new Promise(() => {})) });
+    const h = await observedVitrina({
+      health: { readyTimeoutMs: 5 },
+      storage: storageWithPing(() => new Promise(() => {})),
+    });
     const response = await h.vitrina.handler(get("/readyz"));
     expect(response.status).toBe(503);
     expect((await response.json()).checks.storage).toBe("failing");
@@ -51,7 +64,9 @@ describe("/healthz and /readyz", () => {
     const worker = h.vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     try {
       // Wait for the loop's first round (it logs a heartbeat), so it is asleep when the clock moves.
-      await vi.waitFor(() => expect(h.lines).toContainEqual(expect.objectContaining({ msg: "outbox worker heartbeat" })));
+      await vi.waitFor(() =>
+        expect(h.lines).toContainEqual(expect.objectContaining({ msg: "outbox worker heartbeat" })),
+      );
       const fresh = await h.vitrina.handler(get("/readyz"));
       expect(await fresh.json()).toEqual({ status: "ok", checks: { storage: "ok", worker: "ok" } });
       // The manual clock moves past the bound while the loop sleeps on its (real, hour-long) timer.

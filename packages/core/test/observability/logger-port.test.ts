@@ -44,7 +44,13 @@ describe("Logger port", () => {
     expect(info).not.toHaveBeenCalled();
     const written = stderr.mock.calls.map(([line]) => JSON.parse(String(line)));
     expect(written).toEqual([
-      expect.objectContaining({ level: "warn", msg: "lead rejected", code: "unknown_connector", requestId: "req-3", time: expect.any(String) }),
+      expect.objectContaining({
+        level: "warn",
+        msg: "lead rejected",
+        code: "unknown_connector",
+        requestId: "req-3",
+        time: expect.any(String),
+      }),
       expect.objectContaining({ level: "error", msg: "internal", requestId: "req-3" }),
     ]);
   });

@@ -1,6 +1,13 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
-import { createManualClock, createVitrina, logMessagingTransport, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
+import {
+  createManualClock,
+  createVitrina,
+  logMessagingTransport,
+  silentLogger,
+  type Storage,
+  type VitrinaOptions,
+} from "@vitrina/core";
 import pino from "pino";
 
 export const SECRET_BOX_KEY = Buffer.alloc(32, 5).toString("base64");
@@ -29,11 +36,22 @@ export async function observedVitrina(options: Partial<VitrinaOptions> & { stora
     ...options,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "HubSpot", systemId: "hubspot" });
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+    name: "HubSpot",
+    systemId: "hubspot",
+  });
 
   /** Posts a lead signed with the connector's secret (or `over`), straight to the handler. */
-  function postLead(body: string, over: { secret?: string; connectorId?: string; headers?: Record<string, string> } = {}) {
-    const signed = signLead({ connectorId: over.connectorId ?? connector.id, secret: over.secret ?? secret, body, timestamp: clock.now().getTime() });
+  function postLead(
+    body: string,
+    over: { secret?: string; connectorId?: string; headers?: Record<string, string> } = {},
+  ) {
+    const signed = signLead({
+      connectorId: over.connectorId ?? connector.id,
+      secret: over.secret ?? secret,
+      body,
+      timestamp: clock.now().getTime(),
+    });
     return vitrina.handler(
       new Request("http://vitrina.test/functions/v1/lead-intake", {
         method: "POST",
@@ -55,7 +73,12 @@ export function leadWithMarkers(over: Record<string, unknown> = {}) {
     source_lead_id: `crm-${PII_MARKER}-${Math.random().toString(36).slice(2)}`,
     contact: { phone_e164: "+56912345678", name: `María ${PII_MARKER}`, email: `${PII_MARKER}@example.cl` },
     qualification: { monthly_income: 1_800_000 },
-    whatsapp_consent: { granted: true, timestamp: "2026-03-01T11:00:00Z", source: "landing-form", purpose: "sales follow-up" },
+    whatsapp_consent: {
+      granted: true,
+      timestamp: "2026-03-01T11:00:00Z",
+      source: "landing-form",
+      purpose: "sales follow-up",
+    },
     metadata: { note: PII_MARKER },
     ...over,
   };

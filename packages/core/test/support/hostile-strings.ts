@@ -7,10 +7,14 @@ import fc from "fast-check";
 export const hostileUnit = fc.constantFrom("\u0000", "\uD800", "\uDBFF", "\uDC00", "\uDFFF", "\uD83D\uDE00", "\uFFFD");
 
 /** String units: mostly ordinary characters, about one in five hostile. */
-export const unit = fc.oneof({ weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 1, unit: "binary" }) }, { weight: 1, arbitrary: hostileUnit });
+export const unit = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 1, unit: "binary" }) },
+  { weight: 1, arbitrary: hostileUnit },
+);
 
 /** `fc.string` whose characters include U+0000 and lone surrogates. */
-export const hostileString = (constraints: { minLength?: number; maxLength?: number } = {}) => fc.string({ ...constraints, unit });
+export const hostileString = (constraints: { minLength?: number; maxLength?: number } = {}) =>
+  fc.string({ ...constraints, unit });
 
 /** `fc.jsonValue` whose strings (values and keys) include U+0000 and lone surrogates. */
 export const hostileJsonValue = () => fc.jsonValue({ stringUnit: unit });
@@ -20,7 +24,9 @@ export const hostileJson = () => fc.json({ stringUnit: unit });
 
 /** One UTF-16 code unit of a lone surrogate as the WTF-8 bytes a hostile client would send. */
 function wtf8Escape(codeUnit: number): string {
-  return [0xe0 | (codeUnit >> 12), 0x80 | ((codeUnit >> 6) & 0x3f), 0x80 | (codeUnit & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("");
+  return [0xe0 | (codeUnit >> 12), 0x80 | ((codeUnit >> 6) & 0x3f), 0x80 | (codeUnit & 0x3f)]
+    .map((b) => `%${b.toString(16).toUpperCase()}`)
+    .join("");
 }
 
 /**

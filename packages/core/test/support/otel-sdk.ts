@@ -9,7 +9,12 @@ import {
   type DataPoint,
   type MetricData,
 } from "@opentelemetry/sdk-metrics";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 
 /**
  * Registers the OpenTelemetry SDK globally, as an app's NodeSDK would, with in-memory exporters:
@@ -47,8 +52,16 @@ export function installOtelSdk() {
     },
     /** Everything exported, as one string: names, attributes, events and metric attributes. */
     async everythingExported(): Promise<string> {
-      const spans = (await this.spans()).map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status }));
-      const points = (await collect()).map((m) => ({ name: m.descriptor.name, points: m.dataPoints.map((p: DataPoint<unknown>) => p.attributes) }));
+      const spans = (await this.spans()).map((s) => ({
+        name: s.name,
+        attributes: s.attributes,
+        events: s.events,
+        status: s.status,
+      }));
+      const points = (await collect()).map((m) => ({
+        name: m.descriptor.name,
+        points: m.dataPoints.map((p: DataPoint<unknown>) => p.attributes),
+      }));
       return JSON.stringify({ spans, points });
     },
     async uninstall(): Promise<void> {

@@ -40,7 +40,18 @@ describe("parseOrThrow words zod's issues plainly", () => {
   });
 
   it("words sizes, options and formats", () => {
-    expect(reasonsFor(schema, { name: "", count: 1.5, ratio: 0, kind: "c", fixed: "y", tags: ["t"], email: "nope", worded: "ok" })).toEqual([
+    expect(
+      reasonsFor(schema, {
+        name: "",
+        count: 1.5,
+        ratio: 0,
+        kind: "c",
+        fixed: "y",
+        tags: ["t"],
+        email: "nope",
+        worded: "ok",
+      }),
+    ).toEqual([
       { field: "name", reason: "must not be empty" },
       { field: "count", reason: "must be a whole number, not a fractional number" },
       { field: "ratio", reason: "must be greater than 0" },
@@ -49,13 +60,25 @@ describe("parseOrThrow words zod's issues plainly", () => {
       { field: "tags", reason: "must have at least 2 items" },
       { field: "email", reason: "must be an email address" },
     ]);
-    expect(reasonsFor(schema, { name: "toolong", count: -1, ratio: 1, kind: "a", fixed: "x", tags: ["a", "b"], worded: "ok" })).toEqual([
+    expect(
+      reasonsFor(schema, {
+        name: "toolong",
+        count: -1,
+        ratio: 1,
+        kind: "a",
+        fixed: "x",
+        tags: ["a", "b"],
+        worded: "ok",
+      }),
+    ).toEqual([
       { field: "name", reason: "must be at most 5 characters" },
       { field: "count", reason: "must be at least 0" },
     ]);
   });
 
   it("leaves the application's global zod configuration alone", () => {
-    expect(z.string().safeParse(undefined).error?.issues[0]?.message).toBe("Invalid input: expected string, received undefined");
+    expect(z.string().safeParse(undefined).error?.issues[0]?.message).toBe(
+      "Invalid input: expected string, received undefined",
+    );
   });
 });

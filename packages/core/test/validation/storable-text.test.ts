@@ -18,13 +18,22 @@ describe("isStorableText", () => {
 
 describe("findUnstorableText", () => {
   it("names the nested path, keys included", () => {
-    expect(findUnstorableText({ a: { b: ["ok", "x\u0000"] } }, "metadata")).toEqual({ field: "metadata.a.b.1", reason: expect.any(String) });
+    expect(findUnstorableText({ a: { b: ["ok", "x\u0000"] } }, "metadata")).toEqual({
+      field: "metadata.a.b.1",
+      reason: expect.any(String),
+    });
     expect(findUnstorableText({ "k\uDC00": 1 })).toEqual({ field: "k\uDC00", reason: expect.stringMatching(/^key /) });
     expect(findUnstorableText({ a: [1, null, true, "fine"] })).toBeNull();
   });
 
   it("assertStorableText throws 400 invalid_argument with the field", () => {
-    const error = (() => { try { assertStorableText("a\u0000", "client_id"); } catch (e) { return e; } })();
+    const error = (() => {
+      try {
+        assertStorableText("a\u0000", "client_id");
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(VitrinaError);
     expect(error).toMatchObject({ code: "invalid_argument", reasons: [{ field: "client_id" }] });
   });

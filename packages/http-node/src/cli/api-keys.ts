@@ -10,20 +10,46 @@ export const apiKeysCommand: CliCommand = {
 vitrina api-keys list   --workspace <id> --user <userId>
 vitrina api-keys revoke <keyId> --workspace <id> --user <userId>
 scopes: ${SCOPES.join(", ")}`,
-  flags: { workspace: { type: "string" }, user: { type: "string" }, name: { type: "string" }, scopes: { type: "string" } },
+  flags: {
+    workspace: { type: "string" },
+    user: { type: "string" },
+    name: { type: "string" },
+    scopes: { type: "string" },
+  },
   async run(ctx, [action, keyId], flags) {
     const actor = { userId: required(flags.user, "user") };
     const workspaceId = required(flags.workspace, "workspace");
     if (action === "issue") {
-      const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, { name: required(flags.name, "name"), scopes: list(flags.scopes, "scopes") });
+      const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, {
+        name: required(flags.name, "name"),
+        scopes: list(flags.scopes, "scopes"),
+      });
       if (ctx.out.json) printJson(issued);
-      else printRecord(ctx.out, { id: issued.key.id, name: issued.key.name, scopes: issued.key.scopes.join(","), secret: issued.secret });
+      else
+        printRecord(ctx.out, {
+          id: issued.key.id,
+          name: issued.key.name,
+          scopes: issued.key.scopes.join(","),
+          secret: issued.secret,
+        });
       console.error("The key above is shown once. Store it now.");
     } else if (action === "list") {
       const keys = await ctx.vitrina.apiKeys.list(actor, workspaceId);
-      printList(ctx.out, keys, [["ID", (k) => k.id], ["NAME", (k) => k.name], ["SCOPES", (k) => k.scopes.join(",")], ["CREATED", (k) => k.createdAt], ["REVOKED", (k) => k.revokedAt]]);
+      printList(ctx.out, keys, [
+        ["ID", (k) => k.id],
+        ["NAME", (k) => k.name],
+        ["SCOPES", (k) => k.scopes.join(",")],
+        ["CREATED", (k) => k.createdAt],
+        ["REVOKED", (k) => k.revokedAt],
+      ]);
     } else if (action === "revoke") {
-      printRecord(ctx.out, (await ctx.vitrina.apiKeys.revoke(actor, workspaceId, requiredPositional(keyId, "keyId"))) as unknown as Record<string, unknown>);
+      printRecord(
+        ctx.out,
+        (await ctx.vitrina.apiKeys.revoke(actor, workspaceId, requiredPositional(keyId, "keyId"))) as unknown as Record<
+          string,
+          unknown
+        >,
+      );
     } else unknownAction(apiKeysCommand, action);
   },
 };

@@ -7,7 +7,9 @@ function days(value: string | undefined, name: string): number | null | undefine
   if (value === "keep") return null;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) {
-    throw new VitrinaError("invalid_argument", `${name} must be a number of days or "keep"`, { reasons: [{ field: name, reason: 'must be a number of days or "keep"' }] });
+    throw new VitrinaError("invalid_argument", `${name} must be a number of days or "keep"`, {
+      reasons: [{ field: name, reason: 'must be a number of days or "keep"' }],
+    });
   }
   return parsed;
 }
@@ -36,7 +38,17 @@ export const cleanupCommand: CliCommand = {
     const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
     const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
     const { extra, ...counts } = report;
-    console.log(JSON.stringify({ ...counts, ...extra, settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays } }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          ...counts,
+          ...extra,
+          settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays },
+        },
+        null,
+        2,
+      ),
+    );
     if (!report.complete) console.error("The time budget ran out; run it again to carry on.");
   },
 };

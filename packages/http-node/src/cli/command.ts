@@ -44,23 +44,34 @@ export function requiredPositional(value: string | undefined, name: string): str
 
 /** `--scopes a,b` → `["a", "b"]`. */
 export function list(value: string | boolean | undefined, flag: string): string[] {
-  return required(value, flag).split(",").map((s) => s.trim()).filter(Boolean);
+  return required(value, flag)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `--limit 20` → 20; anything but a positive whole number is a usage error naming the flag. */
 export function positiveInteger(value: string | boolean | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
-  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError(`--${flag} must be a positive whole number, got "${text}"`, `--${flag}`);
+  if (!/^[1-9][0-9]*$/.test(text))
+    throw new UsageError(`--${flag} must be a positive whole number, got "${text}"`, `--${flag}`);
   return Number(text);
 }
 
-export function oneOf<T extends string>(value: string | boolean | undefined, flag: string, allowed: readonly T[]): T | undefined {
+export function oneOf<T extends string>(
+  value: string | boolean | undefined,
+  flag: string,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}, got "${String(value)}"`, `--${flag}`);
+  if (!allowed.includes(value as T))
+    throw new UsageError(`--${flag} must be one of ${allowed.join(", ")}, got "${String(value)}"`, `--${flag}`);
   return value as T;
 }
 
 export function unknownAction(command: CliCommand, action: string | undefined): never {
-  throw new UsageError(action === undefined ? `${command.name}: which action?` : `unknown ${command.name} action "${action}"`);
+  throw new UsageError(
+    action === undefined ? `${command.name}: which action?` : `unknown ${command.name} action "${action}"`,
+  );
 }

@@ -9,4 +9,13 @@ import { workerCommand } from "./worker.js";
 import { workspacesCommand } from "./workspaces.js";
 
 /** Every `vitrina` command, in the order `vitrina --help` lists them. A new command is one line here. */
-export const commands: CliCommand[] = [migrateCommand, workspacesCommand, connectorsCommand, apiKeysCommand, webhooksCommand, deliveriesCommand, workerCommand, cleanupCommand];
+export const commands: CliCommand[] = [
+  migrateCommand,
+  workspacesCommand,
+  connectorsCommand,
+  apiKeysCommand,
+  webhooksCommand,
+  deliveriesCommand,
+  workerCommand,
+  cleanupCommand,
+];

@@ -12,7 +12,13 @@ export const connectorsCommand: CliCommand = {
   usage: `vitrina connectors create --workspace <id> --name <visible name> --system-id <id> --user <userId> [--public-url <url>]
 vitrina connectors list   --workspace <id> --user <userId>
 vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
-  flags: { workspace: { type: "string" }, name: { type: "string" }, "system-id": { type: "string" }, user: { type: "string" }, "public-url": { type: "string" } },
+  flags: {
+    workspace: { type: "string" },
+    name: { type: "string" },
+    "system-id": { type: "string" },
+    user: { type: "string" },
+    "public-url": { type: "string" },
+  },
   async run(ctx, [action, connectorId], flags) {
     const actor = { userId: required(flags.user, "user") };
     switch (action) {
@@ -27,7 +33,13 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
       }
       case "list": {
         const connectors = await ctx.vitrina.connectors.list(actor, required(flags.workspace, "workspace"));
-        printList(ctx.out, connectors, [["ID", (c) => c.id], ["NAME", (c) => c.name], ["SYSTEM", (c) => c.systemId], ["SECRET VERSION", (c) => c.secretVersion], ["CREATED", (c) => c.createdAt]]);
+        printList(ctx.out, connectors, [
+          ["ID", (c) => c.id],
+          ["NAME", (c) => c.name],
+          ["SYSTEM", (c) => c.systemId],
+          ["SECRET VERSION", (c) => c.secretVersion],
+          ["CREATED", (c) => c.createdAt],
+        ]);
         return;
       }
       case "rotate": {

@@ -25,10 +25,18 @@ export interface CliContext {
 }
 
 /** Storage as the app configures it: the config's own `storage`, else `storageFromEnv` in the config's schema. */
-export async function openConfiguredStorage(options: CliSetup): Promise<Omit<ConfiguredStorage, "kind"> & { kind: ConfiguredStorage["kind"] | "config" }> {
+export async function openConfiguredStorage(
+  options: CliSetup,
+): Promise<Omit<ConfiguredStorage, "kind"> & { kind: ConfiguredStorage["kind"] | "config" }> {
   const { config } = options;
   if (config.storage !== undefined && !options.memory) {
-    return { storage: config.storage, kind: "config", description: `the storage from ${options.configFile}`, persistent: true, dataDir: "" };
+    return {
+      storage: config.storage,
+      kind: "config",
+      description: `the storage from ${options.configFile}`,
+      persistent: true,
+      dataDir: "",
+    };
   }
   return storageFromEnv({ memory: options.memory, schema: config.database?.schema, env: options.env });
 }
@@ -66,6 +74,10 @@ export async function openCliContext(options: CliSetup): Promise<CliContext> {
     return { config, storage: configured, vitrina, out: options.out };
   } catch (error) {
     await configured.storage.close();
-    throw error instanceof VitrinaError ? error : new VitrinaError("invalid_argument", `the configuration is invalid: ${(error as Error).message}`, { cause: error });
+    throw error instanceof VitrinaError
+      ? error
+      : new VitrinaError("invalid_argument", `the configuration is invalid: ${(error as Error).message}`, {
+          cause: error,
+        });
   }
 }

@@ -9,7 +9,9 @@ export const migrateCommand: CliCommand = {
   flags: {},
   async runWithSetup(setup) {
     if (setup.config.storage !== undefined) {
-      throw new UsageError("the config file passes its own `storage`: run the adapter's migrate(db, { schema }) from your app; `vitrina migrate` migrates the storage it opens itself (DATABASE_URL or PGlite, in `database.schema`)");
+      throw new UsageError(
+        "the config file passes its own `storage`: run the adapter's migrate(db, { schema }) from your app; `vitrina migrate` migrates the storage it opens itself (DATABASE_URL or PGlite, in `database.schema`)",
+      );
     }
     const configured = await openConfiguredStorage(setup);
     console.log(`migrations applied: ${configured.description}`);

@@ -13,7 +13,8 @@ export function printList<T>(out: Output, rows: T[], columns: Column<T>[], jsonV
   if (rows.length === 0) return void console.log("(none)");
   const cells = [columns.map(([header]) => header), ...rows.map((row) => columns.map(([, value]) => cell(value(row))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
-  for (const line of cells) console.log(line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join("  "));
+  for (const line of cells)
+    console.log(line.map((text, i) => (i === line.length - 1 ? text : text.padEnd(widths[i]!))).join("  "));
 }
 
 /** One record as `key  value` lines (nested values as JSON). */

@@ -13,10 +13,16 @@ type StorageKind = ConfiguredStorage["kind"] | "config";
  * here would seal secrets the server can't open (its CRMs would get 500s). The key is resolved on
  * first use, so commands that never seal (workspaces, API keys, migrate) don't need it.
  */
-export function cliSecretBox(kind: StorageKind, dataDir: string, configuredKey: SecretBox | string | undefined, env: Record<string, string | undefined> = process.env): SecretBox {
+export function cliSecretBox(
+  kind: StorageKind,
+  dataDir: string,
+  configuredKey: SecretBox | string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): SecretBox {
   if (configuredKey !== undefined && typeof configuredKey !== "string") return configuredKey;
   let box: Promise<SecretBox> | undefined;
-  const resolveBox = () => (box ??= resolveKey(kind, dataDir, configuredKey || env.VITRINA_SECRET_KEY, env).then(createAesGcmSecretBox));
+  const resolveBox = () =>
+    (box ??= resolveKey(kind, dataDir, configuredKey || env.VITRINA_SECRET_KEY, env).then(createAesGcmSecretBox));
   return {
     seal: async (plaintext) => (await resolveBox()).seal(plaintext),
     open: async (sealed) => (await resolveBox()).open(sealed),
@@ -24,14 +30,27 @@ export function cliSecretBox(kind: StorageKind, dataDir: string, configuredKey: 
 }
 
 /** Fails now, rather than at the first seal, when the key would be missing (the worker's startup). */
-export async function requireSecretKey(kind: StorageKind, dataDir: string, configuredKey: SecretBox | string | undefined, env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function requireSecretKey(
+  kind: StorageKind,
+  dataDir: string,
+  configuredKey: SecretBox | string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   if (configuredKey !== undefined && typeof configuredKey !== "string") return;
   await resolveKey(kind, dataDir, configuredKey || env.VITRINA_SECRET_KEY, env);
 }
 
-async function resolveKey(kind: StorageKind, dataDir: string, key: string | undefined, env: Record<string, string | undefined>): Promise<string> {
+async function resolveKey(
+  kind: StorageKind,
+  dataDir: string,
+  key: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<string> {
   if (key) return key;
   if (kind === "pglite") return secretKeyFromEnv(dataDir, { ...env, DATABASE_URL: "" });
   if (kind === "memory") return randomBytes(32).toString("base64");
-  throw new VitrinaError("invalid_argument", secretKeyRequiredMessage(kind === "config" ? "The config file passes its own storage" : undefined));
+  throw new VitrinaError(
+    "invalid_argument",
+    secretKeyRequiredMessage(kind === "config" ? "The config file passes its own storage" : undefined),
+  );
 }

@@ -15,7 +15,9 @@ export const workerCommand: CliCommand = {
     // first-message sweep runs in your server's worker, never here, where it would "send" into a log.
     const worker = startWorker(ctx.vitrina, { recoverFirstMessages: ctx.config.messaging !== undefined });
     const prefix = ctx.config.headerPrefix ?? "Vitrina";
-    console.error(`vitrina worker ${worker.workerId} delivering from ${ctx.storage.description}, signing with ${prefix}-Signature; Ctrl-C to stop`);
+    console.error(
+      `vitrina worker ${worker.workerId} delivering from ${ctx.storage.description}, signing with ${prefix}-Signature; Ctrl-C to stop`,
+    );
     await worker.stopped;
   },
 };

@@ -9,12 +9,25 @@ export const workspacesCommand: CliCommand = {
   summary: "create a workspace (its owner is the first member), list a user's workspaces",
   usage: `vitrina workspaces create --name <name> --owner <userId> [--vertical real_estate|generic] [--currency CLP]
 vitrina workspaces list   --user <userId>`,
-  flags: { name: { type: "string" }, owner: { type: "string" }, user: { type: "string" }, vertical: { type: "string" }, currency: { type: "string" } },
+  flags: {
+    name: { type: "string" },
+    owner: { type: "string" },
+    user: { type: "string" },
+    vertical: { type: "string" },
+    currency: { type: "string" },
+  },
   async run(ctx, [action], flags) {
     if (action === "create") return create(ctx, flags);
     if (action !== "list") unknownAction(workspacesCommand, action);
     const workspaces = await ctx.vitrina.workspaces.listForUser({ userId: required(flags.user, "user") });
-    printList(ctx.out, workspaces, [["ID", (w) => w.id], ["NAME", (w) => w.name], ["ROLE", (w) => w.role], ["VERTICAL", (w) => w.vertical], ["CURRENCY", (w) => w.currency], ["CREATED", (w) => w.createdAt]]);
+    printList(ctx.out, workspaces, [
+      ["ID", (w) => w.id],
+      ["NAME", (w) => w.name],
+      ["ROLE", (w) => w.role],
+      ["VERTICAL", (w) => w.vertical],
+      ["CURRENCY", (w) => w.currency],
+      ["CREATED", (w) => w.createdAt],
+    ]);
   },
 };
 
@@ -22,7 +35,10 @@ async function create(ctx: CliContext, flags: Flags): Promise<void> {
   const vertical = oneOf(flags.vertical, "vertical", VERTICALS);
   const currency = flags.currency === undefined ? undefined : String(flags.currency);
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-    throw new UsageError(`--currency must be a three-letter ISO 4217 code in capitals such as CLP or USD, got "${currency}"`, "--currency");
+    throw new UsageError(
+      `--currency must be a three-letter ISO 4217 code in capitals such as CLP or USD, got "${currency}"`,
+      "--currency",
+    );
   }
   const workspace = await ctx.vitrina.workspaces.create({
     name: required(flags.name, "name"),

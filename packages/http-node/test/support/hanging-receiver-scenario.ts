@@ -8,13 +8,19 @@ import { startReceiver, startWebhookHarness } from "./webhook-harness.js";
  * ones wait out their deadline. Returns each healthy delivery's commit → arrival time in ms and
  * how many requests the hanging receiver held open at once.
  */
-export async function healthyLatencyBesideHangingReceiver(options: { storage?: Storage; webhooks?: WebhookOptions; healthyEvents?: number }) {
+export async function healthyLatencyBesideHangingReceiver(options: {
+  storage?: Storage;
+  webhooks?: WebhookOptions;
+  healthyEvents?: number;
+}) {
   const cleanup: Array<() => Promise<void>> = [];
   try {
     const hanging = await startReceiver(() => {});
     const healthy = await startReceiver();
     const webhooks = { allowInsecureLoopback: true, ...options.webhooks };
-    const h = await startWebhookHarness(options.storage === undefined ? { webhooks } : { storage: options.storage, webhooks });
+    const h = await startWebhookHarness(
+      options.storage === undefined ? { webhooks } : { storage: options.storage, webhooks },
+    );
     await h.subscribe(hanging.url);
     for (let i = 0; i < 100; i++) await h.quote(1000 + i);
     const worker = h.vitrina.outbox.startWorker();

@@ -82,10 +82,24 @@ export function sampleLead(over: Record<string, unknown> = {}) {
   return {
     event: "lead.created",
     source_lead_id: `crm-${Date.now()}-${counter}`,
-    contact: { phone_e164: `+5691${String(1_000_000 + counter).padStart(7, "0")}`, name: "María Pérez", email: `maria${counter}@example.cl` },
-    context: { catalog_item_id: "unit-101", source: "landing", campaign_id: "spring", landing_page: "https://example.cl/u101" },
+    contact: {
+      phone_e164: `+5691${String(1_000_000 + counter).padStart(7, "0")}`,
+      name: "María Pérez",
+      email: `maria${counter}@example.cl`,
+    },
+    context: {
+      catalog_item_id: "unit-101",
+      source: "landing",
+      campaign_id: "spring",
+      landing_page: "https://example.cl/u101",
+    },
     qualification: { monthly_income: 1_800_000 },
-    whatsapp_consent: { granted: true, timestamp: "2026-01-31T12:00:00Z", source: "landing-form", purpose: "sales follow-up" },
+    whatsapp_consent: {
+      granted: true,
+      timestamp: "2026-01-31T12:00:00Z",
+      source: "landing-form",
+      purpose: "sales follow-up",
+    },
     metadata: { utm_source: "google", trace: { id: "abc" } },
     ...over,
   };

@@ -2,7 +2,14 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createManualClock, createVitrina, logMessagingTransport, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
+import {
+  createManualClock,
+  createVitrina,
+  logMessagingTransport,
+  silentLogger,
+  type Storage,
+  type VitrinaOptions,
+} from "@vitrina/core";
 
 export const SECRET_BOX_KEY = Buffer.alloc(32, 9).toString("base64");
 export const RECEIVER_SECRET = "whsec_test_0123456789abcdefABCDEF";
@@ -14,7 +21,9 @@ export interface ReceivedDelivery {
 }
 
 /** A real receiver on 127.0.0.1:0; `respond` decides each answer (default 200). */
-export async function startReceiver(respond: (d: ReceivedDelivery, res: ServerResponse, n: number) => void = (_d, res) => res.end("ok")) {
+export async function startReceiver(
+  respond: (d: ReceivedDelivery, res: ServerResponse, n: number) => void = (_d, res) => res.end("ok"),
+) {
   const received: ReceivedDelivery[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -57,7 +66,10 @@ export async function startExclusiveReceiver(delayMs: number) {
 export function verifyWithNodeCrypto(header: string | undefined, body: string, secret: string): boolean {
   const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? "");
   if (!match) return false;
-  const expected = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${match[1]}.`).update(body, "utf8").digest();
+  const expected = createHmac("sha256", Buffer.from(secret, "utf8"))
+    .update(`${match[1]}.`)
+    .update(body, "utf8")
+    .digest();
   return timingSafeEqual(expected, Buffer.from(match[2]!, "hex"));
 }
 
@@ -84,7 +96,11 @@ export async function startWebhookHarness(over: Partial<VitrinaOptions> & { stor
     if (key !== null) headers.authorization = `Bearer ${key}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     const response = await vitrina.handler(
-      new Request(`http://vitrina.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      new Request(`http://vitrina.test${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     );
     const text = await response.text();
     return { status: response.status, headers: response.headers, json: text === "" ? null : (JSON.parse(text) as any) };
@@ -98,7 +114,11 @@ export async function startWebhookHarness(over: Partial<VitrinaOptions> & { stor
 
   /** Emits one `quote.created` through the real domain operation. */
   function quote(unitPrice = 1990) {
-    return vitrina.quotes.create({ workspaceId: workspace.id, contactId: contact.id, items: [{ sku: "SKU-1", quantity: 2, unitPrice }] });
+    return vitrina.quotes.create({
+      workspaceId: workspace.id,
+      contactId: contact.id,
+      items: [{ sku: "SKU-1", quantity: 2, unitPrice }],
+    });
   }
 
   return { vitrina, clock, workspace, contact, apiKey, api, subscribe, quote };

@@ -57,7 +57,13 @@ export const catalogSearch = defineCapability({
   scopeMatch: "anyOf",
   input: z.strictObject({
     search: z.string().optional().describe("Text contained in the product's name or SKU (case-insensitive)"),
-    limit: z.number().int().min(0).max(100).optional().describe(`Most items to return, 0..100; default ${DEFAULT_LIMITS.catalogSearch}`),
+    limit: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe(`Most items to return, 0..100; default ${DEFAULT_LIMITS.catalogSearch}`),
   }),
   output: z.array(catalogItemOutput),
   idempotency: { required: false, strategy: "none" },

@@ -11,7 +11,12 @@ export const contactsSearch = defineCapability({
   requiredScopes: ["customers:read"],
   scopeMatch: "anyOf",
   input: z.strictObject({
-    query: z.string().min(1).describe(`Part of a name, email or phone number; at most ${DEFAULT_LIMITS.contactsSearch} contacts are returned`),
+    query: z
+      .string()
+      .min(1)
+      .describe(
+        `Part of a name, email or phone number; at most ${DEFAULT_LIMITS.contactsSearch} contacts are returned`,
+      ),
   }),
   output: z.array(z.strictObject({ name: optionalText, phone: optionalText, email: optionalText })),
   idempotency: { required: false, strategy: "none" },

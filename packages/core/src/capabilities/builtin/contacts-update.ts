@@ -79,7 +79,8 @@ export const contactsUpdate = defineCapability({
         return { output: { ok: true } };
       });
     } catch (error) {
-      if (error instanceof VitrinaError && error.code === "conflict") return { output: { ok: false, error: error.message } };
+      if (error instanceof VitrinaError && error.code === "conflict")
+        return { output: { ok: false, error: error.message } };
       throw error;
     }
   },

@@ -16,11 +16,24 @@ function nativeMatches(items: CatalogItemRecord[], sku: string): SourcedMatch[] 
   return items.flatMap((item): SourcedMatch[] => {
     const base = { source: item.source ?? NATIVE_SOURCE, authoritative: false };
     if (item.sku.toLowerCase() === wanted) {
-      return [{ ...base, sku: item.sku, name: item.name, stock: item.stock, ...(item.availability && { availability: item.availability }) }];
+      return [
+        {
+          ...base,
+          sku: item.sku,
+          name: item.name,
+          stock: item.stock,
+          ...(item.availability && { availability: item.availability }),
+        },
+      ];
     }
     return item.variants
       .filter((v) => v.sku.toLowerCase() === wanted)
-      .map((v) => ({ ...base, sku: v.sku, name: [item.name, v.name].filter(Boolean).join(" – ") || null, stock: v.stock }));
+      .map((v) => ({
+        ...base,
+        sku: v.sku,
+        name: [item.name, v.name].filter(Boolean).join(" – ") || null,
+        stock: v.stock,
+      }));
   });
 }
 
@@ -71,7 +84,9 @@ export const inventoryCheck = defineCapability({
     available: z.boolean().optional(),
     availability: z.string().optional(),
     ambiguous: z.boolean().optional(),
-    matches: z.array(z.strictObject({ sku: z.string(), name: z.string().nullable(), source: z.string().nullable() })).optional(),
+    matches: z
+      .array(z.strictObject({ sku: z.string(), name: z.string().nullable(), source: z.string().nullable() }))
+      .optional(),
   }),
   idempotency: { required: false, strategy: "none" },
   async run(context, { sku }) {
@@ -82,7 +97,16 @@ export const inventoryCheck = defineCapability({
       return { output: { found: false, sku, ambiguous: false, matches: [] }, provenance: { fallbackUsed } };
     }
     if (matches.length > 1) {
-      const output = { found: true, sku, name: null, source: null, stock: null, availability: "ambiguous", ambiguous: true, matches: listed };
+      const output = {
+        found: true,
+        sku,
+        name: null,
+        source: null,
+        stock: null,
+        availability: "ambiguous",
+        ambiguous: true,
+        matches: listed,
+      };
       return { output, provenance: { source: "aggregated", fallbackUsed } };
     }
     const availability = availabilityOf(only);

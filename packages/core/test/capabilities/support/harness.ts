@@ -25,8 +25,15 @@ export async function capabilityHarness(options: Partial<VitrinaOptions> & { sto
   });
   const workspace = await vitrina.workspaces.create({ name: "Demo Inmobiliaria", ownerUserId: "owner" });
   const seeded = await seedDemoData(vitrina, workspace.id, clock.now());
-  const principal = (scopes: string[] = ALL_SCOPES): CapabilityPrincipal => ({ workspaceId: workspace.id, scopes, actorId: "agent-key-1" });
+  const principal = (scopes: string[] = ALL_SCOPES): CapabilityPrincipal => ({
+    workspaceId: workspace.id,
+    scopes,
+    actorId: "agent-key-1",
+  });
   const invoke = (name: string, input: unknown, idempotencyKey?: string) =>
-    vitrina.capabilities.invoke(name, input, { principal: principal(), ...(idempotencyKey !== undefined && { idempotencyKey }) });
+    vitrina.capabilities.invoke(name, input, {
+      principal: principal(),
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    });
   return { vitrina, storage, clock, workspace, seeded, principal, invoke };
 }

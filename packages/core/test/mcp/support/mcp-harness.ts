@@ -20,7 +20,15 @@ export const CATALOG = [
   { sku: "EST-01", name: "Estacionamiento", price: 9_500_000, stock: 12 },
 ];
 
-export const ALL_SCOPES = ["catalog:read", "customers:read", "customers:write", "conversations:read", "conversations:write", "inventory:read", "quotes:write"];
+export const ALL_SCOPES = [
+  "catalog:read",
+  "customers:read",
+  "customers:write",
+  "conversations:read",
+  "conversations:write",
+  "inventory:read",
+  "quotes:write",
+];
 export const TOKENS = { full: "vk_test_full", readOnly: "vk_test_read_only", catalogOnly: "vk_test_catalog" } as const;
 
 /**
@@ -28,40 +36,95 @@ export const TOKENS = { full: "vk_test_full", readOnly: "vk_test_read_only", cat
  * WhatsApp conversation with two messages and a closed web conversation, three API tokens, and an
  * SDK client factory. Every tool answers from this storage through the real capability runtime.
  */
-export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { storage?: Storage; oauth?: boolean } = {}) {
+export async function startMcpHarness(
+  mcp: Partial<McpOptions> = {},
+  options: { storage?: Storage; oauth?: boolean } = {},
+) {
   const storage = options.storage ?? memoryStorage();
   const messaging = logMessagingTransport(silentLogger);
   const f = fixtures();
   const workspace = f.workspace();
-  const contact = f.contact(workspace.id, { name: "María Pérez", phoneE164: "+56912345678", email: "maria@example.cl", tags: ["vip"], score: 80 });
-  const conversation = { id: f.id(), workspaceId: workspace.id, contactId: contact.id, channel: "whatsapp", status: "open" as const, escalatedAt: null, createdAt: f.at(0), updatedAt: f.at(2000) };
+  const contact = f.contact(workspace.id, {
+    name: "María Pérez",
+    phoneE164: "+56912345678",
+    email: "maria@example.cl",
+    tags: ["vip"],
+    score: 80,
+  });
+  const conversation = {
+    id: f.id(),
+    workspaceId: workspace.id,
+    contactId: contact.id,
+    channel: "whatsapp",
+    status: "open" as const,
+    escalatedAt: null,
+    createdAt: f.at(0),
+    updatedAt: f.at(2000),
+  };
   const closed = { ...conversation, id: f.id(), channel: "web", status: "closed" as const, updatedAt: f.at(1000) };
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);
   await storage.conversations.insert(conversation);
   await storage.conversations.insert(closed);
-  await storage.messages.insert({ id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "contact", content: "Hola, ¿sigue disponible el 101?", createdAt: f.at(1000) });
-  await storage.messages.insert({ id: f.id(), workspaceId: workspace.id, conversationId: conversation.id, sender: "agent", content: "Sí, quedan 3.", createdAt: f.at(2000) });
+  await storage.messages.insert({
+    id: f.id(),
+    workspaceId: workspace.id,
+    conversationId: conversation.id,
+    sender: "contact",
+    content: "Hola, ¿sigue disponible el 101?",
+    createdAt: f.at(1000),
+  });
+  await storage.messages.insert({
+    id: f.id(),
+    workspaceId: workspace.id,
+    conversationId: conversation.id,
+    sender: "agent",
+    content: "Sí, quedan 3.",
+    createdAt: f.at(2000),
+  });
 
   for (const item of CATALOG) {
     await storage.catalogItems.upsert({
-      id: f.id(), workspaceId: workspace.id, source: "service_native", currency: "CLP", availability: item.stock > 0 ? "in_stock" : "out_of_stock",
-      description: null, location: null, delivery: null, address: null, developer: null, amenities: null, typologies: null,
-      variants: [], images: [], createdAt: f.at(), updatedAt: f.at(), ...item,
+      id: f.id(),
+      workspaceId: workspace.id,
+      source: "service_native",
+      currency: "CLP",
+      availability: item.stock > 0 ? "in_stock" : "out_of_stock",
+      description: null,
+      location: null,
+      delivery: null,
+      address: null,
+      developer: null,
+      amenities: null,
+      typologies: null,
+      variants: [],
+      images: [],
+      createdAt: f.at(),
+      updatedAt: f.at(),
+      ...item,
     });
   }
 
-  const principal = (keyId: string, scopes: string[]): Omit<Principal, "kind"> => ({ workspaceId: workspace.id, keyId, scopes });
+  const principal = (keyId: string, scopes: string[]): Omit<Principal, "kind"> => ({
+    workspaceId: workspace.id,
+    keyId,
+    scopes,
+  });
   const vitrina = createVitrina({
     storage,
     messaging,
     secretBox: Buffer.alloc(32, 7).toString("base64"),
     // The authorization server, for tests about its discovery; nobody is ever authorized here.
-    ...(options.oauth === true && { oauth: { authorize: async () => new Response("no sign-in in tests", { status: 403 }) } }),
+    ...(options.oauth === true && {
+      oauth: { authorize: async () => new Response("no sign-in in tests", { status: 403 }) },
+    }),
     mcp: {
       authenticate: staticTokenAuthenticator({
         [TOKENS.full]: principal("key-full", ALL_SCOPES),
-        [TOKENS.readOnly]: principal("key-read", ALL_SCOPES.filter((s) => !s.endsWith(":write"))),
+        [TOKENS.readOnly]: principal(
+          "key-read",
+          ALL_SCOPES.filter((s) => !s.endsWith(":write")),
+        ),
         [TOKENS.catalogOnly]: principal("key-catalog", ["catalog:read"]),
       }),
       allowedOrigins: ["https://console.example.com"],
@@ -82,7 +145,12 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
   async function post(body: unknown, headers: Record<string, string> = {}) {
     const response = await fetch(mcpUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKENS.full}`, ...headers },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${TOKENS.full}`,
+        ...headers,
+      },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -90,7 +158,17 @@ export async function startMcpHarness(mcp: Partial<McpOptions> = {}, options: { 
   }
 
   return {
-    vitrina, storage, messaging, workspace, contact, conversation, closed, server, mcpUrl, connect, post,
+    vitrina,
+    storage,
+    messaging,
+    workspace,
+    contact,
+    conversation,
+    closed,
+    server,
+    mcpUrl,
+    connect,
+    post,
     async close() {
       await server.close();
       await storage.close();

@@ -18,14 +18,30 @@ const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
  * A real server on 127.0.0.1:0 (`vitrina.handler`: OAuth routes and the MCP server at `/mcp`), with
  * one workspace whose owner the consent hook approves.
  */
-export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage } = {}) {
+export async function startOAuthHarness(
+  over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage } = {},
+) {
   const storage = over.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
   let workspaceId = "";
-  const autoApprove: AuthorizeHook = async (_request, { scopes }) => ({ userId: OWNER, workspaceId, grantedScopes: scopes });
+  const autoApprove: AuthorizeHook = async (_request, { scopes }) => ({
+    userId: OWNER,
+    workspaceId,
+    grantedScopes: scopes,
+  });
   // Suites register many clients on one server: no registration rate limit unless a test sets one.
-  const oauth: OAuthOptions = { authorize: over.authorize ?? autoApprove, registration: { rateLimit: false }, ...over.oauth };
-  const vitrina = createVitrina({ storage, messaging: logMessagingTransport(silentLogger), secretBox: SECRET_BOX_KEY, clock, oauth });
+  const oauth: OAuthOptions = {
+    authorize: over.authorize ?? autoApprove,
+    registration: { rateLimit: false },
+    ...over.oauth,
+  };
+  const vitrina = createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: SECRET_BOX_KEY,
+    clock,
+    oauth,
+  });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
   const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
@@ -84,7 +100,13 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
 
   async function obtainTokens(clientId: string, params: Record<string, string | null> = {}) {
     const { code, verifier } = await obtainCode(clientId, params);
-    const result = await token({ grant_type: "authorization_code", client_id: clientId, code, code_verifier: verifier, redirect_uri: "http://127.0.0.1:9999/callback" });
+    const result = await token({
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code,
+      code_verifier: verifier,
+      redirect_uri: "http://127.0.0.1:9999/callback",
+    });
     if (result.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(result.json)}`);
     return result.json as { access_token: string; refresh_token: string; scope: string; expires_in: number };
   }
@@ -102,11 +124,23 @@ export async function startOAuthHarness(over: { authorize?: AuthorizeHook; oauth
     });
 
   /** Who the MCP authenticator (API keys, then OAuth) says the bearer of `token` is. */
-  const principalOf = (token: string) => vitrina.authenticateMcp(new Request(mcpUrl, { headers: { authorization: `Bearer ${token}` } }));
+  const principalOf = (token: string) =>
+    vitrina.authenticateMcp(new Request(mcpUrl, { headers: { authorization: `Bearer ${token}` } }));
 
   return {
-    vitrina, storage, clock, workspace, base, mcpUrl,
-    register, authorize, obtainCode, token, obtainTokens, callMcp, principalOf,
+    vitrina,
+    storage,
+    clock,
+    workspace,
+    base,
+    mcpUrl,
+    register,
+    authorize,
+    obtainCode,
+    token,
+    obtainTokens,
+    callMcp,
+    principalOf,
     async close() {
       await server.close();
       await storage.close();

@@ -1,5 +1,9 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 
 /**
  * An MCP client's side of OAuth, as a desktop client would keep it: in memory, browser replaced by
@@ -14,7 +18,14 @@ export class TestClientProvider implements OAuthClientProvider {
   readonly redirectUrl: string;
   readonly clientMetadata: OAuthClientMetadata;
 
-  constructor(options: { redirectUrl?: string; registeredRedirectUri?: string; authMethod?: "none" | "client_secret_basic" | "client_secret_post"; clientName?: string } = {}) {
+  constructor(
+    options: {
+      redirectUrl?: string;
+      registeredRedirectUri?: string;
+      authMethod?: "none" | "client_secret_basic" | "client_secret_post";
+      clientName?: string;
+    } = {},
+  ) {
     this.redirectUrl = options.redirectUrl ?? "http://127.0.0.1:9999/callback";
     this.clientMetadata = {
       client_name: options.clientName ?? "SDK test client",
