@@ -12,17 +12,10 @@ export type * from "./ports/inventory.js";
 export type { MessagingTransport, OutgoingMessage, SendResult } from "./ports/messaging.js";
 export { systemClock, createManualClock, type Clock, type ManualClock } from "./ports/clock.js";
 export { randomUuid, type IdGenerator } from "./ports/ids.js";
-export {
-  childLogger,
-  consoleLogger,
-  defaultLogger,
-  describeError,
-  silentLogger,
-  type LogFields,
-  type Logger,
-  type LogMethod,
-} from "./ports/logger.js";
-export { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
+export { type LogFields, type Logger, type LogMethod } from "./ports/logger.js";
+export { childLogger, consoleLogger, defaultLogger, describeError, silentLogger } from "./logging/loggers.js";
+export { type SecretBox } from "./ports/secret-box.js";
+export { createAesGcmSecretBox } from "./crypto/aes-gcm-secret-box.js";
 export {
   importHmacKey,
   hmacSha256Hex,
@@ -86,7 +79,7 @@ export type * from "./capabilities/definition.js";
 export { createCapabilityRegistry, ATTEMPT_STATES, type CapabilityRegistry } from "./capabilities/registry.js";
 export { type CapabilityPolicy, type PolicyContext, type PolicyDecision } from "./capabilities/policies.js";
 export { DEFAULT_ATTEMPT_LEASE_MS } from "./capabilities/logical-attempt.js";
-export { missingScopes } from "./capabilities/scopes.js";
+export { missingScopes } from "./auth/scopes.js";
 export { BUILTIN_CAPABILITIES, DEFAULT_LIMITS, type BuiltinCapabilities } from "./capabilities/builtin/index.js";
 export {
   CATALOG_DOCUMENT_VERSION,

@@ -2,7 +2,7 @@ import { createCapabilityService, type CapabilityOptions } from "./capabilities/
 import type { CapabilityPolicy } from "./capabilities/policies.js";
 import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
-import { leadIntakeRoute } from "./http/lead-intake-route.js";
+import { leadIntakeRoute } from "./leads/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
 import { resolveMount, type MountOptions } from "./http/mount.js";
 import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
@@ -19,10 +19,12 @@ import { eventSchemasDocument } from "./events/event-schemas.js";
 import type { McpOptions } from "./mcp/mcp-options.js";
 import { systemClock, type Clock } from "./ports/clock.js";
 import { randomUuid, type IdGenerator } from "./ports/ids.js";
-import { defaultLogger, type Logger } from "./ports/logger.js";
+import { type Logger } from "./ports/logger.js";
+import { defaultLogger } from "./logging/loggers.js";
 import type { InventoryProvider } from "./ports/inventory.js";
 import type { MessagingTransport } from "./ports/messaging.js";
-import { createAesGcmSecretBox, type SecretBox } from "./ports/secret-box.js";
+import { type SecretBox } from "./ports/secret-box.js";
+import { createAesGcmSecretBox } from "./crypto/aes-gcm-secret-box.js";
 import type { Storage } from "./ports/storage.js";
 import { createWorkspaceService } from "./workspaces/workspace-service.js";
 import { createOutbox, type WebhookOptions } from "./webhooks/create-outbox.js";
@@ -32,7 +34,7 @@ import { firstOf } from "./auth/principal.js";
 import { createConversationService } from "./conversations/conversation-service.js";
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
-import { webhookRoutes } from "./http/webhook-routes.js";
+import { webhookRoutes } from "./webhooks/webhook-routes.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
@@ -216,7 +218,13 @@ export function createVitrina(options: VitrinaOptions) {
   const orders = createOrderService({ storage, clock, ids });
 
   const routes: Route[] = [
-    capabilities.route,
+    // The public catalog: cacheable, revised whenever an embedder registers a capability.
+    publicJsonRoute({
+      path: "/v1/capabilities",
+      revision: capabilities.revision,
+      document: capabilities.catalog,
+      maxAgeSeconds: options.capabilities?.catalogMaxAgeSeconds ?? 300,
+    }),
     // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
     publicJsonRoute({
       path: "/v1/events/schemas",

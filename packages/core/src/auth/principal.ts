@@ -2,13 +2,17 @@ import { InsufficientScopeError, VitrinaError } from "../errors.js";
 
 /** Who is calling, once authenticated: a workspace and what it may do there. */
 export interface Principal {
-  /** How the caller authenticated: a stored API key, an OAuth access token, or a fixed token table. */
-  kind: "api_key" | "oauth" | "static";
+  /**
+   * How the caller authenticated: a stored API key, an OAuth access token, a fixed token table, or
+   * a signed-in console session (a user of the workspace; `subject` is the user id and the session
+   * id is `keyId`).
+   */
+  kind: "api_key" | "oauth" | "static" | "console";
   workspaceId: string;
   /** The API key's id, or for OAuth the grant (token family) id: revoking either stops the caller. */
   keyId: string;
   scopes: string[];
-  /** OAuth: the signed-in user the token acts for. */
+  /** OAuth and console sessions: the signed-in user the caller acts for. */
   subject?: string;
   /** OAuth: the client the token was issued to. */
   clientId?: string;

@@ -6,7 +6,6 @@ import type { Storage } from "../ports/storage.js";
 import { startAgentRun } from "./agent-run.js";
 import { BUILTIN_CAPABILITIES, type BuiltinCapabilities } from "./builtin/index.js";
 import { buildCatalogDocument, type CatalogDocument } from "./catalog-document.js";
-import { publicJsonRoute } from "../http/public-json-route.js";
 import type { CapabilityDefinition, CapabilityDescriptor, CapabilityPrincipal } from "./definition.js";
 import { DEFAULT_ATTEMPT_LEASE_MS } from "./logical-attempt.js";
 import type { CapabilityPolicy } from "./policies.js";
@@ -93,12 +92,8 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     },
     startRun: (run: { principal: CapabilityPrincipal; agentId: string }) =>
       startAgentRun({ runtime, storage, clock, ids }, run),
-    route: publicJsonRoute({
-      path: "/v1/capabilities",
-      revision: () => registry.revision,
-      document: catalog,
-      maxAgeSeconds: options.catalogMaxAgeSeconds ?? 300,
-    }),
+    /** Changes whenever a capability is registered: the catalog route's ETag input. */
+    revision: (): number => registry.revision,
   };
 }
 export type CapabilityService = ReturnType<typeof createCapabilityService>;

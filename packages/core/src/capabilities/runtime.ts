@@ -10,7 +10,7 @@ import type { CapabilityContext, CapabilityPrincipal, CapabilityResult, Provenan
 import { runLogicalAttempt } from "./logical-attempt.js";
 import { enforcePolicies, type CapabilityPolicy } from "./policies.js";
 import type { CapabilityRegistry, RegisteredCapability } from "./registry.js";
-import { assertScopes } from "./scopes.js";
+import { assertScopes } from "../auth/scopes.js";
 
 export interface CapabilityRuntimeDeps {
   registry: CapabilityRegistry;

@@ -1,5 +1,5 @@
 import type { Clock } from "../ports/clock.js";
-import { describeError } from "../ports/logger.js";
+import { describeError } from "../logging/loggers.js";
 import type { Storage } from "../ports/storage.js";
 import type { OutboxWorker } from "../webhooks/outbox-worker.js";
 import { jsonResponse } from "./json.js";

@@ -1,5 +1,6 @@
 import { VitrinaError, type VitrinaErrorCode } from "../errors.js";
-import { describeError, type Logger } from "../ports/logger.js";
+import { type Logger } from "../ports/logger.js";
+import { describeError } from "../logging/loggers.js";
 
 /** The one place HTTP statuses are chosen for error codes. Documented in the core README. */
 const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {

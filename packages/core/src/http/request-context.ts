@@ -1,5 +1,6 @@
 import type { IdGenerator } from "../ports/ids.js";
-import { childLogger, type Logger } from "../ports/logger.js";
+import { type Logger } from "../ports/logger.js";
+import { childLogger } from "../logging/loggers.js";
 import { errorResponse } from "./json.js";
 
 /** What a route knows about the request it serves besides the Request itself. */

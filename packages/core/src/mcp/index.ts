@@ -6,7 +6,7 @@ export {
   type Authenticator,
   type Principal,
   type ScopeRequirement,
-} from "./authenticator.js";
+} from "../auth/authenticators.js";
 export { catalogPriceLookup } from "./catalog-prices.js";
 export { MCP_PROTOCOL_VERSION, MCP_SERVER_INFO, ACCEPTED_PROTOCOL_VERSIONS } from "./protocol.js";
 export { FINANCIAL_TOOLS_DISABLED_MESSAGE } from "./quote-tool.js";

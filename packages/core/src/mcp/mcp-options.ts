@@ -1,5 +1,5 @@
 import type { CapabilityService } from "../capabilities/capability-service.js";
-import type { Authenticator } from "./authenticator.js";
+import type { Authenticator } from "../auth/authenticators.js";
 
 /** The options an embedder passes as `createVitrina({ mcp: { … } })`. */
 export interface McpOptions {

@@ -2,8 +2,8 @@ import { VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { decodeJsonBody } from "../http/read-json.js";
 import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
-import { missingScopes } from "../capabilities/scopes.js";
-import type { Authenticator, Principal } from "./authenticator.js";
+import { missingScopes } from "../auth/scopes.js";
+import type { Authenticator, Principal } from "../auth/authenticators.js";
 import {
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,

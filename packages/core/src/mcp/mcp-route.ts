@@ -6,7 +6,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport } from "../ports/messaging.js";
 import type { Storage } from "../ports/storage.js";
-import { rejectEveryone, type Principal } from "./authenticator.js";
+import { rejectEveryone, type Principal } from "../auth/authenticators.js";
 import { catalogPriceLookup } from "./catalog-prices.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";

@@ -10,7 +10,7 @@ import {
 import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
 import { observeToolCall } from "../telemetry/mcp-telemetry.js";
-import type { Principal } from "./authenticator.js";
+import type { Principal } from "../auth/authenticators.js";
 import { MCP_SERVER_INFO } from "./protocol.js";
 import { listedTool, runTool, type ToolDefinition } from "./tool-definition.js";
 

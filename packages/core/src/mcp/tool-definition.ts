@@ -3,9 +3,10 @@ import { z } from "zod";
 import { toCatalogJsonSchema } from "../capabilities/json-schema.js";
 import { VitrinaError } from "../errors.js";
 import { statusForCode } from "../http/json.js";
-import { describeError, type Logger } from "../ports/logger.js";
+import { type Logger } from "../ports/logger.js";
+import { describeError } from "../logging/loggers.js";
 import { parseOrThrow } from "../validation.js";
-import type { Principal, ScopeRequirement } from "./authenticator.js";
+import type { Principal, ScopeRequirement } from "../auth/authenticators.js";
 
 export interface ToolContext {
   principal: Principal;

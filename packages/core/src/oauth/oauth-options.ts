@@ -110,7 +110,9 @@ export interface RegistrationRateLimit {
  * What MCP clients may ask for: every scope of the MCP tools. Not `webhooks:*`: OAuth tokens are
  * bound to the MCP URL and are never accepted on the webhook API.
  */
-export const DEFAULT_OAUTH_SCOPES: string[] = SCOPES.filter((scope) => !scope.startsWith("webhooks:"));
+export const DEFAULT_OAUTH_SCOPES: string[] = SCOPES.filter(
+  (scope) => !scope.startsWith("webhooks:") && !scope.startsWith("admin:"),
+);
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const DEFAULT_CODE_TTL_SECONDS = 60;

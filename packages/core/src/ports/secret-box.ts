@@ -1,48 +1,5 @@
-import { base64ToBytes, bytesToBase64Url, utf8Bytes } from "../crypto/encoding.js";
-import { VitrinaError } from "../errors.js";
-
 /** Seals secrets at rest. Storage only ever sees sealed strings. */
 export interface SecretBox {
   seal(plaintext: string): Promise<string>;
   open(sealed: string): Promise<string>;
-}
-
-const VERSION = "v1";
-
-/**
- * AES-256-GCM via WebCrypto. `key` is 32 bytes, or a base64/base64url string of 32 bytes
- * (generate one with `openssl rand -base64 32`). Sealed form: `v1.<iv>.<ciphertext+tag>`.
- */
-export function createAesGcmSecretBox(key: Uint8Array | string): SecretBox {
-  const raw = typeof key === "string" ? base64ToBytes(key) : key;
-  if (raw.length !== 32) {
-    throw new VitrinaError("invalid_argument", `secret box key must be 32 bytes, got ${raw.length}`);
-  }
-  const cryptoKey = crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, "AES-GCM", false, [
-    "encrypt",
-    "decrypt",
-  ]);
-  return {
-    async seal(plaintext) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await cryptoKey, utf8Bytes(plaintext));
-      return `${VERSION}.${bytesToBase64Url(iv)}.${bytesToBase64Url(new Uint8Array(sealed))}`;
-    },
-    async open(sealed) {
-      const [version, iv, data] = sealed.split(".");
-      if (version !== VERSION || !iv || !data) {
-        throw new VitrinaError("internal", "sealed secret has an unknown format");
-      }
-      try {
-        const plain = await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: base64ToBytes(iv) },
-          await cryptoKey,
-          base64ToBytes(data),
-        );
-        return new TextDecoder().decode(plain);
-      } catch (cause) {
-        throw new VitrinaError("internal", "sealed secret could not be opened: wrong secret box key?", { cause });
-      }
-    },
-  };
 }

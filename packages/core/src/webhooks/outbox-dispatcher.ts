@@ -1,7 +1,8 @@
 import { importHmacKey } from "../crypto/hmac.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
-import { describeError, type Logger } from "../ports/logger.js";
+import { type Logger } from "../ports/logger.js";
+import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { DeliveryOutcome, Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from "../ports/clock.js";
-import { describeError, type Logger } from "../ports/logger.js";
+import { type Logger } from "../ports/logger.js";
+import { describeError } from "../logging/loggers.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import type { CommitSignal } from "./commit-signal.js";
 import type { OutboxDispatcher } from "./outbox-dispatcher.js";

@@ -1,12 +1,12 @@
 import { VitrinaError } from "../errors.js";
-import type { LeadIntake, LeadIntakeResponse } from "../leads/lead-intake.js";
-import { CONNECTOR_ID_PATTERN } from "../leads/verify-lead-signature.js";
+import type { LeadIntake, LeadIntakeResponse } from "./lead-intake.js";
+import { CONNECTOR_ID_PATTERN } from "./verify-lead-signature.js";
 import type { Logger } from "../ports/logger.js";
 import { observeLeadIntake } from "../telemetry/lead-telemetry.js";
-import type { Route } from "./router.js";
-import { jsonResponse, statusForCode } from "./json.js";
-import { readBodyLimited } from "./read-body.js";
-import { requireJsonContentType } from "./read-json.js";
+import type { Route } from "../http/router.js";
+import { jsonResponse, statusForCode } from "../http/json.js";
+import { readBodyLimited } from "../http/read-body.js";
+import { requireJsonContentType } from "../http/read-json.js";
 
 export interface LeadIntakeRouteOptions {
   intake: LeadIntake;

@@ -1,6 +1,6 @@
 import type { CapabilityDescriptor } from "../capabilities/definition.js";
 
-import { bearerToken, type Authenticator, type Principal } from "../auth/principal.js";
+import { bearerToken, type Authenticator, type Principal } from "./principal.js";
 
 export type { Authenticator, Principal };
 

@@ -1,10 +1,10 @@
 import { requirePrincipal, requireScope, type Authenticator } from "../auth/principal.js";
 import { ValidationError } from "../errors.js";
-import type { SubscriptionService } from "../webhooks/subscription-service.js";
-import { MAX_PAGE_SIZE } from "../webhooks/subscription-service.js";
-import { jsonResponse } from "./json.js";
-import { readJsonBody } from "./read-json.js";
-import type { Route, RouteHandler } from "./router.js";
+import type { SubscriptionService } from "./subscription-service.js";
+import { MAX_PAGE_SIZE } from "./subscription-service.js";
+import { jsonResponse } from "../http/json.js";
+import { readJsonBody } from "../http/read-json.js";
+import type { Route, RouteHandler } from "../http/router.js";
 
 /** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
 const MAX_BODY_BYTES = 16 * 1024;
