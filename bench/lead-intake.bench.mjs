@@ -4,6 +4,7 @@
 // ceiling is measured first, on a server answering a fixed 200, to show it isn't the bottleneck.
 import { measure } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow } from "./load/report.mjs";
+import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
@@ -28,11 +29,24 @@ async function postgresAnswers() {
 const leads = (kind) =>
   measure("lead-server.mjs", [kind], { profile: "lead", connections, durationMs }, { DATABASE_URL });
 
+async function statementsRow() {
+  const { statements, commits, byKind } = await statementsPerLead(DATABASE_URL);
+  const kinds = [...byKind].map(([kind, n]) => `${kind} ${(n / 50).toFixed(1)}`).join(", ");
+  return {
+    case: "statements (round trips) per lead, PostgreSQL",
+    value: statements,
+    unit: "statements",
+    note: `${commits.toFixed(1)} commits; ${kinds}; reference: 2`,
+  };
+}
+
 export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
   const bare = await leads("bare");
   const memory = await leads("vitrina-memory");
-  const postgres = (await postgresAnswers()) ? await leads("vitrina-postgres") : null;
+  const hasPostgres = await postgresAnswers();
+  const referencePostgres = hasPostgres ? await leads("reference-postgres") : null;
+  const postgres = hasPostgres ? await leads("vitrina-postgres") : null;
   const reference = {
     label: "bare HMAC",
     perSecond: bare.perSecond,
@@ -44,8 +58,16 @@ export async function run() {
     bottleneckVerdict(ceiling.perSecond, "Vitrina", fastestVitrina),
     loadRow("bare node:http HMAC (reference)", bare),
     loadRow("vitrina http-node + memory", memory, reference),
-    postgres
-      ? loadRow("vitrina http-node + PostgreSQL", postgres, reference)
-      : { case: "vitrina http-node + PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` },
+    ...(postgres
+      ? [
+          loadRow("hand-written node:http + pg, 2 round trips (reference)", referencePostgres),
+          loadRow("vitrina http-node + PostgreSQL", postgres, {
+            label: "hand-written pg",
+            perSecond: referencePostgres.perSecond,
+            serverCpuUsPerRequest: referencePostgres.serverCpuUsPerRequest,
+          }),
+        ]
+      : [{ case: "vitrina http-node + PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }]),
+    ...(hasPostgres ? [await statementsRow()] : []),
   ];
 }

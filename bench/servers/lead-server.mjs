@@ -1,7 +1,8 @@
 // A lead-intake server in its own process, so the load generator doesn't share its event loop.
 // argv[2]: "fixed" (node:http answering a fixed 200 to anything: the cheapest server, to find the
 // load generator's own ceiling), "bare" (node:http that only reads the body, verifies the HMAC and
-// answers 200: the reference for lead intake), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL).
+// answers 200: the reference for lead intake), "reference-postgres" (the hand-written node:http + pg
+// server of reference-postgres-intake.mjs), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL).
 // Announces { url, connectorId, secret } when ready (see ipc.mjs).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
@@ -56,22 +57,46 @@ async function startVitrina(storage) {
   return { url: `${server.url}/functions/v1/lead-intake`, connectorId: created.connector.id, secret: created.secret };
 }
 
+/** A fresh schema on the local server, migrated, with the pool and a SIGTERM handler that drops it. */
+async function freshSchema() {
+  const { default: pg } = await import("pg");
+  const { migrate } = await import("@vitrina/adapter-postgres");
+  const schema = `bench_${Date.now()}`;
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 16 });
+  await migrate(pool, { schema });
+  process.once("SIGTERM", async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    process.exit(0);
+  });
+  return { pool, schema };
+}
+
+async function startReferencePostgres() {
+  const { startReferencePostgresIntake } = await import("./reference-postgres-intake.mjs");
+  const { pool, schema } = await freshSchema();
+  const workspaceId = "bench-workspace";
+  await pool.query(
+    `INSERT INTO "${schema}".workspaces (id, name, vertical, currency, created_at) VALUES ($1, 'Bench', 'real_estate', 'CLP', now())`,
+    [workspaceId],
+  );
+  await pool.query(
+    `INSERT INTO "${schema}".connectors (id, workspace_id, name, system_id, sealed_secret, secret_version, created_at)
+     VALUES ($1, $2, 'Bench', 'bench', 'unused', 1, now())`,
+    [connectorId, workspaceId],
+  );
+  const server = await startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret });
+  return { url: `http://127.0.0.1:${server.address().port}/functions/v1/lead-intake`, connectorId, secret };
+}
+
 let info;
 if (kind === "fixed") info = await startFixed();
 else if (kind === "bare") info = await startBare();
 else if (kind === "vitrina-memory")
   info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
+else if (kind === "reference-postgres") info = await startReferencePostgres();
 else if (kind === "vitrina-postgres") {
-  // A fresh schema per run on the local server; dropped on SIGTERM.
-  const { default: pg } = await import("pg");
-  const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
-  const schema = `bench_${Date.now()}`;
-  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 16 });
-  await migrate(pool, { schema });
+  const { postgresStorage } = await import("@vitrina/adapter-postgres");
+  const { pool, schema } = await freshSchema();
   info = await startVitrina(postgresStorage(pool, { schema, closeDriver: false }));
-  process.once("SIGTERM", async () => {
-    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
-    process.exit(0);
-  });
 } else throw new Error(`unknown server kind ${kind}`);
 announce(info);

@@ -35,6 +35,32 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
         state.contacts.insert(contact, undo);
         return { contact: structuredClone(contact), created: true };
       },
+      async resolveForLead(candidate) {
+        const existing = state.contacts.lookup("phone", `${candidate.workspaceId}/${candidate.phoneE164}`);
+        if (existing === null) {
+          const sameEmail =
+            candidate.email === null
+              ? undefined
+              : state.contacts
+                  .lookupAll("email", `${candidate.workspaceId}/${candidate.email.toLowerCase()}`)
+                  .sort(byCreated)[0];
+          const contact = { ...candidate, ...(sameEmail !== undefined && { possibleDuplicateOf: sameEmail.id }) };
+          state.contacts.insert(contact, undo);
+          return { contact: structuredClone(contact), created: true };
+        }
+        const fillName = existing.name === null && candidate.name !== null;
+        const fillEmail = existing.email === null && candidate.email !== null;
+        const consent = candidate.whatsappConsent;
+        if (!fillName && !fillEmail && consent === null) return { contact: existing, created: false };
+        const contact = write({
+          ...existing,
+          name: existing.name ?? candidate.name,
+          email: existing.email ?? candidate.email,
+          whatsappConsent: consent ?? existing.whatsappConsent,
+          updatedAt: candidate.updatedAt,
+        });
+        return { contact, created: false };
+      },
       async get(workspaceId, id) {
         return read(workspaceId, id);
       },

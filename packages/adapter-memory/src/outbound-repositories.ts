@@ -39,6 +39,17 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
         state.outbound.replace(next, undo);
         return next;
       },
+      async claimForSending(message, phoneE164, change) {
+        const stored = state.contacts.get(message.contactId);
+        const contact = stored?.workspaceId === message.workspaceId ? stored : null;
+        if (contact === null) return { contact: null, claimed: null };
+        const current = state.outbound.get(message.id);
+        const passes = contact.whatsappOptedOutAt === null && contact.phoneE164 === phoneE164;
+        if (current === null || !passes || !neverHanded(current)) return { contact, claimed: null };
+        const claimed = { ...current, ...change };
+        state.outbound.replace(claimed, undo);
+        return { contact, claimed };
+      },
       async failInFlight(id, reason, at) {
         const current = state.outbound.get(id);
         if (

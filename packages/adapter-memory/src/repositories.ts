@@ -68,6 +68,11 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async get(id) {
         return state.connectors.get(id);
       },
+      async getWithWorkspace(id) {
+        const connector = state.connectors.get(id);
+        const workspace = connector === null ? null : state.workspaces.get(connector.workspaceId);
+        return connector === null || workspace === null ? null : { connector, workspace };
+      },
       async listByWorkspace(workspaceId) {
         return state.connectors.filter((c) => c.workspaceId === workspaceId).sort(byCreated);
       },
@@ -84,6 +89,13 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async insertIfNew(lead) {
         if (state.leads.holds("source", lead)) return false;
         state.leads.insert(lead, undo);
+        return true;
+      },
+      async registerIfNew(lead, opportunity, outbound) {
+        if (state.leads.holds("source", lead)) return false;
+        state.leads.insert(lead, undo);
+        state.opportunities.insert(opportunity, undo);
+        state.outbound.insert(outbound, undo);
         return true;
       },
       async findBySourceId(connectorId, sourceLeadId) {
@@ -128,13 +140,9 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return state.conversations.replace(conversation, undo);
       },
       async findActive(workspaceId, contactId, channel) {
-        const active = state.conversations.filter(
-          (c) =>
-            c.workspaceId === workspaceId &&
-            c.contactId === contactId &&
-            c.channel === channel &&
-            c.status !== "closed",
-        );
+        const active = state.conversations
+          .lookupAll("contact", contactId)
+          .filter((c) => c.workspaceId === workspaceId && c.channel === channel && c.status !== "closed");
         return active.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id))[0] ?? null;
       },
       async touch(workspaceId, id, updatedAt) {

@@ -46,10 +46,14 @@ export function createMemoryState() {
       { lead: (m) => m.leadEventId },
       { contact: (m) => m.contactId },
     ),
-    conversations: new MemoryTable<ConversationRecord>((c) => c.id, {
-      // Mirrors PostgreSQL's partial unique index: one WhatsApp conversation not closed per contact.
-      activeWhatsapp: (c) => (c.channel === "whatsapp" && c.status !== "closed" ? c.contactId : null),
-    }),
+    conversations: new MemoryTable<ConversationRecord>(
+      (c) => c.id,
+      {
+        // Mirrors PostgreSQL's partial unique index: one WhatsApp conversation not closed per contact.
+        activeWhatsapp: (c) => (c.channel === "whatsapp" && c.status !== "closed" ? c.contactId : null),
+      },
+      { contact: (c) => c.contactId },
+    ),
     messages: new MemoryTable<MessageRecord>((m) => m.id),
     events: new MemoryTable<EventRecord>((e) => e.id),
     oauthClients: new MemoryTable<OAuthClientRecord>((c) => c.id),

@@ -36,13 +36,18 @@ async function setup(storage: Storage) {
       return new Promise((resolve) => (answer = resolve));
     },
   };
+  const stop = () => Promise.reject(new Error("the process stopped here"));
   const crashing: Storage = {
     ...storage,
+    // The claim is one atomic statement outside a transaction; a crash there leaves the message unclaimed.
+    outbound: {
+      ...storage.outbound,
+      claimForSending: (...args) => (control.crashBeforeSend ? stop() : storage.outbound.claimForSending(...args)),
+    },
     transaction: (work) =>
       storage.transaction((tx) => {
         if (!control.crashBeforeSend) return work(tx);
-        // The first write after the lead's commit is the claim (older releases: a whole-row update).
-        const stop = () => Promise.reject(new Error("the process stopped here"));
+        // Older releases claimed inside a transaction (and before that, with a whole-row update).
         return work({ ...tx, outbound: { ...tx.outbound, claimUnsent: stop, update: stop } });
       }),
   };

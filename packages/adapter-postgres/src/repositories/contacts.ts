@@ -2,7 +2,7 @@ import type { ContactPatch, ContactRecord, StorageRepositories } from "@vitrina/
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
 
-const toContact = (r: any): ContactRecord => ({
+export const toContact = (r: any): ContactRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   name: r.name,
@@ -61,6 +61,32 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
           toContact,
         );
         return { contact: existing!, created: false };
+      },
+      async resolveForLead(candidate) {
+        // One statement instead of find-by-phone, find-by-email, insert and lock. ON CONFLICT … DO
+        // UPDATE locks the existing row (as FOR UPDATE would) and, when a concurrent transaction
+        // is inserting the same phone, waits for it to commit and then updates its row. The email
+        // look-up only matters for a new contact; `possible_duplicate_of` is never updated.
+        // `updated_at` moves only when a column changes (consent evidence always does).
+        const { rows } = await q.query(
+          `INSERT INTO ${s}.contacts AS c (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent,
+             whatsapp_opted_out_at, created_at, updated_at, possible_duplicate_of)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+             (SELECT id FROM ${s}.contacts WHERE $5::text IS NOT NULL AND workspace_id = $2 AND lower(email) = lower($5)
+              ORDER BY created_at, id LIMIT 1))
+           ON CONFLICT ON CONSTRAINT contacts_phone_key DO UPDATE SET
+             name = coalesce(c.name, EXCLUDED.name),
+             email = coalesce(c.email, EXCLUDED.email),
+             whatsapp_consent = coalesce(EXCLUDED.whatsapp_consent, c.whatsapp_consent),
+             updated_at = CASE
+               WHEN EXCLUDED.whatsapp_consent IS NOT NULL
+                 OR (c.name IS NULL AND EXCLUDED.name IS NOT NULL)
+                 OR (c.email IS NULL AND EXCLUDED.email IS NOT NULL)
+               THEN EXCLUDED.updated_at ELSE c.updated_at END
+           RETURNING *, (xmax = 0) AS created`,
+          values(candidate).slice(0, 12),
+        );
+        return { contact: toContact(rows[0]), created: rows[0].created === true };
       },
       get: (workspaceId, id) =>
         one(q, `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toContact),

@@ -47,9 +47,14 @@ export function deliveryRepositories(
   return {
     webhookDeliveries: {
       async insert(x) {
+        // The NOTIFY rides on the INSERT: one round trip instead of two.
         await q.query(
-          `INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at, retry_until,
-           lease_until, leased_by, last_error, created_at, delivered_at) VALUES (${placeholders(14)})`,
+          `WITH delivery AS (
+             INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at,
+               retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+             VALUES (${placeholders(14)}) RETURNING 1
+           )
+           SELECT pg_notify($15, '') FROM delivery`,
           [
             x.id,
             x.workspaceId,
@@ -65,9 +70,9 @@ export function deliveryRepositories(
             x.lastError,
             x.createdAt,
             x.deliveredAt,
+            channel,
           ],
         );
-        await notify();
       },
       get: (workspaceId, id) =>
         one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),

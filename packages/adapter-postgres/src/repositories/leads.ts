@@ -1,6 +1,7 @@
 import type { LeadEventRecord, OpportunityRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, json, many, num, one, placeholders } from "../rows.js";
+import { outboundValues } from "./outbound.js";
 
 const toLead = (r: any): LeadEventRecord => ({
   id: r.id,
@@ -17,6 +18,33 @@ const toLead = (r: any): LeadEventRecord => ({
     ? {}
     : { payloadRedactedAt: iso(r.payload_redacted_at) }),
 });
+
+const leadValues = (l: LeadEventRecord) => [
+  l.id,
+  l.workspaceId,
+  l.connectorId,
+  l.sourceLeadId,
+  l.contactId,
+  l.opportunityId,
+  l.eligibleForWhatsapp,
+  json(l.payload),
+  json(l.qualificationRejected),
+  l.receivedAt,
+];
+
+const opportunityValues = (o: OpportunityRecord) => [
+  o.id,
+  o.workspaceId,
+  o.contactId,
+  o.leadEventId,
+  o.stage,
+  o.source,
+  o.campaignId,
+  o.catalogItemId,
+  o.landingPage,
+  json(o.qualification),
+  o.createdAt,
+];
 
 const toOpportunity = (r: any): OpportunityRecord => ({
   id: r.id,
@@ -41,20 +69,35 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         const result = await q.query(
           `INSERT INTO ${s}.lead_events (id, workspace_id, connector_id, source_lead_id, contact_id, opportunity_id, eligible_for_whatsapp, payload, qualification_rejected, received_at)
            VALUES (${placeholders(10)}) ON CONFLICT ON CONSTRAINT lead_events_source_key DO NOTHING`,
-          [
-            l.id,
-            l.workspaceId,
-            l.connectorId,
-            l.sourceLeadId,
-            l.contactId,
-            l.opportunityId,
-            l.eligibleForWhatsapp,
-            json(l.payload),
-            json(l.qualificationRejected),
-            l.receivedAt,
-          ],
+          leadValues(l),
         );
         return affected(result) === 1;
+      },
+      async registerIfNew(lead, opportunity, outbound) {
+        // One round trip for three inserts: the opportunity and the outbound record are inserted
+        // from the lead's RETURNING, so a duplicate (DO NOTHING, no row) inserts neither. As in
+        // insertIfNew, a concurrent insert of the same lead blocks here until it commits.
+        const { rows } = await q.query(
+          `WITH lead AS (
+             INSERT INTO ${s}.lead_events (id, workspace_id, connector_id, source_lead_id, contact_id, opportunity_id, eligible_for_whatsapp,
+               payload, qualification_rejected, received_at)
+             VALUES (${placeholders(10)}) ON CONFLICT ON CONSTRAINT lead_events_source_key DO NOTHING RETURNING id
+           ),
+           -- Parameters in a SELECT list have no target type to infer: the non-text ones are cast.
+           opportunity AS (
+             INSERT INTO ${s}.opportunities (id, workspace_id, contact_id, lead_event_id, stage, source, campaign_id, catalog_item_id,
+               landing_page, qualification, created_at)
+             SELECT $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb, $21::timestamptz FROM lead
+           ), outbound AS (
+             INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, provider_message_id,
+               handed_to_provider_at, provider_answered_at, created_at, updated_at)
+             SELECT $22, $23, $24, $25, $26, $27, $28, $29, $30::timestamptz, $31::timestamptz, $32::timestamptz, $33::timestamptz
+             FROM lead
+           )
+           SELECT count(*)::int AS registered FROM lead`,
+          [...leadValues(lead), ...opportunityValues(opportunity), ...outboundValues(outbound)],
+        );
+        return rows[0]?.registered === 1;
       },
       findBySourceId: (connectorId, sourceLeadId) =>
         one(
@@ -77,19 +120,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         await q.query(
           `INSERT INTO ${s}.opportunities (id, workspace_id, contact_id, lead_event_id, stage, source, campaign_id, catalog_item_id, landing_page, qualification, created_at)
            VALUES (${placeholders(11)})`,
-          [
-            o.id,
-            o.workspaceId,
-            o.contactId,
-            o.leadEventId,
-            o.stage,
-            o.source,
-            o.campaignId,
-            o.catalogItemId,
-            o.landingPage,
-            json(o.qualification),
-            o.createdAt,
-          ],
+          opportunityValues(o),
         );
       },
       get: (id) => one(q, `SELECT * FROM ${s}.opportunities WHERE id = $1`, [id], toOpportunity),

@@ -1,6 +1,7 @@
 import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
+import { toContact } from "./contacts.js";
 
 const toOutbound = (r: any): OutboundMessageRecord => ({
   id: r.id,
@@ -17,7 +18,7 @@ const toOutbound = (r: any): OutboundMessageRecord => ({
   updatedAt: iso(r.updated_at),
 });
 
-const outboundValues = (m: OutboundMessageRecord) => [
+export const outboundValues = (m: OutboundMessageRecord) => [
   m.id,
   m.workspaceId,
   m.leadEventId,
@@ -79,6 +80,36 @@ export function outboundRepository(q: Queryable, s: string): Pick<StorageReposit
           [id, change.status, change.reason, change.handedToProviderAt, change.updatedAt],
           toOutbound,
         ),
+      async claimForSending(message, phoneE164, change) {
+        // One statement instead of BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT: the contact CTE
+        // takes the row lock (waiting out a concurrent opt-out, then reading its committed row),
+        // and the claim applies only when that row passes the check. Data-modifying CTEs run
+        // whether or not the outer query reads them, and the statement is its own transaction.
+        const { rows } = await q.query(
+          `WITH contact AS (
+             SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE
+           ), claimed AS (
+             UPDATE ${s}.outbound_messages o SET status = 'queued', reason = $5, handed_to_provider_at = $6, updated_at = $7
+             FROM contact c
+             WHERE o.id = $3 AND o.status = 'queued' AND o.handed_to_provider_at IS NULL
+               AND c.whatsapp_opted_out_at IS NULL AND c.phone_e164 = $4
+             RETURNING o.*
+           )
+           SELECT contact.*, (SELECT row_to_json(claimed) FROM claimed) AS claimed FROM contact`,
+          [
+            message.workspaceId,
+            message.contactId,
+            message.id,
+            phoneE164,
+            change.reason,
+            change.handedToProviderAt,
+            change.updatedAt,
+          ],
+        );
+        const row = rows[0];
+        if (row === undefined) return { contact: null, claimed: null };
+        return { contact: toContact(row), claimed: row.claimed === null ? null : toOutbound(row.claimed) };
+      },
       async failInFlight(id, reason, at) {
         const result = await q.query(
           `UPDATE ${s}.outbound_messages SET status = 'failed', reason = $2, updated_at = $3

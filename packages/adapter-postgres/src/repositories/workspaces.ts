@@ -73,6 +73,24 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
         }
       },
       get: (id) => one(q, `SELECT * FROM ${s}.connectors WHERE id = $1`, [id], toConnector),
+      getWithWorkspace: (id) =>
+        one(
+          q,
+          `SELECT c.*, w.name AS workspace_name, w.vertical AS workspace_vertical, w.currency AS workspace_currency,
+             w.created_at AS workspace_created_at
+           FROM ${s}.connectors c JOIN ${s}.workspaces w ON w.id = c.workspace_id WHERE c.id = $1`,
+          [id],
+          (r) => ({
+            connector: toConnector(r),
+            workspace: toWorkspace({
+              id: r.workspace_id,
+              name: r.workspace_name,
+              vertical: r.workspace_vertical,
+              currency: r.workspace_currency,
+              created_at: r.workspace_created_at,
+            }),
+          }),
+        ),
       listByWorkspace: (workspaceId) =>
         many(
           q,

@@ -98,7 +98,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       body: Uint8Array,
       logger: Logger = deps.logger,
     ): Promise<LeadIntakeResponse> {
-      const connector = await deps.verifier.verify(headers, body);
+      const { connector, workspace } = await deps.verifier.verify(headers, body);
       annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
       const payload = parseOrThrow(
         leadPayloadSchema,
@@ -106,8 +106,6 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
         "lead payload",
       );
       refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
-      const workspace = await storage.workspaces.get(connector.workspaceId);
-      if (workspace === null) throw new VitrinaError("internal", `workspace of connector ${connector.id} is missing`);
       const qualification = evaluateQualification(
         payload.qualification,
         workspace.vertical,

@@ -4,6 +4,7 @@ import type {
   ConnectorRecord,
   ConsentEvidence,
   LeadEventRecord,
+  OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "../ports/records.js";
@@ -87,8 +88,7 @@ export async function registerLead(
     qualificationRejected: qualification.rejected,
     receivedAt: now,
   };
-  if (!(await tx.leads.insertIfNew(lead))) throw new DuplicateLead();
-  await tx.opportunities.insert({
+  const opportunity: OpportunityRecord = {
     id: lead.opportunityId,
     workspaceId: workspace.id,
     contactId: contact.id,
@@ -103,7 +103,7 @@ export async function registerLead(
       evidence: { connectorId: connector.id, leadEventId: lead.id, recordedAt: now },
     })),
     createdAt: now,
-  });
+  };
   const outbound: OutboundMessageRecord = {
     id: deps.ids(),
     workspaceId: workspace.id,
@@ -118,6 +118,6 @@ export async function registerLead(
     createdAt: now,
     updatedAt: now,
   };
-  await tx.outbound.insert(outbound);
+  if (!(await tx.leads.registerIfNew(lead, opportunity, outbound))) throw new DuplicateLead();
   return { lead, outbound };
 }

@@ -40,28 +40,37 @@ export const HANDED_TO_PROVIDER = "handed to the messaging provider";
 
 /**
  * Re-checks the contact under its row lock and claims the message for sending (status stays
- * `queued`, `handedToProviderAt` starts the send lease) or blocks it. The claim is a
- * compare-and-set on "never handed over": when the stuck-message sweep and the request that
- * registered the lead both try, only one sends. An opt-out that committed before this point stops
- * the send; one that commits after it (while the provider call is in flight) does not: that window
- * is the provider call's length, since no transaction may stay open across it.
+ * `queued`, `handedToProviderAt` starts the send lease) in one atomic storage step, or blocks it.
+ * The claim is a compare-and-set on "never handed over": when the stuck-message sweep and the
+ * request that registered the lead both try, only one sends. An opt-out that committed before this
+ * point stops the send; one that commits after it (while the provider call is in flight) does not:
+ * that window is the provider call's length, since no transaction may stay open across it.
  * Returns `contact: null` when there is nothing to send (blocked, or claimed elsewhere).
  */
 async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMessageRecord, payload: LeadPayload) {
-  return deps.storage.transaction(async (tx) => {
-    const contact = await tx.contacts.getForUpdate(message.workspaceId, message.contactId);
-    const stop = reasonToStop(contact, payload);
-    const updatedAt = deps.clock.now().toISOString();
-    const claimed = await tx.outbound.claimUnsent(
-      message.id,
-      stop === null
-        ? { status: "queued", reason: HANDED_TO_PROVIDER, handedToProviderAt: updatedAt, updatedAt }
-        : { status: "blocked", reason: stop, handedToProviderAt: null, updatedAt },
-    );
-    if (claimed === null)
-      return { contact: null, outbound: (await tx.outbound.findByLeadEvent(message.leadEventId)) ?? message };
-    return { contact: stop === null ? contact : null, outbound: claimed };
+  const at = deps.clock.now().toISOString();
+  const { contact, claimed } = await deps.storage.outbound.claimForSending(message, payload.contact.phone_e164, {
+    status: "queued",
+    reason: HANDED_TO_PROVIDER,
+    handedToProviderAt: at,
+    updatedAt: at,
   });
+  if (claimed !== null) return { contact, outbound: claimed };
+  const stop = reasonToStop(contact, payload);
+  // The contact passed the check, so another process claimed or settled the message first.
+  const blocked =
+    stop === null
+      ? null
+      : await deps.storage.outbound.claimUnsent(message.id, {
+          status: "blocked",
+          reason: stop,
+          handedToProviderAt: null,
+          updatedAt: at,
+        });
+  return {
+    contact: null,
+    outbound: blocked ?? (await deps.storage.outbound.findByLeadEvent(message.leadEventId)) ?? message,
+  };
 }
 
 /**

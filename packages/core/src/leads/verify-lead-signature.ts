@@ -1,7 +1,7 @@
 import { importHmacKey, signedPayload, verifyHmacSha256Hex } from "../crypto/hmac.js";
 import { SignatureError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
-import type { ConnectorRecord } from "../ports/records.js";
+import type { ConnectorRecord, WorkspaceRecord } from "../ports/records.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { StorageRepositories } from "../ports/storage.js";
 
@@ -12,9 +12,15 @@ export interface LeadSignatureHeaders {
   signature: string | null;
 }
 
+/** Who signed a lead: the connector, and its workspace (read with it, in one round trip). */
+export interface LeadSigner {
+  connector: ConnectorRecord;
+  workspace: WorkspaceRecord;
+}
+
 export interface LeadSignatureVerifier {
-  /** Returns the connector that signed `body`, or throws a SignatureError saying what failed. */
-  verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<ConnectorRecord>;
+  /** Returns the connector that signed `body` and its workspace, or throws a SignatureError saying what failed. */
+  verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadSigner>;
 }
 
 /** Connector ids are UUIDs; anything else names no connector (and is never looked up or logged). */
@@ -102,14 +108,14 @@ export function createLeadSignatureVerifier(deps: {
         );
       }
       const connectorId = headers.connectorId!;
-      const connector = CONNECTOR_ID_PATTERN.test(connectorId)
-        ? await deps.connectors.get(connectorId.toLowerCase())
+      const signer = CONNECTOR_ID_PATTERN.test(connectorId)
+        ? await deps.connectors.getWithWorkspace(connectorId.toLowerCase())
         : null;
-      if (connector === null) {
+      if (signer === null) {
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }
       const valid = await verifyHmacSha256Hex(
-        await keyFor(connector),
+        await keyFor(signer.connector),
         signedPayload(timestamp, body),
         headers.signature!,
       );
@@ -119,7 +125,7 @@ export function createLeadSignatureVerifier(deps: {
           `${names.signature} does not match: sign "<timestamp>.<raw body>" with HMAC-SHA256 and the connector's current secret, hex-encoded`,
         );
       }
-      return connector;
+      return signer;
     },
   };
 }

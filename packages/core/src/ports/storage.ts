@@ -53,6 +53,8 @@ export interface ConnectorRepository {
   /** Fails with `conflict` when (workspaceId, systemId) is taken. */
   insert(connector: ConnectorRecord): Promise<void>;
   get(id: string): Promise<ConnectorRecord | null>;
+  /** The connector and its workspace in one read (lead intake's hot path), or null when it does not exist. */
+  getWithWorkspace(id: string): Promise<{ connector: ConnectorRecord; workspace: WorkspaceRecord } | null>;
   listByWorkspace(workspaceId: string): Promise<ConnectorRecord[]>;
   /** Replaces the sealed secret and bumps `secretVersion`; returns the updated record. */
   updateSecret(id: string, sealedSecret: string, rotatedAt: string): Promise<ConnectorRecord | null>;
@@ -64,6 +66,17 @@ export interface ContactRepository {
    * stored contact and whether it was created.
    */
   insertOrGetByPhone(contact: ContactRecord): Promise<{ contact: ContactRecord; created: boolean }>;
+  /**
+   * Lead intake's contact, in one step, locked until the transaction ends (as `getForUpdate`).
+   * When the workspace has no contact with `candidate.phoneE164`, inserts `candidate`, flagged
+   * `possibleDuplicateOf` the oldest contact with the same email (case-insensitive) when there is
+   * one. Otherwise updates the existing contact column by column: a null `name` / `email` is
+   * filled from the candidate, the candidate's `whatsappConsent`, when not null, becomes the
+   * contact's latest, `updatedAt` moves only when something changed, and nothing else is written
+   * (an opt-out committed meanwhile survives). Concurrent calls for one new phone create one
+   * contact; the others wait for it and update it.
+   */
+  resolveForLead(candidate: ContactRecord): Promise<{ contact: ContactRecord; created: boolean }>;
   get(workspaceId: string, id: string): Promise<ContactRecord | null>;
   findByPhone(workspaceId: string, phoneE164: string): Promise<ContactRecord | null>;
   findByEmail(workspaceId: string, email: string): Promise<ContactRecord | null>;
@@ -116,6 +129,15 @@ export type ContactPatch = Partial<Pick<ContactRecord, "name" | "phoneE164" | "e
 export interface LeadRepository {
   /** Inserts unless (connectorId, sourceLeadId) exists; `false` means it was a duplicate. */
   insertIfNew(lead: LeadEventRecord): Promise<boolean>;
+  /**
+   * Lead intake's writes in one step: the lead event, its opportunity and its first-message
+   * record, all three or none. `false` (nothing written) when (connectorId, sourceLeadId) exists.
+   */
+  registerIfNew(
+    lead: LeadEventRecord,
+    opportunity: OpportunityRecord,
+    outbound: OutboundMessageRecord,
+  ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
   countByWorkspace(workspaceId: string): Promise<number>;
@@ -144,6 +166,18 @@ export interface OutboundMessageRepository {
    * one gets the record, so a first message is handed to the provider at most once.
    */
   claimUnsent(id: string, change: UnsentMessageChange): Promise<OutboundMessageRecord | null>;
+  /**
+   * Locks the message's contact (as `getForUpdate`) and, in the same atomic step, hands the
+   * message over as `claimUnsent` would with `change`, but only when the contact has not opted
+   * out and still has `phoneE164`. Returns the contact as read under the lock (null when it no
+   * longer exists) and the claimed record (null when the contact failed the check, or another
+   * process claimed or settled the message first). Needs no surrounding transaction.
+   */
+  claimForSending(
+    message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,
+    phoneE164: string,
+    change: Extract<UnsentMessageChange, { status: "queued" }>,
+  ): Promise<{ contact: ContactRecord | null; claimed: OutboundMessageRecord | null }>;
   /**
    * Marks a message `failed` with `reason` only while it is still in flight (`queued`, handed to
    * the provider, no answer recorded); false when its outcome was recorded meanwhile.

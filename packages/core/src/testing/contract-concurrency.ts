@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ConsentEvidence, ContactRecord, ConversationRecord } from "../ports/records.js";
+import type { ContactRecord, ConversationRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import type { fixtures } from "./fixtures.js";
 
-type Fixtures = ReturnType<typeof fixtures>;
-type Seed = () => Promise<{ workspace: { id: string }; connector: { id: string } }>;
+export type Fixtures = ReturnType<typeof fixtures>;
+export type Seed = () => Promise<{ workspace: { id: string }; connector: { id: string } }>;
 
 /** Transactions raced per test: on PostgreSQL they run on separate connections at once. */
-const RACERS = 20;
+export const RACERS = 20;
 
 /**
  * What an adapter running transactions concurrently must guarantee, called from
@@ -17,15 +17,7 @@ const RACERS = 20;
  * Adapters that run one transaction at a time pass trivially; on PostgreSQL these are real races.
  */
 export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
-  const consent = (leadEventId: string): ConsentEvidence => ({
-    granted: true,
-    timestamp: f.at(),
-    source: "form",
-    purpose: "sales",
-    connectorId: "connector-1",
-    leadEventId,
-    recordedAt: f.at(5),
-  });
+  const { consent } = f;
   const conversation = (c: ContactRecord, over: Partial<ConversationRecord> = {}): ConversationRecord => ({
     id: f.id(),
     workspaceId: c.workspaceId,

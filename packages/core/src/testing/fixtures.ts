@@ -1,5 +1,6 @@
 import type {
   ConnectorRecord,
+  ConsentEvidence,
   ContactRecord,
   LeadEventRecord,
   OpportunityRecord,
@@ -15,6 +16,16 @@ export function fixtures() {
   return {
     id,
     at,
+    /** Consent evidence as lead intake records it, for the lead `leadEventId`. */
+    consent: (leadEventId: string): ConsentEvidence => ({
+      granted: true,
+      timestamp: at(),
+      source: "form",
+      purpose: "sales",
+      connectorId: "connector-1",
+      leadEventId,
+      recordedAt: at(5),
+    }),
     workspace: (over: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
       id: id(),
       name: "Inmobiliaria Andes",

@@ -4,6 +4,7 @@ import { runOAuthStorageContract } from "./contract-oauth.js";
 import { capabilityStorageContract } from "./contract-capabilities.js";
 import { inputContract } from "./contract-input.js";
 import { concurrencyContract } from "./contract-concurrency.js";
+import { leadIntakeContract } from "./contract-lead-intake.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { retentionContract } from "./contract-retention.js";
 import { fixtures } from "./fixtures.js";
@@ -302,6 +303,7 @@ export function runStorageContract(name: string, options: StorageContractOptions
     webhookContract(() => storage);
     inputContract(() => storage);
     concurrencyContract(() => storage, f, seedWorkspace);
+    leadIntakeContract(() => storage, f, seedWorkspace);
     retentionContract(options.create);
   });
 }

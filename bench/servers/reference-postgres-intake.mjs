@@ -1,0 +1,109 @@
+// The reference for lead intake on PostgreSQL: a hand-written node:http + pg server doing the same
+// durable writes as Vitrina in two round trips, the least a correct design can do:
+//   1. commit: one statement (its own transaction) that finds-or-creates the contact by phone,
+//      registers the lead idempotently, and inserts its opportunity and first-message record;
+//   2. send (the messaging transport: nothing, as the bench's Vitrina uses the log transport);
+//   3. record: one statement that marks the message sent and opens the conversation with its first
+//      message and a `conversation.started` event.
+// No validation beyond the HMAC, no consent logic, no error model: a floor, not a competitor.
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+
+/** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
+export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
+  const s = `"${schema}"`;
+  const commitLead = `
+    WITH contact AS (
+      INSERT INTO ${s}.contacts AS c (id, workspace_id, name, phone_e164, email, tags, whatsapp_consent, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, $5, '[]', $6, $7, $7)
+      ON CONFLICT ON CONSTRAINT contacts_phone_key DO UPDATE SET whatsapp_consent = EXCLUDED.whatsapp_consent, updated_at = EXCLUDED.updated_at
+      RETURNING id
+    ), lead AS (
+      INSERT INTO ${s}.lead_events (id, workspace_id, connector_id, source_lead_id, contact_id, opportunity_id, eligible_for_whatsapp,
+        payload, qualification_rejected, received_at)
+      SELECT $8, $2, $9, $10, contact.id, $11, true, $12, '[]', $7 FROM contact
+      ON CONFLICT ON CONSTRAINT lead_events_source_key DO NOTHING RETURNING id, contact_id
+    ), opportunity AS (
+      INSERT INTO ${s}.opportunities (id, workspace_id, contact_id, lead_event_id, stage, source, qualification, created_at)
+      SELECT $11, $2, lead.contact_id, lead.id, 'new', 'bench', '[]', $7 FROM lead
+    ), outbound AS (
+      INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, handed_to_provider_at,
+        created_at, updated_at)
+      SELECT $13, $2, lead.id, lead.contact_id, 'whatsapp', 'queued', 'handed to the messaging provider', $7, $7, $7 FROM lead
+    )
+    SELECT id, contact_id FROM lead`;
+  const recordSent = `
+    WITH sent AS (
+      UPDATE ${s}.outbound_messages SET status = 'sent', provider_message_id = $3, provider_answered_at = $4, updated_at = $4
+      WHERE id = $1 RETURNING contact_id
+    ), conversation AS (
+      INSERT INTO ${s}.conversations (id, workspace_id, contact_id, channel, status, created_at, updated_at)
+      SELECT $5, $2, sent.contact_id, 'whatsapp', 'open', $4, $4 FROM sent RETURNING id, contact_id
+    ), message AS (
+      INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at)
+      SELECT $6, $2, conversation.id, 'agent', 'Hola', $4 FROM conversation
+    )
+    INSERT INTO ${s}.events (id, workspace_id, type, created, data)
+    SELECT $7, $2, 'conversation.started', $4,
+      jsonb_build_object('conversation_id', conversation.id, 'contact_id', conversation.contact_id, 'channel', 'whatsapp',
+        'started_by', 'lead_intake')
+    FROM conversation`;
+
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", async () => {
+      const body = Buffer.concat(chunks);
+      const timestamp = req.headers["x-vitrina-timestamp"];
+      const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
+      const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.writeHead(401).end();
+        return;
+      }
+      try {
+        const lead = JSON.parse(body.toString("utf8"));
+        const now = new Date().toISOString();
+        const { rows } = await pool.query(commitLead, [
+          randomUUID(),
+          workspaceId,
+          lead.contact.name ?? null,
+          lead.contact.phone_e164,
+          lead.contact.email ?? null,
+          JSON.stringify(lead.whatsapp_consent ?? null),
+          now,
+          randomUUID(),
+          connectorId,
+          lead.source_lead_id,
+          randomUUID(),
+          body.toString("utf8"),
+          randomUUID(),
+        ]);
+        // The send: the bench's Vitrina uses the log transport, which costs nothing either.
+        const answeredAt = new Date().toISOString();
+        if (rows.length > 0) {
+          await pool.query(recordSent, [
+            rows[0].id,
+            workspaceId,
+            `wamid.${rows[0].id}`,
+            answeredAt,
+            randomUUID(),
+            randomUUID(),
+            `evt_${randomUUID().replace(/-/g, "")}`,
+          ]);
+        }
+        const answer = JSON.stringify({
+          accepted: true,
+          duplicate: rows.length === 0,
+          lead_event_id: rows[0]?.id ?? null,
+        });
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
+        res.end(answer);
+      } catch (error) {
+        res.writeHead(500).end(String(error));
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}

@@ -1,0 +1,99 @@
+// Counts the statements (round trips) and commits lead intake sends to PostgreSQL per lead: a
+// pg.Pool whose every query, on the pool or on a checked-out client, is counted by its first word.
+import { createHmac } from "node:crypto";
+
+/** Wraps a pg.Pool so that every statement it runs is counted in `counts` by its first keyword. */
+export function countingPool(pool) {
+  const counts = new Map();
+  const count = (text) => {
+    const sql = String(typeof text === "string" ? text : text.text).trim();
+    if (process.env.TRACE_SQL) console.log("  sql:", sql.replace(/\s+/g, " ").slice(0, 110));
+    const word = sql.split(/\s+/)[0].toUpperCase();
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  };
+  const originalConnect = pool.connect.bind(pool);
+  const wrap = (client) => {
+    if (client && !client.__counted) {
+      const clientQuery = client.query.bind(client);
+      client.query = (text, ...rest) => (count(text), clientQuery(text, ...rest));
+      client.__counted = true;
+    }
+    return client;
+  };
+  // pg's own Pool#query checks a client out with a callback, so counting clients counts it too.
+  pool.connect = (callback) =>
+    callback
+      ? originalConnect((error, client, release) => callback(error, wrap(client), release))
+      : originalConnect().then(wrap);
+  return { pool, counts, reset: () => counts.clear() };
+}
+
+/** A signed lead request for `handler`, as a CRM sends it. */
+export function signedLead({ url, connectorId, secret }, i, run = Date.now()) {
+  const body = JSON.stringify({
+    event: "lead.created",
+    source_lead_id: `stmt-${run}-${i}`,
+    contact: { phone_e164: `+569${String(20_000_000 + i).slice(-8)}`, name: "Bench Lead", email: `s${i}@example.cl` },
+    context: { source: "bench", campaign_id: "load" },
+    qualification: { monthly_income: 1_500_000 },
+    whatsapp_consent: { granted: true, timestamp: "2026-01-01T00:00:00Z", source: "bench", purpose: "sales" },
+  });
+  const timestamp = String(Date.now());
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-vitrina-connector-id": connectorId,
+      "x-vitrina-timestamp": timestamp,
+      "x-vitrina-signature": createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex"),
+    },
+    body,
+  });
+}
+
+/**
+ * Statements and commits per lead through Vitrina on PostgreSQL (`databaseUrl`), in process: a
+ * fresh schema, a subscription to `conversation.started` (so the event fans out), five warm-up
+ * leads, then `leads` distinct signed leads with consent, each sent and answered by the log transport.
+ */
+export async function statementsPerLead(databaseUrl, leads = 50) {
+  const { default: pg } = await import("pg");
+  const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
+  const { createVitrina, logMessagingTransport, silentLogger } = await import("@vitrina/core");
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const schema = `bench_stmt_${Date.now()}`;
+  await migrate(pool, { schema });
+  const counter = countingPool(pool);
+  const vitrina = createVitrina({
+    storage: postgresStorage(pool, { schema, closeDriver: false }),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 9).toString("base64"),
+    webhooks: { allowInsecureLoopback: true, externalWorker: true },
+    logger: silentLogger,
+  });
+  try {
+    const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
+    const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
+      name: "Bench",
+      systemId: "bench",
+    });
+    await vitrina.webhooks.create(workspace.id, {
+      url: "http://127.0.0.1:9/hooks",
+      events: ["conversation.started"],
+      secret: "bench_secret_0123456789abcdef",
+    });
+    const target = { url: "http://127.0.0.1/functions/v1/lead-intake", connectorId: connector.id, secret };
+    for (let i = 0; i < 5; i++) await vitrina.handler(signedLead(target, i));
+    counter.reset();
+    for (let i = 5; i < 5 + leads; i++) {
+      const response = await vitrina.handler(signedLead(target, i));
+      if (response.status !== 200) throw new Error(`lead refused: ${response.status} ${await response.text()}`);
+    }
+    const total = [...counter.counts.values()].reduce((a, b) => a + b, 0);
+    return { statements: total / leads, commits: (counter.counts.get("COMMIT") ?? 0) / leads, byKind: counter.counts };
+  } finally {
+    await vitrina.close();
+    await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+    await pool.end();
+  }
+}

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import type { ContactRecord } from "../ports/records.js";
+import type { Storage } from "../ports/storage.js";
+import { RACERS, type Fixtures, type Seed } from "./contract-concurrency.js";
+
+/**
+ * Lead intake's one-step storage calls, called from `runStorageContract`: each does what several
+ * calls did before, in one round trip on PostgreSQL, and must keep every guarantee they gave:
+ * find-or-create by phone under concurrency, fill-never-overwrite, all-or-nothing registration,
+ * and a claim that happens at most once and never for an opted-out contact.
+ */
+export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
+  const { consent } = f;
+  /** A lead's contact candidate, as lead intake builds it. */
+  const candidate = (workspaceId: string, over: Partial<ContactRecord> = {}) =>
+    f.contact(workspaceId, { createdAt: f.at(60_000), updatedAt: f.at(60_000), ...over });
+
+  describe("lead intake: one-step storage calls", () => {
+    it("getWithWorkspace reads a connector with its workspace, null for an unknown id", async () => {
+      const { workspace, connector } = await seed();
+      const found = await storage().connectors.getWithWorkspace(connector.id);
+      expect(found).toEqual({
+        connector: await storage().connectors.get(connector.id),
+        workspace: await storage().workspaces.get(workspace.id),
+      });
+      expect(await storage().connectors.getWithWorkspace(f.id())).toBeNull();
+    });
+
+    it("resolveForLead creates a new phone's contact, flagged as a possible duplicate of the oldest same email", async () => {
+      const { workspace } = await seed();
+      const older = f.contact(workspace.id, { email: "Ana@Example.cl", createdAt: f.at(0) });
+      const newer = f.contact(workspace.id, { email: "ana@example.cl", createdAt: f.at(1000) });
+      await storage().contacts.insertOrGetByPhone(newer);
+      await storage().contacts.insertOrGetByPhone(older);
+      const fresh = candidate(workspace.id, { email: "ANA@example.cl", whatsappConsent: consent("l1") });
+      const { contact, created } = await storage().contacts.resolveForLead(fresh);
+      expect(created).toBe(true);
+      expect(contact).toEqual({ ...fresh, possibleDuplicateOf: older.id });
+      expect(await storage().contacts.get(workspace.id, fresh.id)).toEqual(contact);
+      const alone = candidate(workspace.id, { email: "nadie@example.cl" });
+      expect((await storage().contacts.resolveForLead(alone)).contact).toEqual(alone);
+    });
+
+    it("resolveForLead on a known phone fills what is missing, never overwrites, keeps an opt-out", async () => {
+      const { workspace } = await seed();
+      const stored = f.contact(workspace.id, { name: null, email: "old@example.cl", whatsappConsent: consent("l0") });
+      await storage().contacts.insertOrGetByPhone(stored);
+      await storage().contacts.optOutOfWhatsApp(workspace.id, stored.id, f.at(10));
+      const same = { phoneE164: stored.phoneE164 };
+      const withoutConsent = await storage().contacts.resolveForLead(
+        candidate(workspace.id, { ...same, name: "Ana", email: "new@example.cl" }),
+      );
+      expect(withoutConsent.created).toBe(false);
+      expect(withoutConsent.contact).toMatchObject({
+        id: stored.id,
+        name: "Ana",
+        email: "old@example.cl",
+        whatsappConsent: consent("l0"),
+        whatsappOptedOutAt: f.at(10),
+        updatedAt: f.at(60_000),
+      });
+      const unchanged = await storage().contacts.resolveForLead(
+        candidate(workspace.id, { ...same, name: "Otra", updatedAt: f.at(90_000) }),
+      );
+      expect(unchanged.contact.updatedAt).toBe(f.at(60_000));
+      expect(unchanged.contact.name).toBe("Ana");
+      const withConsent = await storage().contacts.resolveForLead(
+        candidate(workspace.id, { ...same, whatsappConsent: consent("l2"), updatedAt: f.at(120_000) }),
+      );
+      expect(withConsent.contact).toMatchObject({ whatsappConsent: consent("l2"), updatedAt: f.at(120_000) });
+      expect(await storage().contacts.get(workspace.id, stored.id)).toEqual(withConsent.contact);
+    });
+
+    it("resolveForLead racing for one new phone creates exactly one contact", async () => {
+      const { workspace } = await seed();
+      const phoneE164 = f.contact(workspace.id).phoneE164;
+      const results = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) =>
+          storage().transaction((tx) =>
+            tx.contacts.resolveForLead(candidate(workspace.id, { phoneE164, whatsappConsent: consent(`l${i}`) })),
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.contact.id)).size).toBe(1);
+    });
+
+    it("registerIfNew writes the lead, its opportunity and outbound record together, and nothing for a duplicate", async () => {
+      const { workspace, connector } = await seed();
+      const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+      const opportunity = f.opportunity(workspace.id, contact.id, lead.id, { id: lead.opportunityId });
+      const outbound = f.outbound(workspace.id, lead.id, contact.id, { status: "blocked", reason: "no consent" });
+      expect(await storage().leads.registerIfNew(lead, opportunity, outbound)).toBe(true);
+      expect(await storage().leads.get(lead.id)).toEqual(lead);
+      expect(await storage().opportunities.get(opportunity.id)).toEqual(opportunity);
+      expect(await storage().outbound.findByLeadEvent(lead.id)).toEqual(outbound);
+
+      const again = { ...lead, id: f.id(), opportunityId: f.id() };
+      const opportunity2 = f.opportunity(workspace.id, contact.id, again.id, { id: again.opportunityId });
+      const outbound2 = f.outbound(workspace.id, again.id, contact.id);
+      expect(await storage().leads.registerIfNew(again, opportunity2, outbound2)).toBe(false);
+      expect(await storage().leads.get(again.id)).toBeNull();
+      expect(await storage().opportunities.get(opportunity2.id)).toBeNull();
+      expect(await storage().outbound.findByLeadEvent(again.id)).toBeNull();
+    });
+
+    it("claimForSending hands a message over once, and never for an opted-out or re-numbered contact", async () => {
+      const { workspace, connector } = await seed();
+      const register = async (contact: ContactRecord) => {
+        const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+        const opportunity = f.opportunity(workspace.id, contact.id, lead.id, { id: lead.opportunityId });
+        const outbound = f.outbound(workspace.id, lead.id, contact.id);
+        await storage().leads.registerIfNew(lead, opportunity, outbound);
+        return outbound;
+      };
+      const change = { status: "queued" as const, reason: "handed", handedToProviderAt: f.at(7), updatedAt: f.at(7) };
+      const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const message = await register(contact);
+
+      const wrongPhone = await storage().outbound.claimForSending(message, "+56900000000", change);
+      expect(wrongPhone).toEqual({ contact, claimed: null });
+      const first = await storage().outbound.claimForSending(message, contact.phoneE164!, change);
+      expect(first).toEqual({ contact, claimed: { ...message, ...change } });
+      expect(await storage().outbound.findByLeadEvent(message.leadEventId)).toEqual({ ...message, ...change });
+      expect((await storage().outbound.claimForSending(message, contact.phoneE164!, change)).claimed).toBeNull();
+
+      const optedOut = await register(contact);
+      await storage().contacts.optOutOfWhatsApp(workspace.id, contact.id, f.at(9));
+      const refused = await storage().outbound.claimForSending(optedOut, contact.phoneE164!, change);
+      expect(refused.claimed).toBeNull();
+      expect(refused.contact?.whatsappOptedOutAt).toBe(f.at(9));
+      expect(await storage().outbound.findByLeadEvent(optedOut.leadEventId)).toEqual(optedOut);
+
+      const elsewhere = { ...message, workspaceId: f.id() };
+      expect(await storage().outbound.claimForSending(elsewhere, contact.phoneE164!, change)).toEqual({
+        contact: null,
+        claimed: null,
+      });
+    });
+
+    it("claimForSending racing for one message lets exactly one claim through", async () => {
+      const { workspace, connector } = await seed();
+      const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+      const message = f.outbound(workspace.id, lead.id, contact.id);
+      await storage().leads.registerIfNew(
+        lead,
+        f.opportunity(workspace.id, contact.id, lead.id, { id: lead.opportunityId }),
+        message,
+      );
+      const results = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) =>
+          storage().outbound.claimForSending(message, contact.phoneE164!, {
+            status: "queued",
+            reason: `racer ${i}`,
+            handedToProviderAt: f.at(i),
+            updatedAt: f.at(i),
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.claimed !== null)).toHaveLength(1);
+    });
+  });
+}
