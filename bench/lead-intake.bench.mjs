@@ -31,6 +31,7 @@ const leads = (kind) =>
 
 async function statementsRow() {
   const { statements, commits, byKind } = await statementsPerLead(DATABASE_URL);
+  byKind.delete("DROP");
   const kinds = [...byKind].map(([kind, n]) => `${kind} ${(n / 50).toFixed(1)}`).join(", ");
   return {
     case: "statements (round trips) per lead, PostgreSQL",

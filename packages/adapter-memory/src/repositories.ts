@@ -1,3 +1,4 @@
+import { enabledSubscribers } from "./webhook-repositories.js";
 import { ConflictError, VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
 import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
@@ -175,6 +176,10 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     events: {
       async append(event) {
         state.events.insert(event, undo);
+      },
+      async appendAndFindSubscribers(event) {
+        state.events.insert(event, undo);
+        return enabledSubscribers(state, event.workspaceId, event.type);
       },
       async get(id) {
         return state.events.get(id);

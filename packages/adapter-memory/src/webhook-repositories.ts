@@ -9,6 +9,13 @@ type WebhookRepositories = Pick<
 
 const oldestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+/** The workspace's enabled subscriptions that chose `eventType`, oldest first. */
+export function enabledSubscribers(state: MemoryState, workspaceId: string, eventType: string) {
+  return state.webhookSubscriptions
+    .filter((s) => s.workspaceId === workspaceId && s.enabled && s.events.includes(eventType))
+    .sort(oldestFirst);
+}
+
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);
 const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
@@ -54,9 +61,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         return state.webhookSubscriptions.filter((s) => s.workspaceId === workspaceId).sort(oldestFirst);
       },
       async listEnabledForEvent(workspaceId, eventType) {
-        return state.webhookSubscriptions
-          .filter((s) => s.workspaceId === workspaceId && s.enabled && s.events.includes(eventType))
-          .sort(oldestFirst);
+        return enabledSubscribers(state, workspaceId, eventType);
       },
       async update(subscription) {
         return state.webhookSubscriptions.replace(subscription, undo);

@@ -1,4 +1,5 @@
 import type { ConversationRecord, EventRecord, MessageRecord, StorageRepositories } from "@vitrina/core";
+import { toSubscription } from "./subscriptions.js";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
 
@@ -136,6 +137,16 @@ export function conversationRepositories(
           json(e.data),
         ]);
       },
+      appendAndFindSubscribers: (e) =>
+        // The INSERT runs as a data-modifying CTE (always, to completion); the SELECT reads the
+        // subscriptions as listEnabledForEvent does. One round trip instead of two.
+        many(
+          q,
+          `WITH event AS (INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)}))
+           SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $2 AND enabled AND events ? $3 ORDER BY created_at, id`,
+          [e.id, e.workspaceId, e.type, e.created, json(e.data)],
+          toSubscription,
+        ),
       get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
       listByWorkspace: (workspaceId, options = {}) =>
         many(

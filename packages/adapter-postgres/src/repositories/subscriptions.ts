@@ -14,7 +14,7 @@ const toApiKey = (r: any): ApiKeyRecord => ({
   revokedAt: isoOrNull(r.revoked_at),
 });
 
-const toSubscription = (r: any): WebhookSubscriptionRecord => ({
+export const toSubscription = (r: any): WebhookSubscriptionRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   url: r.url,

@@ -36,9 +36,9 @@ export async function emitEvent<T extends EventType>(
     created: now.toISOString(),
     data: parsed.data as Record<string, unknown>,
   };
-  await tx.events.append(record);
+  const subscribers = await tx.events.appendAndFindSubscribers(record);
   const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
-  for (const subscription of await tx.webhookSubscriptions.listEnabledForEvent(event.workspaceId, event.type)) {
+  for (const subscription of subscribers) {
     await tx.webhookDeliveries.insert({
       id: `whd_${deps.ids().replace(/-/g, "")}`,
       workspaceId: event.workspaceId,

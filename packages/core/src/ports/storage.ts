@@ -28,6 +28,7 @@ import type {
   WebhookSubscriptionRepository,
 } from "./webhook-storage.js";
 import type { RetentionRepository } from "./retention-storage.js";
+import type { WebhookSubscriptionRecord } from "./webhook-records.js";
 
 export type * from "./commerce-storage.js";
 export type * from "./webhook-storage.js";
@@ -231,6 +232,12 @@ export interface MessageRepository {
 
 export interface EventRepository {
   append(event: EventRecord): Promise<void>;
+  /**
+   * Appends the event and returns the enabled webhook subscriptions of its workspace that chose
+   * its type, oldest first (as `webhookSubscriptions.listEnabledForEvent`), in one step: the
+   * outbox's fan-out reads them to write one delivery each in the same transaction.
+   */
+  appendAndFindSubscribers(event: EventRecord): Promise<WebhookSubscriptionRecord[]>;
   get(id: string): Promise<EventRecord | null>;
   /** Oldest first. */
   listByWorkspace(workspaceId: string, options?: { type?: string }): Promise<EventRecord[]>;

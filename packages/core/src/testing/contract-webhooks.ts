@@ -267,4 +267,25 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.events.get(event.id)).toEqual(event);
     expect(await storage.events.get("evt_missing")).toBeNull();
   });
+
+  it("appends an event and returns its subscribers in one step, as listEnabledForEvent lists them", async () => {
+    const { storage, workspaceId } = await seed();
+    const older = w.subscription(workspaceId, { events: ["order.confirmed"], createdAt: f.at(1) });
+    const newer = w.subscription(workspaceId, { events: ["order.confirmed", "quote.created"], createdAt: f.at(2) });
+    const disabled = w.subscription(workspaceId, { events: ["order.confirmed"], enabled: false });
+    const otherType = w.subscription(workspaceId, { events: ["quote.created"] });
+    for (const subscription of [newer, disabled, older, otherType])
+      await storage.webhookSubscriptions.insert(subscription);
+    const event = {
+      id: `evt_${f.id()}`,
+      workspaceId,
+      type: "order.confirmed",
+      created: f.at(3),
+      data: { order_id: "o2" },
+    };
+    const subscribers = await storage.events.appendAndFindSubscribers(event);
+    expect(subscribers.map((s) => s.id)).toEqual([older.id, newer.id]);
+    expect(subscribers).toEqual(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed"));
+    expect(await storage.events.get(event.id)).toEqual(event);
+  });
 }
