@@ -32,26 +32,3 @@ export function percentile(sorted, p) {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)];
 }
-
-/**
- * Closed-loop load: `concurrency` workers each call `fn(i)` back to back until `total` calls
- * are done. Returns throughput and latency percentiles in milliseconds.
- */
-export async function load(fn, { total, concurrency }) {
-  const latencies = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        await fn(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}

@@ -1,81 +1,64 @@
-// tools/call per second through HTTP: Vitrina's /mcp calling query_catalog (bearer auth, scope
-// check, argument validation, the capability runtime) next to a bare @modelcontextprotocol/sdk
-// server with one trivial tool on the same web-standard transport and the same http-node serve.
-// Raw keep-alive fetch POSTs of one JSON-RPC message each, as a stateless MCP client sends them.
-import { Agent } from "undici";
-import { load } from "./lib.mjs";
-import { startServerProcess } from "./lead-load.mjs";
+// MCP tools/call through HTTP, server and load generator in separate processes: Vitrina's /mcp
+// calling query_catalog (bearer auth, scope check, argument validation, the capability runtime)
+// next to a bare @modelcontextprotocol/sdk server with one trivial tool in two modes: a server per
+// request (the SDK's stateless pattern) and one server with one session (its fastest legal mode,
+// the reference). Each server is measured in three alternating rounds and keeps its median.
+import { measure, startServer } from "./load/drive.mjs";
+import { bottleneckVerdict, generatorCeiling, loadRow } from "./load/report.mjs";
 
-export const name =
-  "MCP tools/call: vitrina query_catalog vs bare SDK server with one trivial tool (16 connections, best of 3 alternating rounds)";
+const connections = 16;
+const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const ROUNDS = 3;
 
-async function drive(info, { total, concurrency = 16 }) {
-  const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
+export const name = `MCP tools/call: vitrina query_catalog vs bare SDK servers (${connections} connections, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
+
+/** One call, checked in full (the generator only checks the status): a wrong answer would make every rate meaningless. */
+async function checkOneCall(kind) {
+  const server = await startServer("mcp-server.mjs", [kind]);
   try {
-    return await load(
-      async (i) => {
-        const response = await fetch(info.url, {
-          method: "POST",
-          dispatcher,
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            authorization: `Bearer ${info.token}`,
-            "mcp-protocol-version": "2025-06-18",
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: i,
-            method: "tools/call",
-            params: { name: info.tool, arguments: info.arguments },
-          }),
-        });
-        const reply = await response.json();
-        if (response.status !== 200 || reply.error || reply.result?.isError)
-          throw new Error(`call ${i}: ${response.status} ${JSON.stringify(reply)}`);
+    const { url, token, tool, arguments: args, sessionId } = server.info;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${token}`,
+        "mcp-protocol-version": "2025-06-18",
+        ...(sessionId ? { "mcp-session-id": sessionId } : {}),
       },
-      { total, concurrency },
-    );
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }),
+    });
+    const reply = await response.json();
+    if (response.status !== 200 || reply.error || reply.result?.isError)
+      throw new Error(`${kind}: ${response.status} ${JSON.stringify(reply)}`);
   } finally {
-    await dispatcher.close();
+    await server.stop();
   }
 }
 
-async function measure(kind) {
-  const server = await startServerProcess("mcp-server.mjs", [kind]);
-  try {
-    await drive(server.info, { total: 1000 }); // warm-up
-    return await drive(server.info, { total: 8000 });
-  } finally {
-    server.stop();
-  }
-}
-
-// The machine may be shared: alternate the two servers and keep each one's best round.
-async function bestOf(rounds) {
-  const best = {};
-  for (let round = 0; round < rounds; round++) {
-    for (const kind of ["bare", "vitrina"]) {
-      const result = await measure(kind);
-      if (!best[kind] || result.perSecond > best[kind].perSecond) best[kind] = result;
-    }
-  }
-  return best;
-}
+const median = (results) => [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)];
 
 export async function run() {
-  const { bare, vitrina } = await bestOf(3);
-  const row = (label, r) => [
-    { case: `${label} calls/s`, value: r.perSecond, unit: "req/s" },
-    { case: `${label} p50 / p99`, value: `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)}`, unit: "ms" },
-  ];
+  const kinds = ["bare-session", "bare-per-request", "vitrina"];
+  for (const kind of kinds) await checkOneCall(kind);
+  const ceiling = await generatorCeiling({ connections, durationMs });
+  const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const kind of kinds)
+      results[kind].push(await measure("mcp-server.mjs", [kind], { profile: "mcp", connections, durationMs }));
+  const session = median(results["bare-session"]);
+  const perRequest = median(results["bare-per-request"]);
+  const vitrina = median(results.vitrina);
+  const reference = { label: "bare SDK, one session", ...session };
   return [
-    ...row("bare SDK server, trivial tool", bare),
-    ...row("vitrina /mcp query_catalog", vitrina),
-    {
-      case: "vitrina / bare",
-      value: `${((vitrina.perSecond / bare.perSecond) * 100).toFixed(1)}%`,
-      note: `overhead ratio ${(bare.perSecond / vitrina.perSecond).toFixed(2)}x time per call`,
-    },
+    ...ceiling.rows,
+    bottleneckVerdict(ceiling.perSecond, "MCP", Math.max(session.perSecond, vitrina.perSecond)),
+    loadRow("bare SDK, one server and session (reference)", session),
+    loadRow("bare SDK, server per request", perRequest, reference),
+    loadRow("vitrina /mcp query_catalog", vitrina, reference),
+    loadRow("vitrina /mcp query_catalog vs per-request SDK", vitrina, {
+      label: "bare SDK per request",
+      ...perRequest,
+    }),
   ];
 }

@@ -45,4 +45,27 @@ function leadProfile(target) {
   };
 }
 
-export const profiles = { fixed: fixedProfile, lead: leadProfile };
+/** MCP `tools/call` of the target's tool, one JSON-RPC message per POST, as a stateless client (or one session) sends it. */
+function mcpProfile(target) {
+  const path = new URL(target.url).pathname;
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    authorization: `Bearer ${target.token}`,
+    "mcp-protocol-version": "2025-06-18",
+    ...(target.sessionId ? { "mcp-session-id": target.sessionId } : {}),
+  };
+  return (i) => ({
+    method: "POST",
+    path,
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: i,
+      method: "tools/call",
+      params: { name: target.tool, arguments: target.arguments },
+    }),
+  });
+}
+
+export const profiles = { fixed: fixedProfile, lead: leadProfile, mcp: mcpProfile };

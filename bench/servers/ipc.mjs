@@ -2,12 +2,7 @@
 // { ready: info } once listening; then "cpu-mark" starts a CPU-time window and "cpu-read" answers
 // { cpu: microseconds } spent by this process since the mark (user + system, every thread), so the
 // bench can divide it by the requests the generator completed in that window.
-// Started without IPC (spawned), it prints the info as one JSON line instead, as before.
 export function announce(info) {
-  if (!process.send) {
-    process.stdout.write(`${JSON.stringify(info)}\n`);
-    return;
-  }
   let mark = process.cpuUsage();
   process.on("message", (message) => {
     if (message === "cpu-mark") {

@@ -1,23 +1,31 @@
-// An MCP server in its own process, so the load generator doesn't share its event loop.
-// argv[2]: "bare" (a plain @modelcontextprotocol/sdk McpServer with one trivial tool, stateless,
-// JSON responses, on the same web-standard transport and the same http-node `serve`: the ceiling)
-// or "vitrina" (createVitrina's /mcp: bearer auth, scope check, query_catalog through the capability
-// runtime over the memory adapter seeded with the demo catalog).
-// Prints one JSON line { url, token, tool, arguments } when ready.
+// An MCP server in its own process, driven by the separate load generator (see ipc.mjs). argv[2]:
+// - "bare-per-request": a plain @modelcontextprotocol/sdk McpServer with one trivial tool, a new
+//   server and stateless transport per request (the SDK's documented stateless pattern), JSON responses;
+// - "bare-session": the SDK's fastest legal mode: one McpServer and one stateful transport for the
+//   whole run, initialized once here; every call carries its `Mcp-Session-Id`;
+// - "vitrina": createVitrina's /mcp: bearer auth, scope check, query_catalog through the capability
+//   runtime over the memory adapter seeded with the demo catalog.
+// Both bare servers run on the same web-standard transport and the same http-node `serve`.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { serve } from "@vitrina/http-node";
+import { announce } from "./ipc.mjs";
 
 const kind = process.argv[2];
 const token = "vk_bench_0123456789";
 
-async function startBare() {
+function pingServer() {
+  const mcp = new McpServer({ name: "bare", version: "1.0.0" });
+  mcp.registerTool("ping", { description: "answers pong" }, async () => ({
+    content: [{ type: "text", text: "pong" }],
+  }));
+  return mcp;
+}
+
+async function startBarePerRequest() {
   const server = await serve(
     async (request) => {
-      const mcp = new McpServer({ name: "bare", version: "1.0.0" });
-      mcp.registerTool("ping", { description: "answers pong" }, async () => ({
-        content: [{ type: "text", text: "pong" }],
-      }));
+      const mcp = pingServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
@@ -34,6 +42,36 @@ async function startBare() {
   return { url: `${server.url}/mcp`, token, tool: "ping", arguments: {} };
 }
 
+async function startBareSession() {
+  const mcp = pingServer();
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    enableJsonResponse: true,
+  });
+  await mcp.connect(transport);
+  const server = await serve((request) => transport.handleRequest(request), { port: 0, handleSignals: false });
+  const url = `${server.url}/mcp`;
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const initialized = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    }),
+  });
+  const sessionId = initialized.headers.get("mcp-session-id");
+  await initialized.text();
+  await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  }).then((r) => r.text());
+  return { url, token, tool: "ping", arguments: {}, sessionId };
+}
+
 async function startVitrina() {
   const { createVitrina, logMessagingTransport, seedDemoData, silentLogger, staticTokenAuthenticator } =
     await import("@vitrina/core");
@@ -43,6 +81,7 @@ async function startVitrina() {
     storage: memoryStorage(),
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 9).toString("base64"),
+    logger: silentLogger,
     mcp: {
       authenticate: staticTokenAuthenticator({
         [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] },
@@ -55,7 +94,7 @@ async function startVitrina() {
   return { url: `${server.url}/mcp`, token, tool: "query_catalog", arguments: { search: "mir", limit: 5 } };
 }
 
-const info = kind === "bare" ? await startBare() : kind === "vitrina" ? await startVitrina() : null;
-if (info === null) throw new Error(`unknown server kind ${kind}`);
-process.stdout.write(`${JSON.stringify(info)}\n`);
+const starters = { "bare-per-request": startBarePerRequest, "bare-session": startBareSession, vitrina: startVitrina };
+if (!(kind in starters)) throw new Error(`unknown server kind ${kind}`);
+announce(await starters[kind]());
 process.on("SIGTERM", () => process.exit(0));
