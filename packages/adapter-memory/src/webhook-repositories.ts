@@ -105,10 +105,20 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           return claimed;
         });
       },
-      async completeClaim(id, workerId, outcome) {
+      async readEventsAndSubscriptions(deliveries) {
+        const eventIds = new Set(deliveries.map((d) => d.eventId));
+        const subscriptionIds = new Set(deliveries.map((d) => d.subscriptionId));
+        return {
+          events: [...eventIds].flatMap((id) => state.events.get(id) ?? []),
+          subscriptions: [...subscriptionIds].flatMap((id) => state.webhookSubscriptions.get(id) ?? []),
+        };
+      },
+      async completeClaim(id, workerId, outcome, attempt) {
         const current = state.webhookDeliveries.get(id);
         if (current === null || current.leasedBy !== workerId) return false;
-        return state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
+        state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
+        if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
+        return true;
       },
       async reschedule(workspaceId, id, now, retryUntil) {
         const current = inWorkspace(state.webhookDeliveries.get(id), workspaceId);

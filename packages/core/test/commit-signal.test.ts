@@ -14,6 +14,7 @@ const makesDeliveryDue: Record<keyof WebhookDeliveryRepository, boolean> = {
   get: false,
   claimDueDeliveries: false,
   completeClaim: false,
+  readEventsAndSubscriptions: false,
   outboxStats: false,
   listBySubscription: false,
 };

@@ -90,7 +90,17 @@ describe("an internal error while delivering", () => {
     const { receiver, storage, h, deliveries } = await setUp();
     const { logger, errors } = capturingLogger();
     const eventless = createVitrina({
-      storage: { ...storage, events: { ...storage.events, get: async () => null } },
+      // The worker reads a claimed batch's events in one step: this storage finds none of them.
+      storage: {
+        ...storage,
+        webhookDeliveries: {
+          ...storage.webhookDeliveries,
+          readEventsAndSubscriptions: async (claimed) => ({
+            ...(await storage.webhookDeliveries.readEventsAndSubscriptions(claimed)),
+            events: [],
+          }),
+        },
+      },
       messaging: logMessagingTransport(silentLogger),
       secretBox: SECRET_BOX_KEY,
       clock: h.clock,

@@ -23,7 +23,7 @@ const toMessage = (r: any): MessageRecord => ({
   createdAt: iso(r.created_at),
 });
 
-const toEvent = (r: any): EventRecord => ({
+export const toEvent = (r: any): EventRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   type: r.type,

@@ -1,5 +1,7 @@
 import type { StorageRepositories, WebhookAttemptRecord, WebhookDeliveryRecord } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
+import { toEvent } from "./conversations.js";
+import { toSubscription } from "./subscriptions.js";
 import { iso, isoOrNull, json, many, num, one, placeholders } from "../rows.js";
 
 const toDelivery = (r: any): WebhookDeliveryRecord => ({
@@ -112,13 +114,49 @@ export function deliveryRepositories(
         );
         return rows.sort(dueOrder);
       },
-      async completeClaim(id, workerId, o) {
-        const result = await q.query(
-          `UPDATE ${d} SET status = $3, attempt_count = $4, next_attempt_at = $5, last_error = $6, delivered_at = $7,
-           lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2`,
-          [id, workerId, o.status, o.attemptCount, o.nextAttemptAt, o.lastError, o.deliveredAt],
+      async readEventsAndSubscriptions(deliveries) {
+        // Two row types in one round trip: each aggregated to a JSON array (timestamps come back
+        // as ISO strings, which the row mappers accept as well as Dates).
+        const { rows } = await q.query(
+          `SELECT
+             (SELECT coalesce(json_agg(e), '[]') FROM ${s}.events e WHERE e.id IN (SELECT jsonb_array_elements_text($1::jsonb))) AS events,
+             (SELECT coalesce(json_agg(w), '[]') FROM ${s}.webhook_subscriptions w
+              WHERE w.id IN (SELECT jsonb_array_elements_text($2::jsonb))) AS subscriptions`,
+          [
+            json([...new Set(deliveries.map((x) => x.eventId))]),
+            json([...new Set(deliveries.map((x) => x.subscriptionId))]),
+          ],
         );
-        return affected(result) > 0;
+        return { events: rows[0].events.map(toEvent), subscriptions: rows[0].subscriptions.map(toSubscription) };
+      },
+      async completeClaim(id, workerId, o, attempt) {
+        // The attempt is inserted from the UPDATE's RETURNING: when the lease was lost, neither is written.
+        const { rows } = await q.query(
+          `WITH completed AS (
+             UPDATE ${d} SET status = $3, attempt_count = $4, next_attempt_at = $5, last_error = $6, delivered_at = $7,
+               lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2 RETURNING id
+           ), attempt AS (
+             INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error)
+             SELECT $8, completed.id, $9::int, $10::timestamptz, $11::int, $12::float8, $13 FROM completed WHERE $8::text IS NOT NULL
+           )
+           SELECT count(*)::int AS completed FROM completed`,
+          [
+            id,
+            workerId,
+            o.status,
+            o.attemptCount,
+            o.nextAttemptAt,
+            o.lastError,
+            o.deliveredAt,
+            attempt?.id ?? null,
+            attempt?.number ?? null,
+            attempt?.attemptedAt ?? null,
+            attempt?.statusCode ?? null,
+            attempt?.durationMs ?? null,
+            attempt?.error ?? null,
+          ],
+        );
+        return rows[0]?.completed === 1;
       },
       async reschedule(workspaceId, id, now, retryUntil) {
         const rescheduled = await one(

@@ -1,3 +1,4 @@
+import type { EventRecord } from "./records.js";
 import type {
   ApiKeyRecord,
   WebhookAttemptRecord,
@@ -71,10 +72,23 @@ export interface WebhookDeliveryRepository {
     cap?: PerSubscriptionCap,
   ): Promise<WebhookDeliveryRecord[]>;
   /**
-   * Writes an attempt's outcome and releases the lease, only if `workerId` still holds it;
-   * false means the lease expired and was taken over, so the outcome is dropped.
+   * What sending claimed deliveries needs, in one read: their events and their subscriptions
+   * (by id, across workspaces; the caller matches workspaces). Missing ones are simply absent.
    */
-  completeClaim(id: string, workerId: string, outcome: DeliveryOutcome): Promise<boolean>;
+  readEventsAndSubscriptions(
+    deliveries: ReadonlyArray<Pick<WebhookDeliveryRecord, "eventId" | "subscriptionId">>,
+  ): Promise<{ events: EventRecord[]; subscriptions: WebhookSubscriptionRecord[] }>;
+  /**
+   * Writes an attempt's outcome and releases the lease, and records `attempt` when given, all in
+   * one atomic step and only if `workerId` still holds the lease; false means the lease expired
+   * and was taken over, so nothing is written.
+   */
+  completeClaim(
+    id: string,
+    workerId: string,
+    outcome: DeliveryOutcome,
+    attempt?: WebhookAttemptRecord,
+  ): Promise<boolean>;
   /** Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or leased. */
   reschedule(workspaceId: string, id: string, now: string, retryUntil: string): Promise<WebhookDeliveryRecord | null>;
   /**

@@ -288,4 +288,59 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(subscribers).toEqual(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed"));
     expect(await storage.events.get(event.id)).toEqual(event);
   });
+
+  it("completes a claim and records its attempt in one step, and writes neither once the lease is lost", async () => {
+    const { storage, workspaceId } = await seed();
+    const subscription = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(subscription);
+    // Stored already leased to w1, as a claim leaves it (a claim here could take another test's row).
+    const delivery = w.delivery(workspaceId, subscription.id, { leasedBy: "w1", leaseUntil: f.at(30_000) });
+    await storage.webhookDeliveries.insert(delivery);
+    const outcome = {
+      status: "succeeded" as const,
+      attemptCount: 1,
+      nextAttemptAt: delivery.nextAttemptAt,
+      lastError: null,
+      deliveredAt: f.at(20),
+    };
+    const attempt = {
+      id: f.id(),
+      deliveryId: delivery.id,
+      number: 1,
+      attemptedAt: f.at(15),
+      statusCode: 204,
+      durationMs: 12,
+      error: null,
+    };
+    expect(await storage.webhookDeliveries.completeClaim(delivery.id, "w2", outcome, { ...attempt, id: f.id() })).toBe(
+      false,
+    );
+    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([]);
+    expect(await storage.webhookDeliveries.completeClaim(delivery.id, "w1", outcome, attempt)).toBe(true);
+    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([attempt]);
+    expect(await storage.webhookDeliveries.get(workspaceId, delivery.id)).toMatchObject({
+      ...outcome,
+      leasedBy: null,
+      leaseUntil: null,
+    });
+  });
+
+  it("reads the events and subscriptions of claimed deliveries in one step, leaving out missing ones", async () => {
+    const { storage, workspaceId } = await seed();
+    const subscription = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(subscription);
+    const event = {
+      id: `evt_${f.id()}`,
+      workspaceId,
+      type: "order.confirmed",
+      created: f.at(3),
+      data: { order_id: "o3", nested: { n: [1, "dos"] } },
+    };
+    await storage.events.append(event);
+    const found = w.delivery(workspaceId, subscription.id, { eventId: event.id });
+    const orphan = w.delivery(workspaceId, f.id(), { eventId: `evt_${f.id()}` });
+    const read = await storage.webhookDeliveries.readEventsAndSubscriptions([found, found, orphan]);
+    expect(read).toEqual({ events: [event], subscriptions: [subscription] });
+    expect(await storage.webhookDeliveries.readEventsAndSubscriptions([])).toEqual({ events: [], subscriptions: [] });
+  });
 }

@@ -53,6 +53,7 @@ function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () 
     get: (...args) => deliveries.get(...args),
     claimDueDeliveries: (...args) => deliveries.claimDueDeliveries(...args),
     completeClaim: (...args) => deliveries.completeClaim(...args),
+    readEventsAndSubscriptions: (...args) => deliveries.readEventsAndSubscriptions(...args),
     outboxStats: (...args) => deliveries.outboxStats(...args),
     listBySubscription: (...args) => deliveries.listBySubscription(...args),
     insert: async (...args) => {

@@ -5,7 +5,8 @@ import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { DeliveryOutcome, Storage } from "../ports/storage.js";
-import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
+import type { EventRecord } from "../ports/records.js";
+import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
 import { signatureHeader, type AttemptResult } from "./post-webhook.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
@@ -28,6 +29,16 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Of those, at most this many to one subscription, so a hanging receiver can't take every slot. */
   perSubscriptionConcurrency: number;
+}
+
+/**
+ * A leased delivery with what sending it needs, read for the whole claimed batch in one step
+ * (null when its event or subscription no longer exists).
+ */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRecord;
+  event: EventRecord | null;
+  subscription: WebhookSubscriptionRecord | null;
 }
 
 /** A delivery that can't be attempted and never will be: it ends `failed` without an attempt. */
@@ -61,14 +72,12 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     return key;
   };
 
-  async function attempt(delivery: WebhookDeliveryRecord): Promise<AttemptResult | Terminal> {
-    const subscription = await storage.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
+  async function attempt({ delivery, event, subscription }: ClaimedDelivery): Promise<AttemptResult | Terminal> {
     if (subscription === null) return { terminal: "subscription deleted" };
     if (!subscription.enabled) return { terminal: `subscription disabled: ${subscription.disabledReason ?? "by API"}` };
     // An event is written in the same transaction as its deliveries and nothing deletes it, so a
     // missing one is lost data (a partial restore, a manual edit) that no retry brings back: the
     // delivery ends, loudly, because only an operator can tell what happened.
-    const event = await storage.events.get(delivery.eventId);
     if (event === null) {
       options.logger.error(idsOf(delivery), "webhook delivery failed for good: its event is missing");
       return { terminal: `event ${delivery.eventId} is missing` };
@@ -159,29 +168,37 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   }
 
   /** Attempts one claimed delivery and records the outcome; never rejects (errors are logged). */
-  async function deliver(delivery: WebhookDeliveryRecord, workerId: string): Promise<void> {
+  async function deliver(claimed: ClaimedDelivery, workerId: string): Promise<void> {
+    const { delivery } = claimed;
     const attemptedAt = clock.now();
     const started = performance.now();
-    const result = await attempt(delivery).catch((error: unknown) => internalFailure(delivery, error, started));
+    const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);
-    await storage
-      .transaction(async (tx) => {
-        // A worker whose lease expired meanwhile writes nothing: the new holder owns the row.
-        if (!(await tx.webhookDeliveries.completeClaim(delivery.id, workerId, outcome))) return;
-        if ("terminal" in result) return;
-        await tx.webhookAttempts.insert({
-          id: options.ids(),
-          deliveryId: delivery.id,
-          number: outcome.attemptCount,
-          attemptedAt: attemptedAt.toISOString(),
-          statusCode: result.statusCode,
-          durationMs: result.durationMs,
-          error: result.error,
-        });
-        if (result.statusCode === 410) await disableSubscription(tx, delivery, now.toISOString());
-      })
+    const record =
+      "terminal" in result
+        ? undefined
+        : {
+            id: options.ids(),
+            deliveryId: delivery.id,
+            number: outcome.attemptCount,
+            attemptedAt: attemptedAt.toISOString(),
+            statusCode: result.statusCode,
+            durationMs: result.durationMs,
+            error: result.error,
+          };
+    // A worker whose lease expired meanwhile writes nothing: the new holder owns the row. Outcome
+    // and attempt are one atomic step (one statement on PostgreSQL); a 410 also disables the
+    // subscription, in the same transaction.
+    const complete =
+      record?.statusCode === 410
+        ? storage.transaction(async (tx) => {
+            if (await tx.webhookDeliveries.completeClaim(delivery.id, workerId, outcome, record))
+              await disableSubscription(tx, delivery, now.toISOString());
+          })
+        : storage.webhookDeliveries.completeClaim(delivery.id, workerId, outcome, record);
+    await complete
       .then(() => logAttempt(delivery, result, outcome))
       .catch((error: unknown) => {
         // The lease runs out and another claim attempts it again: at least once, never lost.
@@ -212,15 +229,35 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    * Leases up to `limit` due deliveries to `workerId`, at most `perSubscriptionConcurrency` per
    * subscription counting the ones the worker `held` already.
    */
-  function claim(
+  async function claim(
     workerId: string,
     limit: number,
     held: Readonly<Record<string, number>> = {},
-  ): Promise<WebhookDeliveryRecord[]> {
+  ): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
     const cap = { max: options.perSubscriptionConcurrency, held };
-    return storage.webhookDeliveries.claimDueDeliveries(now.toISOString(), limit, leaseUntil, workerId, cap);
+    const deliveries = await storage.webhookDeliveries.claimDueDeliveries(
+      now.toISOString(),
+      limit,
+      leaseUntil,
+      workerId,
+      cap,
+    );
+    if (deliveries.length === 0) return [];
+    // Read once for the batch, not twice per delivery. A subscription belongs to one workspace;
+    // the check keeps a delivery from ever being sent with another workspace's subscription.
+    const { events, subscriptions } = await storage.webhookDeliveries.readEventsAndSubscriptions(deliveries);
+    const eventsById = new Map(events.map((e) => [e.id, e]));
+    const subscriptionsById = new Map(subscriptions.map((s) => [s.id, s]));
+    return deliveries.map((delivery) => {
+      const subscription = subscriptionsById.get(delivery.subscriptionId);
+      return {
+        delivery,
+        event: eventsById.get(delivery.eventId) ?? null,
+        subscription: subscription?.workspaceId === delivery.workspaceId ? subscription : null,
+      };
+    });
   }
 
   return {

@@ -1,9 +1,8 @@
 import { systemClock, type Clock } from "../ports/clock.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
-import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import type { CommitSignal } from "./commit-signal.js";
-import type { OutboxDispatcher } from "./outbox-dispatcher.js";
+import type { ClaimedDelivery, OutboxDispatcher } from "./outbox-dispatcher.js";
 
 /** Spec: the outbox attempts deliveries every 30 seconds. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
@@ -79,10 +78,10 @@ export function startOutboxWorker(
       sleeper = done;
     });
 
-  function start(delivery: WebhookDeliveryRecord) {
-    const subscription = delivery.subscriptionId;
+  function start(claimed: ClaimedDelivery) {
+    const subscription = claimed.delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
-    const delivering = dispatcher.deliver(delivery, workerId).finally(() => {
+    const delivering = dispatcher.deliver(claimed, workerId).finally(() => {
       const freesBlockedWork =
         inFlight.size >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
       inFlight.delete(delivering);
