@@ -276,13 +276,7 @@ export function webhookContract(getStorage: () => Storage): void {
     const otherType = w.subscription(workspaceId, { events: ["quote.created"] });
     for (const subscription of [newer, disabled, older, otherType])
       await storage.webhookSubscriptions.insert(subscription);
-    const event = {
-      id: `evt_${f.id()}`,
-      workspaceId,
-      type: "order.confirmed",
-      created: f.at(3),
-      data: { order_id: "o2" },
-    };
+    const event = w.event(workspaceId);
     const subscribers = await storage.events.appendAndFindSubscribers(event);
     expect(subscribers.map((s) => s.id)).toEqual([older.id, newer.id]);
     expect(subscribers).toEqual(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed"));
@@ -329,13 +323,7 @@ export function webhookContract(getStorage: () => Storage): void {
     const { storage, workspaceId } = await seed();
     const subscription = w.subscription(workspaceId);
     await storage.webhookSubscriptions.insert(subscription);
-    const event = {
-      id: `evt_${f.id()}`,
-      workspaceId,
-      type: "order.confirmed",
-      created: f.at(3),
-      data: { order_id: "o3", nested: { n: [1, "dos"] } },
-    };
+    const event = w.event(workspaceId);
     await storage.events.append(event);
     const found = w.delivery(workspaceId, subscription.id, { eventId: event.id });
     const orphan = w.delivery(workspaceId, f.id(), { eventId: `evt_${f.id()}` });

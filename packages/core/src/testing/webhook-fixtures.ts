@@ -1,4 +1,5 @@
 import type { OrderRecord, PaymentRecord, QuoteRecord } from "../ports/commerce-records.js";
+import type { EventRecord } from "../ports/records.js";
 import type { ApiKeyRecord, WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import { fixtures } from "./fixtures.js";
 
@@ -63,6 +64,14 @@ export function webhookFixtures() {
       createdBy: "user-1",
       createdAt: at(),
       revokedAt: null,
+      ...over,
+    }),
+    event: (workspaceId: string, over: Partial<EventRecord> = {}): EventRecord => ({
+      id: `evt_${id()}`,
+      workspaceId,
+      type: "order.confirmed",
+      created: at(3),
+      data: { order_id: id(), nested: { n: [1, "dos"] } },
       ...over,
     }),
     subscription: (workspaceId: string, over: Partial<WebhookSubscriptionRecord> = {}): WebhookSubscriptionRecord => ({
