@@ -73,8 +73,7 @@ export async function statementsPerLead(databaseUrl, leads = 50) {
   });
   try {
     const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
-    const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-      name: "Bench",
+    const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "Bench",
       systemId: "bench",
     });
     await vitrina.webhooks.create(workspace.id, {

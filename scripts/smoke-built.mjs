@@ -17,8 +17,7 @@ const vitrina = createVitrina({
   mcp: { authenticate: staticTokenAuthenticator({ vk_smoke: { workspaceId: "ws", keyId: "k", scopes: [] } }) },
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
-const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-  name: "Smoke",
+const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "Smoke",
   systemId: "smoke",
 });
 const server = await serve(vitrina.handler, { port: 0, handleSignals: false });

@@ -49,8 +49,7 @@ async function startVitrina(storage) {
     secretBox: Buffer.alloc(32, 9).toString("base64"),
   });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
-  const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "Bench",
+  const created = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "Bench",
     systemId: "bench",
   });
   const server = await serve(vitrina.handler, { port: 0 });

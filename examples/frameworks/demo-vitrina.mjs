@@ -17,7 +17,7 @@ export async function createDemoVitrina(options = {}) {
   });
   const actor = { userId: "owner" };
   const workspace = await vitrina.workspaces.create({ name: "Framework demo", ownerUserId: actor.userId });
-  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, { name: "CRM", systemId: "crm" });
+  const { connector, secret } = await vitrina.connectors.create(actor, { workspaceId: workspace.id, name: "CRM", systemId: "crm" });
   const apiKey = await vitrina.apiKeys.issue(actor, workspace.id, {
     name: "mcp",
     scopes: ["catalog:read", "inventory:read"],

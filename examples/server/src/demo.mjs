@@ -52,13 +52,12 @@ async function ensureDemoConnector(vitrina) {
     // A small real-estate catalog, contacts and conversations, so every capability answers something.
     await seedDemoData(vitrina, workspace.id);
   }
-  const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
+  const existing = (await vitrina.connectors.list(actor, { workspaceId: workspace.id })).find((c) => c.systemId === "demo-crm");
   if (existing) {
-    const { connector, secret } = await vitrina.connectors.rotate(actor, existing.id);
+    const { connector, secret } = await vitrina.connectors.rotate(actor, { connectorId: existing.id });
     return { workspace, connector, secret, rotated: true };
   }
-  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, {
-    name: "Demo CRM",
+  const { connector, secret } = await vitrina.connectors.create(actor, { workspaceId: workspace.id, name: "Demo CRM",
     systemId: "demo-crm",
   });
   return { workspace, connector, secret, rotated: false };

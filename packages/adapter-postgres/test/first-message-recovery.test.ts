@@ -58,8 +58,7 @@ async function setup(storage: Storage) {
     clock,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "CRM",
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "CRM",
     systemId: "crm",
   });
   const postLead = (lead: ReturnType<typeof sampleLead>) => {

@@ -36,8 +36,7 @@ export async function observedVitrina(options: Partial<VitrinaOptions> & { stora
     ...options,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "HubSpot",
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "HubSpot",
     systemId: "hubspot",
   });
 

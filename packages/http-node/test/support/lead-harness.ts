@@ -24,8 +24,7 @@ export async function startLeadHarness(options: { messaging?: MessagingTransport
   // Silent: these suites refuse leads on purpose; the logs themselves are tested in core.
   const vitrina = createVitrina({ storage, messaging, secretBox: TEST_SECRET_BOX_KEY, clock, logger: silentLogger });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner-1" }, workspace.id, {
-    name: "HubSpot",
+  const { connector, secret } = await vitrina.connectors.create({ userId: "owner-1" }, { workspaceId: workspace.id, name: "HubSpot",
     systemId: "hubspot-main",
   });
   const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
