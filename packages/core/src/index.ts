@@ -155,8 +155,4 @@ export { MIN_SECRET_LENGTH } from "./webhooks/subscription-input.js";
 export type { SubscriptionService, Page } from "./webhooks/subscription-service.js";
 export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-views.js";
 export * from "./mcp/index.js";
-export {
-  sendHumanMessage,
-  type SendHumanMessageInput,
-  type SentHumanMessage,
-} from "./conversations/send-human-message.js";
+export type { SendHumanMessageInput, SentHumanMessage } from "./conversations/send-human-message.js";
