@@ -1,4 +1,6 @@
-import { createConversationService, createManualClock, type OutgoingMessage } from "@vitrina/core";
+import { type OutgoingMessage } from "@vitrina/core";
+import { createConversationService } from "@vitrina/core/capabilities";
+import { createManualClock } from "@vitrina/core/testing";
 import { fixtures } from "@vitrina/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, openTestStorage } from "./support.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createAesGcmSecretBox, createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createAesGcmSecretBox, createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 
 const key = Buffer.alloc(32, 3).toString("base64");
 
@@ -22,9 +23,10 @@ async function setup() {
 describe("connectors", () => {
   it("creates a connector with a UUID and a strong secret shown once, sealed at rest", async () => {
     const { storage, vitrina, workspace } = await setup();
-    const { connector, secret } = await vitrina.connectors.create({ userId: "admin" }, { workspaceId: workspace.id, name: "HubSpot",
-      systemId: "hubspot-main",
-    });
+    const { connector, secret } = await vitrina.connectors.create(
+      { userId: "admin" },
+      { workspaceId: workspace.id, name: "HubSpot", systemId: "hubspot-main" },
+    );
     expect(connector.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(secret).toMatch(/^vtr_cs_[A-Za-z0-9_-]{43}$/);
     expect(connector).not.toHaveProperty("sealedSecret");
@@ -38,9 +40,10 @@ describe("connectors", () => {
 
   it("rotates to a new secret and reports the rotation", async () => {
     const { vitrina, workspace } = await setup();
-    const created = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "Form",
-      systemId: "web-form",
-    });
+    const created = await vitrina.connectors.create(
+      { userId: "owner" },
+      { workspaceId: workspace.id, name: "Form", systemId: "web-form" },
+    );
     const rotated = await vitrina.connectors.rotate({ userId: "admin" }, { connectorId: created.connector.id });
     expect(rotated.secret).not.toBe(created.secret);
     expect(rotated.connector.secretVersion).toBe(2);
@@ -58,9 +61,10 @@ describe("connectors", () => {
     await expect(vitrina.connectors.list({ userId: "stranger" }, { workspaceId: workspace.id })).rejects.toMatchObject({
       code: "forbidden",
     });
-    const { connector } = await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "X",
-      systemId: "x",
-    });
+    const { connector } = await vitrina.connectors.create(
+      { userId: "owner" },
+      { workspaceId: workspace.id, name: "X", systemId: "x" },
+    );
     await expect(vitrina.connectors.rotate({ userId: "seller" }, { connectorId: connector.id })).rejects.toMatchObject({
       code: "forbidden",
     });

@@ -1,5 +1,7 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createConversationService, createManualClock, MessagingError, type MessagingTransport } from "@vitrina/core";
+import { MessagingError, type MessagingTransport } from "@vitrina/core";
+import { createConversationService } from "@vitrina/core/capabilities";
+import { createManualClock } from "@vitrina/core/testing";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 

@@ -1,4 +1,4 @@
-import type { ConnectorView } from "@vitrina/core";
+import type { ConnectorView } from "@vitrina/core/capabilities";
 import { required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { printJson, printList, printRecord } from "./output.js";
@@ -33,7 +33,9 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
         return;
       }
       case "list": {
-        const connectors = await ctx.vitrina.connectors.list(actor, { workspaceId: required(flags.workspace, "workspace") });
+        const connectors = await ctx.vitrina.connectors.list(actor, {
+          workspaceId: required(flags.workspace, "workspace"),
+        });
         printList(ctx.out, connectors, [
           ["ID", (c) => c.id],
           ["NAME", (c) => c.name],
@@ -44,7 +46,9 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
         return;
       }
       case "rotate": {
-        const rotated = await ctx.vitrina.connectors.rotate(actor, { connectorId: requiredPositional(connectorId, "connectorId") });
+        const rotated = await ctx.vitrina.connectors.rotate(actor, {
+          connectorId: requiredPositional(connectorId, "connectorId"),
+        });
         printSecret(ctx, rotated.connector, rotated.secret, flags);
         console.error("The previous secret stopped working. The new one above is shown once.");
         return;
