@@ -21,6 +21,8 @@ type Row = Record<string, unknown>;
 const at = (v: unknown): string => new Date(v as string | Date).toISOString();
 const atOrNull = (v: unknown): string | null => (v === null ? null : at(v));
 const jsonOf = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
+/** The columns every workspace-owned table has. */
+const owned = (r: Row) => ({ id: r.id as string, workspaceId: r.workspace_id as string });
 
 /** Reads the adapter's tables in `schema` with plain SELECTs and maps the columns by hand. */
 export function postgresDirectReader(db: Queryable, schema: string): DirectReader {
@@ -47,8 +49,7 @@ export function postgresDirectReader(db: Queryable, schema: string): DirectReade
       })),
     connector: (id) =>
       one<ConnectorRecord>("connectors", "id = $1", [id], (r) => ({
-        id: r.id as string,
-        workspaceId: r.workspace_id as string,
+        ...owned(r),
         name: r.name as string,
         systemId: r.system_id as string,
         sealedSecret: r.sealed_secret as string,
@@ -58,8 +59,7 @@ export function postgresDirectReader(db: Queryable, schema: string): DirectReade
       })),
     contact: (id) =>
       one<ContactRecord>("contacts", "id = $1", [id], (r) => ({
-        id: r.id as string,
-        workspaceId: r.workspace_id as string,
+        ...owned(r),
         name: r.name as string | null,
         phoneE164: r.phone_e164 as string | null,
         email: r.email as string | null,
@@ -75,8 +75,7 @@ export function postgresDirectReader(db: Queryable, schema: string): DirectReade
       })),
     conversation: (id) =>
       one<ConversationRecord>("conversations", "id = $1", [id], (r) => ({
-        id: r.id as string,
-        workspaceId: r.workspace_id as string,
+        ...owned(r),
         contactId: r.contact_id as string,
         channel: r.channel as string,
         status: r.status as ConversationRecord["status"],
