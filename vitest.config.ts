@@ -9,6 +9,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@vitrina\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
+      {
+        find: /^@vitrina\/core\/(capabilities|webhooks|oauth|mcp|storage|http|demo)$/,
+        replacement: src("./packages/core/src/entries/$1.ts"),
+      },
       { find: /^@vitrina\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@vitrina\/adapter-memory$/, replacement: src("./packages/adapter-memory/src/index.ts") },
       { find: /^@vitrina\/adapter-postgres$/, replacement: src("./packages/adapter-postgres/src/index.ts") },

@@ -59,7 +59,8 @@ export function signedLead({ url, connectorId, secret }, i, run = Date.now()) {
 export async function statementsPerLead(databaseUrl, leads = 50) {
   const { default: pg } = await import("pg");
   const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
-  const { createVitrina, logMessagingTransport, silentLogger } = await import("@vitrina/core");
+  const { createVitrina, silentLogger } = await import("@vitrina/core");
+  const { logMessagingTransport } = await import("@vitrina/core/demo");
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const schema = `bench_stmt_${Date.now()}`;
   await migrate(pool, { schema });
@@ -73,10 +74,10 @@ export async function statementsPerLead(databaseUrl, leads = 50) {
   });
   try {
     const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
-    const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-      name: "Bench",
-      systemId: "bench",
-    });
+    const { connector, secret } = await vitrina.connectors.create(
+      { userId: "owner" },
+      { workspaceId: workspace.id, name: "Bench", systemId: "bench" },
+    );
     await vitrina.webhooks.create(workspace.id, {
       url: "http://127.0.0.1:9/hooks",
       events: ["conversation.started"],

@@ -4,7 +4,8 @@
 // shares the CPU with the worker: a conservative figure).
 import { createServer } from "node:http";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { percentile } from "./lib.mjs";
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (same process)";

@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger, staticTokenAuthenticator } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { staticTokenAuthenticator } from "@vitrina/core/mcp";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { runStorageContract } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
 
@@ -17,10 +19,10 @@ const vitrina = createVitrina({
   mcp: { authenticate: staticTokenAuthenticator({ vk_smoke: { workspaceId: "ws", keyId: "k", scopes: [] } }) },
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
-const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-  name: "Smoke",
-  systemId: "smoke",
-});
+const { connector, secret } = await vitrina.connectors.create(
+  { userId: "owner" },
+  { workspaceId: workspace.id, name: "Smoke", systemId: "smoke" },
+);
 const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
 try {
   const body = JSON.stringify({

@@ -4,7 +4,9 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, eventJsonSchemas, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { eventJsonSchemas } from "@vitrina/core/webhooks";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { serveVitrina } from "@vitrina/http-node";
 
 assert.equal(Object.keys(eventJsonSchemas()).length, 8);

@@ -41,7 +41,8 @@ async function startBare() {
 }
 
 async function startVitrina(storage) {
-  const { createVitrina, logMessagingTransport, silentLogger } = await import("@vitrina/core");
+  const { createVitrina, silentLogger } = await import("@vitrina/core");
+  const { logMessagingTransport } = await import("@vitrina/core/demo");
   const { serve } = await import("@vitrina/http-node");
   const vitrina = createVitrina({
     storage,
@@ -49,10 +50,10 @@ async function startVitrina(storage) {
     secretBox: Buffer.alloc(32, 9).toString("base64"),
   });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
-  const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "Bench",
-    systemId: "bench",
-  });
+  const created = await vitrina.connectors.create(
+    { userId: "owner" },
+    { workspaceId: workspace.id, name: "Bench", systemId: "bench" },
+  );
   const server = await serve(vitrina.handler, { port: 0 });
   return { url: `${server.url}/functions/v1/lead-intake`, connectorId: created.connector.id, secret: created.secret };
 }

@@ -73,8 +73,9 @@ async function startBareSession() {
 }
 
 async function startVitrina() {
-  const { createVitrina, logMessagingTransport, seedDemoData, silentLogger, staticTokenAuthenticator } =
-    await import("@vitrina/core");
+  const { createVitrina, silentLogger } = await import("@vitrina/core");
+  const { staticTokenAuthenticator } = await import("@vitrina/core/mcp");
+  const { logMessagingTransport, seedDemoData } = await import("@vitrina/core/demo");
   const { memoryStorage } = await import("@vitrina/adapter-memory");
   const workspaceId = "00000000-0000-4000-8000-00000000be0c";
   const vitrina = createVitrina({

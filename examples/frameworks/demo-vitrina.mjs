@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { consoleLogger, createVitrina, logMessagingTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 
 /** `options` go to createVitrina (e.g. `{ basePath: "/vitrina" }`). */
 export async function createDemoVitrina(options = {}) {
@@ -17,7 +18,11 @@ export async function createDemoVitrina(options = {}) {
   });
   const actor = { userId: "owner" };
   const workspace = await vitrina.workspaces.create({ name: "Framework demo", ownerUserId: actor.userId });
-  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, { name: "CRM", systemId: "crm" });
+  const { connector, secret } = await vitrina.connectors.create(actor, {
+    workspaceId: workspace.id,
+    name: "CRM",
+    systemId: "crm",
+  });
   const apiKey = await vitrina.apiKeys.issue(actor, workspace.id, {
     name: "mcp",
     scopes: ["catalog:read", "inventory:read"],

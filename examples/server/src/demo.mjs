@@ -3,17 +3,10 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  consoleLogger,
-  createVitrina,
-  demoConsentPage,
-  generateOAuthSigningKey,
-  logMessagingTransport,
-  MIN_SECRET_LENGTH,
-  SCOPES,
-  seedDemoData,
-  whatsAppCloudTransport,
-} from "@vitrina/core";
+import { consoleLogger, createVitrina, SCOPES, whatsAppCloudTransport } from "@vitrina/core";
+import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
+import { generateOAuthSigningKey } from "@vitrina/core/oauth";
+import { demoConsentPage, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -52,12 +45,15 @@ async function ensureDemoConnector(vitrina) {
     // A small real-estate catalog, contacts and conversations, so every capability answers something.
     await seedDemoData(vitrina, workspace.id);
   }
-  const existing = (await vitrina.connectors.list(actor, workspace.id)).find((c) => c.systemId === "demo-crm");
+  const existing = (await vitrina.connectors.list(actor, { workspaceId: workspace.id })).find(
+    (c) => c.systemId === "demo-crm",
+  );
   if (existing) {
-    const { connector, secret } = await vitrina.connectors.rotate(actor, existing.id);
+    const { connector, secret } = await vitrina.connectors.rotate(actor, { connectorId: existing.id });
     return { workspace, connector, secret, rotated: true };
   }
-  const { connector, secret } = await vitrina.connectors.create(actor, workspace.id, {
+  const { connector, secret } = await vitrina.connectors.create(actor, {
+    workspaceId: workspace.id,
     name: "Demo CRM",
     systemId: "demo-crm",
   });

@@ -1,4 +1,4 @@
-import type { CapabilityRepositories, CatalogItemRecord } from "@vitrina/core";
+import type { CapabilityRepositories, CatalogItemRecord } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 

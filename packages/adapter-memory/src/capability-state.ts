@@ -1,4 +1,4 @@
-import type { AgentRunRecord, CatalogItemRecord, IdempotencyAttemptRecord, TaskRecord } from "@vitrina/core";
+import type { AgentRunRecord, CatalogItemRecord, IdempotencyAttemptRecord, TaskRecord } from "@vitrina/core/storage";
 import { MemoryTable } from "./table.js";
 
 /** Tables of the capability runtime; unique indexes mirror the PostgreSQL constraints. */

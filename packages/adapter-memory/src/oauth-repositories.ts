@@ -1,4 +1,5 @@
-import { ConflictError, type OAuthPurgeCounts, type OAuthPurgeCutoffs, type StorageRepositories } from "@vitrina/core";
+import { ConflictError, type StorageRepositories } from "@vitrina/core";
+import { type OAuthPurgeCounts, type OAuthPurgeCutoffs } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { MemoryTable, UndoLog } from "./table.js";
 

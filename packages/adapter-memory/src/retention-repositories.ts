@@ -1,4 +1,5 @@
-import type { RetentionCounts, RetentionCutoffs, StorageRepositories, WebhookDeliveryRecord } from "@vitrina/core";
+import type { StorageRepositories } from "@vitrina/core";
+import type { RetentionCounts, RetentionCutoffs, WebhookDeliveryRecord } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 

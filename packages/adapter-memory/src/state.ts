@@ -6,13 +6,15 @@ import type {
   LeadEventRecord,
   MemberRecord,
   MessageRecord,
+  OpportunityRecord,
+  OutboundMessageRecord,
+  WorkspaceRecord,
+} from "@vitrina/core";
+import type {
   OAuthAuthorizationCodeRecord,
   OAuthClientRecord,
   OAuthRefreshTokenRecord,
   OAuthTokenFamilyRecord,
-  OpportunityRecord,
-  OutboundMessageRecord,
-  WorkspaceRecord,
   OrderRecord,
   PaymentRecord,
   QuoteRecord,
@@ -20,7 +22,7 @@ import type {
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookSubscriptionRecord,
-} from "@vitrina/core";
+} from "@vitrina/core/storage";
 import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
 

@@ -1,4 +1,5 @@
-import { assertStorableText, type StorageRepositories } from "@vitrina/core";
+import { type StorageRepositories } from "@vitrina/core";
+import { assertStorableText } from "@vitrina/core/storage";
 
 type AnyRepository = Record<string, (...args: unknown[]) => Promise<unknown>>;
 

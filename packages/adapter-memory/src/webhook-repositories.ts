@@ -1,4 +1,5 @@
-import { ConflictError, type StorageRepositories, type WebhookDeliveryRecord } from "@vitrina/core";
+import { ConflictError, type StorageRepositories } from "@vitrina/core";
+import { type WebhookDeliveryRecord } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 

@@ -1,4 +1,5 @@
-import { ConflictError, isStorableText, StorageError, UNSTORABLE_TEXT_REASON, VitrinaError } from "@vitrina/core";
+import { ConflictError, StorageError, VitrinaError } from "@vitrina/core";
+import { isStorableText, UNSTORABLE_TEXT_REASON } from "@vitrina/core/storage";
 
 /** The least a PostgreSQL driver must do: run one parameterised statement. */
 export interface Queryable {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  seedDemoData,
-  silentLogger,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import { backends, openTestStorage } from "./support.js";
 
 describe.each(backends)("capabilities end to end on %s", (backend) => {

@@ -1,14 +1,14 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
 import {
-  createManualClock,
   createVitrina,
-  OUTCOME_UNKNOWN_REASON,
   type MessagingTransport,
   type OutgoingMessage,
   type SendResult,
   type Storage,
 } from "@vitrina/core";
+import { OUTCOME_UNKNOWN_REASON } from "@vitrina/core/storage";
+import { createManualClock } from "@vitrina/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { sampleLead } from "../../http-node/test/support/lead-harness.js";
 import { backends, DATABASE_URL, openTestStorage } from "./support.js";
@@ -58,10 +58,10 @@ async function setup(storage: Storage) {
     clock,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "CRM",
-    systemId: "crm",
-  });
+  const { connector, secret } = await vitrina.connectors.create(
+    { userId: "owner" },
+    { workspaceId: workspace.id, name: "CRM", systemId: "crm" },
+  );
   const postLead = (lead: ReturnType<typeof sampleLead>) => {
     const body = JSON.stringify(lead);
     const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: clock.now().getTime() });

@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { createVitrina, emitEvent, logMessagingTransport, silentLogger, type Storage } from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { emitEvent } from "@vitrina/core/webhooks";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { postgresStorage } from "@vitrina/adapter-postgres";
 import { SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { DATABASE_URL, backends, openTestStorage } from "./support.js";

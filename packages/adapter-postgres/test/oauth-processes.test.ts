@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { generateOAuthSigningKey } from "@vitrina/core";
+import { generateOAuthSigningKey } from "@vitrina/core/oauth";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
 import { describe, expect, it } from "vitest";
 import { startOAuthHarness } from "../../core/test/oauth/support/oauth-harness.js";

@@ -1,12 +1,7 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  silentLogger,
-  type RetentionOptions,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type RetentionOptions, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { backends, openTestStorage } from "./support.js";

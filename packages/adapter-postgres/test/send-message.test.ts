@@ -1,11 +1,13 @@
-import { createManualClock, sendHumanMessage, type OutgoingMessage } from "@vitrina/core";
+import { type OutgoingMessage } from "@vitrina/core";
+import { createConversationService } from "@vitrina/core/capabilities";
+import { createManualClock } from "@vitrina/core/testing";
 import { fixtures } from "@vitrina/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, openTestStorage } from "./support.js";
 
 // send_message records before it sends: text the database cannot store (PostgreSQL text has no
 // U+0000) is refused before the provider sees it, so an agent's retry never sends twice.
-describe.each(backends)("sendHumanMessage on %s", (backend) => {
+describe.each(backends)("conversations.sendHumanMessage on %s", (backend) => {
   let storage: Awaited<ReturnType<typeof openTestStorage>>["storage"];
   const f = fixtures();
   const workspace = f.workspace();
@@ -37,11 +39,19 @@ describe.each(backends)("sendHumanMessage on %s", (backend) => {
     };
     const deps = { storage, messaging, clock: createManualClock("2026-02-01T10:00:00.000Z"), ids: () => f.id() };
     await expect(
-      sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola\u0000" }),
+      createConversationService(deps).sendHumanMessage({
+        workspaceId: workspace.id,
+        conversationId: conversation.id,
+        text: "Hola\u0000",
+      }),
     ).rejects.toThrow();
     expect(sent).toEqual([]);
     expect(await storage.messages.listByConversation(conversation.id)).toEqual([]);
-    await sendHumanMessage(deps, { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" });
+    await createConversationService(deps).sendHumanMessage({
+      workspaceId: workspace.id,
+      conversationId: conversation.id,
+      text: "Hola",
+    });
     expect(sent).toHaveLength(1);
   });
 });

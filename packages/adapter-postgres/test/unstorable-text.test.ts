@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVitrina, logMessagingTransport, silentLogger, type Storage } from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { sampleLead, startLeadHarness, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
 import { backends, openTestStorage } from "./support.js";
 

@@ -1,4 +1,4 @@
-import { emitEvent } from "@vitrina/core";
+import { emitEvent } from "@vitrina/core/webhooks";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   healthyLatencyBesideHangingReceiver,

@@ -50,15 +50,61 @@ export interface LeadIntakeResponse {
   };
 }
 
-export type WebhookEventType =
-  | "conversation.started"
-  | "conversation.escalated"
-  | "quote.created"
-  | "quote.accepted"
-  | "order.confirmed"
-  | "payment.succeeded"
-  | "agent.run.completed"
-  | "policy.blocked";
+/** The eight event types a subscription can name. */
+export type WebhookEventType = keyof WebhookEventDataMap;
+
+// The `data` of each event, as core's event schemas (packages/core/src/events/event-schemas.ts)
+// define it. The client ships without zod or core, so these are written out here;
+// test/wire-types.test.ts fails the typecheck when one stops being equal to the schema's type.
+
+export interface ConversationStartedData {
+  conversation_id: string;
+  contact_id: string;
+  /** whatsapp, web, email, … */
+  channel: string;
+  started_by: "contact" | "agent" | "human" | "lead_intake";
+}
+
+export interface ConversationEscalatedData {
+  conversation_id: string;
+  contact_id: string;
+  channel: string;
+  reason: string;
+  /** Agent id. */
+  escalated_by: string;
+  /** User id of the person who takes over, when known. */
+  assigned_to: string | null;
+}
+
+export interface QuoteLine {
+  sku: string;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface QuoteCreatedData {
+  quote_id: string;
+  contact_id: string;
+  conversation_id: string | null;
+  /** ISO 4217 code, e.g. "CLP". */
+  currency: string;
+  items: QuoteLine[];
+  subtotal: number;
+  /** Fraction: 0.19 for 19 %. */
+  vat_rate: number;
+  vat: number;
+  total: number;
+}
+
+export interface QuoteAcceptedData {
+  quote_id: string;
+  contact_id: string;
+  total: number;
+  currency: string;
+  /** ISO 8601 UTC. */
+  accepted_at: string;
+}
 
 export interface OrderConfirmedData {
   order_id: string;
@@ -72,10 +118,59 @@ export interface OrderConfirmedData {
   approved_by: string;
 }
 
-/** `data` per event type; the spec only shows `order.confirmed`'s shape. */
-export type WebhookEventDataMap = { [K in WebhookEventType]: Record<string, unknown> } & {
+export interface PaymentSucceededData {
+  payment_id: string;
+  order_id: string;
+  contact_id: string;
+  amount: number;
+  currency: string;
+  method: string;
+  provider_reference: string | null;
+}
+
+/** One capability call of an agent run (camelCase, as the run recorded it). */
+export interface AgentRunTraceEntry {
+  capability: string;
+  input: unknown;
+  outcome: "ok" | "error" | "blocked";
+  output?: unknown;
+  error?: { code: string; message: string };
+  /** Set when a policy blocked the call. */
+  taskId?: string;
+  startedAt: string;
+  durationMs: number;
+}
+
+export interface AgentRunCompletedData {
+  run_id: string;
+  agent_id: string;
+  started_at: string;
+  completed_at: string;
+  trace: AgentRunTraceEntry[];
+}
+
+export interface PolicyBlockedData {
+  /** The task created for a person to review. */
+  task_id: string;
+  /** The capability that was prevented. */
+  capability: string;
+  reason: string;
+  agent_id: string | null;
+  /** User on whose behalf the agent acted, when known. */
+  actor_id: string | null;
+}
+
+/** `data` per event type. */
+export interface WebhookEventDataMap {
+  "conversation.started": ConversationStartedData;
+  "conversation.escalated": ConversationEscalatedData;
+  "quote.created": QuoteCreatedData;
+  "quote.accepted": QuoteAcceptedData;
   "order.confirmed": OrderConfirmedData;
-};
+  "payment.succeeded": PaymentSucceededData;
+  "agent.run.completed": AgentRunCompletedData;
+  "policy.blocked": PolicyBlockedData;
+}
 
 export interface WebhookEnvelope<T extends WebhookEventType = WebhookEventType> {
   /** Deduplicate on this: delivery is at least once. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import Stripe from "stripe";
-import { postWebhook, signatureHeader } from "@vitrina/core";
+import { postWebhook, signatureHeader } from "@vitrina/core/webhooks";
 
 // The client README says Stripe's verifiers accept Vitrina deliveries. This takes a delivery as
 // Vitrina's outbox sends it (core's signer and poster, captured at the receiving fetch) and hands

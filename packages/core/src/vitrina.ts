@@ -213,7 +213,7 @@ export function createVitrina(options: VitrinaOptions) {
   // only, never on the webhook API that `authenticate` guards.
   const mcpCredentials = options.mcp?.authenticate ?? authenticate;
   const authenticateMcp = oauth === null ? mcpCredentials : firstOf(mcpCredentials, oauth.authenticate);
-  const conversations = createConversationService({ storage, clock, ids });
+  const conversations = createConversationService({ storage, clock, ids, messaging: options.messaging });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
 

@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, isVitrinaError, logMessagingTransport, silentLogger, type VitrinaOptions } from "@vitrina/core";
+import { createVitrina, isVitrinaError, silentLogger, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");

@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 
 describe("vitrina.close()", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createAesGcmSecretBox, createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createAesGcmSecretBox, createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 
 const key = Buffer.alloc(32, 3).toString("base64");
 
@@ -22,28 +23,28 @@ async function setup() {
 describe("connectors", () => {
   it("creates a connector with a UUID and a strong secret shown once, sealed at rest", async () => {
     const { storage, vitrina, workspace } = await setup();
-    const { connector, secret } = await vitrina.connectors.create({ userId: "admin" }, workspace.id, {
-      name: "HubSpot",
-      systemId: "hubspot-main",
-    });
+    const { connector, secret } = await vitrina.connectors.create(
+      { userId: "admin" },
+      { workspaceId: workspace.id, name: "HubSpot", systemId: "hubspot-main" },
+    );
     expect(connector.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(secret).toMatch(/^vtr_cs_[A-Za-z0-9_-]{43}$/);
     expect(connector).not.toHaveProperty("sealedSecret");
     const stored = await storage.connectors.get(connector.id);
     expect(stored?.sealedSecret).not.toContain(secret);
     expect(await createAesGcmSecretBox(key).open(stored!.sealedSecret)).toBe(secret);
-    const listed = await vitrina.connectors.list({ userId: "owner" }, workspace.id);
+    const listed = await vitrina.connectors.list({ userId: "owner" }, { workspaceId: workspace.id });
     expect(listed).toEqual([connector]);
     expect(JSON.stringify(listed)).not.toContain(secret);
   });
 
   it("rotates to a new secret and reports the rotation", async () => {
     const { vitrina, workspace } = await setup();
-    const created = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-      name: "Form",
-      systemId: "web-form",
-    });
-    const rotated = await vitrina.connectors.rotate({ userId: "admin" }, created.connector.id);
+    const created = await vitrina.connectors.create(
+      { userId: "owner" },
+      { workspaceId: workspace.id, name: "Form", systemId: "web-form" },
+    );
+    const rotated = await vitrina.connectors.rotate({ userId: "admin" }, { connectorId: created.connector.id });
     expect(rotated.secret).not.toBe(created.secret);
     expect(rotated.connector.secretVersion).toBe(2);
     expect(rotated.connector.rotatedAt).toEqual(expect.any(String));
@@ -52,19 +53,19 @@ describe("connectors", () => {
   it("refuses members who are not owner or admin, and outsiders, with a clear error", async () => {
     const { vitrina, workspace } = await setup();
     await expect(
-      vitrina.connectors.create({ userId: "seller" }, workspace.id, { name: "X", systemId: "x" }),
+      vitrina.connectors.create({ userId: "seller" }, { workspaceId: workspace.id, name: "X", systemId: "x" }),
     ).rejects.toMatchObject({
       code: "forbidden",
       message: "only an owner or admin of the workspace may create connectors; user seller is a member",
     });
-    await expect(vitrina.connectors.list({ userId: "stranger" }, workspace.id)).rejects.toMatchObject({
+    await expect(vitrina.connectors.list({ userId: "stranger" }, { workspaceId: workspace.id })).rejects.toMatchObject({
       code: "forbidden",
     });
-    const { connector } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-      name: "X",
-      systemId: "x",
-    });
-    await expect(vitrina.connectors.rotate({ userId: "seller" }, connector.id)).rejects.toMatchObject({
+    const { connector } = await vitrina.connectors.create(
+      { userId: "owner" },
+      { workspaceId: workspace.id, name: "X", systemId: "x" },
+    );
+    await expect(vitrina.connectors.rotate({ userId: "seller" }, { connectorId: connector.id })).rejects.toMatchObject({
       code: "forbidden",
     });
   });
@@ -72,7 +73,7 @@ describe("connectors", () => {
   it("validates the visible name and the system identifier", async () => {
     const { vitrina, workspace } = await setup();
     await expect(
-      vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: " ", systemId: "has space" }),
+      vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: " ", systemId: "has space" }),
     ).rejects.toMatchObject({
       code: "invalid_payload",
       reasons: [
@@ -80,9 +81,9 @@ describe("connectors", () => {
         { field: "systemId", reason: expect.stringMatching(/no spaces/) },
       ],
     });
-    await vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "A", systemId: "dup" });
+    await vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "A", systemId: "dup" });
     await expect(
-      vitrina.connectors.create({ userId: "owner" }, workspace.id, { name: "B", systemId: "dup" }),
+      vitrina.connectors.create({ userId: "owner" }, { workspaceId: workspace.id, name: "B", systemId: "dup" }),
     ).rejects.toMatchObject({ code: "conflict" });
   });
 

@@ -1,15 +1,9 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import {
-  createManualClock,
-  createVitrina,
-  emitEvent,
-  EVENT_TYPES,
-  eventJsonSchemas,
-  logMessagingTransport,
-  silentLogger,
-  vatOf,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, EVENT_TYPES, silentLogger, type Storage } from "@vitrina/core";
+import { vatOf } from "@vitrina/core/capabilities";
+import { emitEvent, eventJsonSchemas } from "@vitrina/core/webhooks";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 
 async function setup(storage: Storage = memoryStorage()) {
@@ -177,7 +171,7 @@ describe("events and the transactional outbox", () => {
   it("opens a WhatsApp conversation with the first message of a consented lead", async () => {
     const { vitrina, workspace } = await setup();
     const conversation = await vitrina.storage.transaction(async (tx) => {
-      const { openConversation } = await import("@vitrina/core");
+      const { openConversation } = await import("../src/conversations/open-conversation.js");
       return openConversation(
         tx,
         { clock: createManualClock(), ids: () => crypto.randomUUID() },

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger, type Storage } from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { backends, openTestStorage } from "../../adapter-postgres/test/support.js";
 import { hostileJson, hostileJsonValue, hostileString, percentEncode } from "./support/hostile-strings.js";
 

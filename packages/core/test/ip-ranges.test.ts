@@ -1,4 +1,4 @@
-import { checkDestination, classifyIp, type AddressClass } from "@vitrina/core";
+import { checkDestination, classifyIp, type AddressClass } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 /**

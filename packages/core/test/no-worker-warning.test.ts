@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger, type Logger, type VitrinaOptions } from "@vitrina/core";
+import { createVitrina, silentLogger, type Logger, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 // The quickstart trap: `serve(vitrina.handler)` alone answers 201 to a subscription and never delivers.

@@ -1,4 +1,4 @@
-import { postWebhook } from "@vitrina/core";
+import { postWebhook } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 const request = (fetch: typeof globalThis.fetch, timeoutMs = 200) =>

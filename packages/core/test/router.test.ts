@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRouter, jsonResponse, silentLogger } from "@vitrina/core";
+import { silentLogger } from "@vitrina/core";
+import { createRouter, jsonResponse } from "@vitrina/core/http";
 
 const router = createRouter(
   [
@@ -37,7 +38,8 @@ describe("router", () => {
 describe("GET /v1/events/schemas", () => {
   it("publishes the eight event types with their envelope schemas, cacheable with an ETag", async () => {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
-    const { createVitrina, logMessagingTransport, EVENT_TYPES } = await import("@vitrina/core");
+    const { createVitrina, EVENT_TYPES } = await import("@vitrina/core");
+    const { logMessagingTransport } = await import("@vitrina/core/demo");
     const vitrina = createVitrina({
       storage: memoryStorage(),
       messaging: logMessagingTransport(silentLogger),

@@ -1,5 +1,7 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createManualClock, MessagingError, sendHumanMessage, type MessagingTransport } from "@vitrina/core";
+import { MessagingError, type MessagingTransport } from "@vitrina/core";
+import { createConversationService } from "@vitrina/core/capabilities";
+import { createManualClock } from "@vitrina/core/testing";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 
@@ -24,14 +26,15 @@ async function setup(over: { optedOut?: boolean } = {}) {
   const clock = createManualClock("2026-02-01T10:00:00.000Z");
   const sent: unknown[] = [];
   const send = (messaging: MessagingTransport) =>
-    sendHumanMessage(
-      { storage, messaging, clock, ids: () => "msg-1" },
-      { workspaceId: workspace.id, conversationId: conversation.id, text: "Hola" },
-    );
+    createConversationService({ storage, messaging, clock, ids: () => "msg-1" }).sendHumanMessage({
+      workspaceId: workspace.id,
+      conversationId: conversation.id,
+      text: "Hola",
+    });
   return { storage, contact, conversation, sent, send };
 }
 
-describe("sendHumanMessage", () => {
+describe("conversations.sendHumanMessage", () => {
   it("sends to the contact's phone, then stores the message as human and bumps the conversation", async () => {
     const s = await setup();
     const result = await s.send({

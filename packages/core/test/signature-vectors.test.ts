@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { hmacSha256Hex, importHmacKey, signedPayload, verifyHmacSha256Hex } from "@vitrina/core";
+import { hmacSha256Hex, importHmacKey, signedPayload, verifyHmacSha256Hex } from "@vitrina/core/webhooks";
 
 // The same vectors the client's node:crypto and @noble/hashes entries are tested against, computed
 // with openssl: the server's WebCrypto verification must agree with every client byte for byte.

@@ -1,4 +1,4 @@
-import { checkDestination, classifyIp } from "@vitrina/core";
+import { checkDestination, classifyIp } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 describe("SSRF guard", () => {

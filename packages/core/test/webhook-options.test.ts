@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger, type WebhookOptions } from "@vitrina/core";
+import { createVitrina, silentLogger, type WebhookOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 
 const withWebhooks = (webhooks: WebhookOptions) =>

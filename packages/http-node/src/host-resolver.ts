@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import type { HostResolver } from "@vitrina/core";
+import type { HostResolver } from "@vitrina/core/webhooks";
 
 /**
  * Every address a name resolves to (A and AAAA), for core's SSRF guard:

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { bodyTooLargeResponse } from "@vitrina/core";
+import { bodyTooLargeResponse } from "@vitrina/core/http";
 import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";

@@ -9,11 +9,6 @@ export class BodyTooLargeError extends PayloadTooLargeError {
   }
 }
 
-/**
- * Builds a web Request from a Node IncomingMessage. The body streams through unchanged (byte for
- * byte: signatures are computed over it) and is capped at `maxBodySize`; the request's signal
- * aborts when the client goes away, so handlers can stop work nobody will read.
- */
 /** Thrown for a request whose Host header or target can't form a URL; answered 400. */
 export class BadRequestTargetError extends Error {
   override readonly name = "BadRequestTargetError";
@@ -29,6 +24,11 @@ function requestUrl(req: IncomingMessage, encrypted: boolean): URL {
   }
 }
 
+/**
+ * Builds a web Request from a Node IncomingMessage. The body streams through unchanged (byte for
+ * byte: signatures are computed over it) and is capped at `maxBodySize`; the request's signal
+ * aborts when the client goes away, so handlers can stop work nobody will read.
+ */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodySize: number): Request {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const url = requestUrl(req, encrypted);

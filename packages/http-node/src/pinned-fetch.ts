@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { addressRefusal, type DestinationPolicy } from "@vitrina/core";
+import { type DestinationPolicy } from "@vitrina/core";
+import { addressRefusal } from "@vitrina/core/webhooks";
 import { Agent, fetch as undiciFetch } from "undici";
 import { nodeHostResolver } from "./host-resolver.js";
 

@@ -2,7 +2,8 @@ import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVitrina, logMessagingTransport, SCOPES, silentLogger } from "@vitrina/core";
+import { createVitrina, SCOPES, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { storageFromEnv } from "../src/storage-from-env.js";
 import { runCli } from "./support/run-cli.js";
 

@@ -179,7 +179,10 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
     });
 
     it("stops accepting the old secret as soon as the connector is rotated", async () => {
-      const { secret: newSecret } = await h.vitrina.connectors.rotate({ userId: "owner-1" }, h.connector.id);
+      const { secret: newSecret } = await h.vitrina.connectors.rotate(
+        { userId: "owner-1" },
+        { connectorId: h.connector.id },
+      );
       expect((await h.send(sampleLead())).json.error.code).toBe("invalid_signature");
       expect((await h.send(sampleLead(), { secret: newSecret })).status).toBe(200);
     });

@@ -47,7 +47,7 @@ describe("qualification keys that shadow Object.prototype", () => {
   });
 
   it("refuses prototype keys for a vertical with no fields too", async () => {
-    const { evaluateQualification } = await import("@vitrina/core");
+    const { evaluateQualification } = await import("@vitrina/core/capabilities");
     const qualification = JSON.parse('{"__proto__": 5, "constructor": 1, "toString": 2}') as Record<string, unknown>;
     const outcome = evaluateQualification(qualification, "generic", "CLP");
     expect(outcome.recorded).toEqual([]);

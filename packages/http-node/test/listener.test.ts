@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { readBodyLimited } from "@vitrina/core";
+import { readBodyLimited } from "@vitrina/core/http";
 import { serve, type RunningServer } from "@vitrina/http-node";
 
 let server: RunningServer | undefined;

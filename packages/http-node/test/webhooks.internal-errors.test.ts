@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, logMessagingTransport, silentLogger, type Logger } from "@vitrina/core";
+import { createVitrina, silentLogger, type Logger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { afterEach, describe, expect, it } from "vitest";
 import { RECEIVER_SECRET, SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "./support/webhook-harness.js";
 

@@ -45,7 +45,7 @@ describe("retry window on a manual clock", () => {
   });
 
   it("jitters each delay within ±20 %", async () => {
-    const { nextAttemptAt, defaultRetryPolicy } = await import("@vitrina/core");
+    const { nextAttemptAt, defaultRetryPolicy } = await import("@vitrina/core/webhooks");
     const now = new Date("2026-01-01T00:00:00Z");
     const until = new Date(now.getTime() + 86_400_000);
     const at = (random: number, attempts: number) =>

@@ -2,7 +2,8 @@
 // with shutdownOnSignal. One app route is in flight when SIGTERM arrives: it answers only after
 // the signal, and asks Vitrina something first, so the test sees whether the drain came before
 // Vitrina closed.
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { secretKeyFromEnv, shutdownOnSignal, startWorker, storageFromEnv } from "@vitrina/http-node";
 import { createExpressApp } from "../../express/app.mjs";
 

@@ -4,7 +4,7 @@ import type {
   CatalogItemRecord,
   IdempotencyAttemptRecord,
   TaskRecord,
-} from "@vitrina/core";
+} from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
 

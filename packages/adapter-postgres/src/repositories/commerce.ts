@@ -1,4 +1,5 @@
-import type { OrderRecord, PaymentRecord, QuoteRecord, StorageRepositories } from "@vitrina/core";
+import type { StorageRepositories } from "@vitrina/core";
+import type { OrderRecord, PaymentRecord, QuoteRecord } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, num, one, placeholders } from "../rows.js";
 

@@ -1,4 +1,5 @@
-import type { ContactPatch, ContactRecord, StorageRepositories } from "@vitrina/core";
+import type { ContactRecord, StorageRepositories } from "@vitrina/core";
+import type { ContactPatch } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
 

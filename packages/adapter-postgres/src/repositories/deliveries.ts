@@ -1,4 +1,5 @@
-import type { StorageRepositories, WebhookAttemptRecord, WebhookDeliveryRecord } from "@vitrina/core";
+import type { StorageRepositories } from "@vitrina/core";
+import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { toEvent } from "./conversations.js";
 import { toSubscription } from "./subscriptions.js";

@@ -1,10 +1,10 @@
+import type { StorageRepositories } from "@vitrina/core";
 import type {
   OAuthAuthorizationCodeRecord,
   OAuthClientRecord,
   OAuthRefreshTokenRecord,
   OAuthTokenFamilyRecord,
-  StorageRepositories,
-} from "@vitrina/core";
+} from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, one, placeholders } from "../rows.js";
 

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, StorageRepositories, WebhookSubscriptionRecord } from "@vitrina/core";
+import type { StorageRepositories } from "@vitrina/core";
+import type { ApiKeyRecord, WebhookSubscriptionRecord } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
 

@@ -13,6 +13,7 @@ import { fromMinor, toMinor, vatOf } from "./money.js";
 export type VatRate = number | ((workspace: WorkspaceRecord) => number);
 export const defaultVatRate: VatRate = (workspace) => (workspace.currency === "CLP" ? 0.19 : 0);
 
+const acceptInput = z.strictObject({ workspaceId: z.string().min(1), quoteId: z.string().min(1) });
 const createInput = z.strictObject({
   workspaceId: z.string().min(1),
   contactId: z.string().min(1),
@@ -94,10 +95,11 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
     },
 
     /** The customer accepted: `issued` → `accepted`, once (`conflict` the second time). */
-    async accept(input: { workspaceId: string; quoteId: string }): Promise<QuoteRecord> {
+    async accept(input: z.input<typeof acceptInput>): Promise<QuoteRecord> {
+      const { workspaceId, quoteId } = parseOrThrow(acceptInput, input, "quote acceptance");
       return storage.transaction(async (tx) => {
-        const quote = await tx.quotes.get(input.workspaceId, input.quoteId);
-        if (quote === null) throw new NotFoundError(`quote ${input.quoteId} does not exist`);
+        const quote = await tx.quotes.get(workspaceId, quoteId);
+        if (quote === null) throw new NotFoundError(`quote ${quoteId} does not exist`);
         if (quote.status !== "issued") throw new ConflictError(`quote ${quote.id} is already ${quote.status}`);
         const accepted: QuoteRecord = { ...quote, status: "accepted", acceptedAt: clock.now().toISOString() };
         await tx.quotes.update(accepted);

@@ -1,10 +1,12 @@
-import { NotFoundError, ValidationError } from "../errors.js";
+import { z } from "zod";
+import { NotFoundError } from "../errors.js";
 import { generateSecret } from "../crypto/random.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { ConnectorRecord } from "../ports/records.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
+import { parseOrThrow } from "../validation.js";
 import { requireRole, type Actor } from "../workspaces/workspace-service.js";
 
 /** A connector as the console shows it: never the secret. */
@@ -24,19 +26,18 @@ function view(record: ConnectorRecord): ConnectorView {
   return rest;
 }
 
-function validate(input: { name: string; systemId: string }): void {
-  const reasons = [];
-  if (input.name.trim() === "" || input.name.length > 120) {
-    reasons.push({ field: "name", reason: "must be 1 to 120 characters" });
-  }
-  if (!SYSTEM_ID.test(input.systemId)) {
-    reasons.push({
-      field: "systemId",
-      reason: "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (no spaces)",
-    });
-  }
-  if (reasons.length > 0) throw new ValidationError("connector is invalid", reasons);
-}
+const createInput = z.strictObject({
+  workspaceId: z.string().min(1),
+  name: z
+    .string()
+    .refine((name) => name.trim() !== "" && name.length <= 120, "must be 1 to 120 characters")
+    .transform((name) => name.trim()),
+  systemId: z
+    .string()
+    .regex(SYSTEM_ID, "must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (no spaces)"),
+});
+const listInput = z.strictObject({ workspaceId: z.string().min(1) });
+const rotateInput = z.strictObject({ connectorId: z.string().min(1) });
 
 /**
  * Connectors let an external CRM, form or landing page sign leads for one workspace. Only an
@@ -51,19 +52,15 @@ export function createConnectorService(deps: {
 }) {
   const { storage, secretBox, clock, ids } = deps;
   return {
-    async create(
-      actor: Actor,
-      workspaceId: string,
-      input: { name: string; systemId: string },
-    ): Promise<ConnectorWithSecret> {
-      validate(input);
+    async create(actor: Actor, input: z.input<typeof createInput>): Promise<ConnectorWithSecret> {
+      const { workspaceId, name, systemId } = parseOrThrow(createInput, input, "connector");
       await requireRole(storage, actor, workspaceId, ["owner", "admin"], "create connectors");
       const secret = generateSecret(SECRET_PREFIX);
       const record: ConnectorRecord = {
         id: ids(),
         workspaceId,
-        name: input.name.trim(),
-        systemId: input.systemId,
+        name,
+        systemId,
         sealedSecret: await secretBox.seal(secret),
         secretVersion: 1,
         createdAt: clock.now().toISOString(),
@@ -73,13 +70,15 @@ export function createConnectorService(deps: {
       return { connector: view(record), secret };
     },
 
-    async list(actor: Actor, workspaceId: string): Promise<ConnectorView[]> {
+    async list(actor: Actor, input: z.input<typeof listInput>): Promise<ConnectorView[]> {
+      const { workspaceId } = parseOrThrow(listInput, input, "connector list");
       await requireRole(storage, actor, workspaceId, ["owner", "admin"], "list connectors");
       return (await storage.connectors.listByWorkspace(workspaceId)).map(view);
     },
 
     /** New secret, shown once; the previous one stops verifying immediately. */
-    async rotate(actor: Actor, connectorId: string): Promise<ConnectorWithSecret> {
+    async rotate(actor: Actor, input: z.input<typeof rotateInput>): Promise<ConnectorWithSecret> {
+      const { connectorId } = parseOrThrow(rotateInput, input, "connector rotation");
       const existing = await storage.connectors.get(connectorId);
       if (existing === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
       await requireRole(storage, actor, existing.workspaceId, ["owner", "admin"], "rotate connector secrets");

@@ -3,10 +3,12 @@ import { NotFoundError, ConflictError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
+import type { MessagingTransport } from "../ports/messaging.js";
 import type { ConversationRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { parseOrThrow } from "../validation.js";
 import { openConversation } from "./open-conversation.js";
+import { sendHumanMessage, type SentHumanMessage } from "./send-human-message.js";
 
 const startInput = z.strictObject({
   workspaceId: z.string().min(1),
@@ -24,8 +26,22 @@ const escalateInput = z.strictObject({
   assignedTo: z.string().min(1).nullable().default(null),
 });
 
-/** Conversations on any channel: open one (`conversation.started`), hand it to a person (`conversation.escalated`). */
-export function createConversationService(deps: { storage: Storage; clock: Clock; ids: IdGenerator }) {
+const sendInput = z.strictObject({
+  workspaceId: z.string().min(1),
+  conversationId: z.string().min(1),
+  text: z.string().min(1).max(4096),
+});
+
+/**
+ * Conversations on any channel: open one (`conversation.started`), hand it to a person
+ * (`conversation.escalated`), write in it as that person (`sendHumanMessage`).
+ */
+export function createConversationService(deps: {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  messaging: MessagingTransport;
+}) {
   const { storage, clock } = deps;
   return {
     async start(input: z.input<typeof startInput>): Promise<ConversationRecord> {
@@ -68,6 +84,15 @@ export function createConversationService(deps: { storage: Storage; clock: Clock
         });
         return current;
       });
+    },
+
+    /**
+     * Sends `text` into a WhatsApp conversation as a person (not the agent) and records it; the
+     * record commits before the provider is called, so a retry never sends twice (see
+     * `send-human-message.ts`). The MCP tool `send_message` runs the same function.
+     */
+    async sendHumanMessage(input: z.input<typeof sendInput>): Promise<SentHumanMessage> {
+      return sendHumanMessage(deps, parseOrThrow(sendInput, input, "message"));
     },
   };
 }

@@ -38,10 +38,10 @@ export function acceptsJson(accept: string | null): boolean {
 }
 
 /**
- * Everything the SDK transport would not refuse (or would refuse wrongly) on its own, in order:
- * Origin, protocol version header, Accept, bearer token, body size and JSON, batches, the
- * JSON-RPC envelope and tools/call parameters, and the tool's scopes. Returns the refusal,
- * or the principal and the parsed body (with `initialize` pinned to our protocol version) to
+ * Everything the SDK transport would not refuse (or would refuse wrongly) on its own, one step
+ * each, in order: Origin, protocol version header, Accept, bearer token, body (size, JSON, no
+ * batches, an object), the JSON-RPC envelope and tools/call parameters, the `initialize` version
+ * pin, and the tool's scopes. Returns the first refusal, or the principal and the parsed body to
  * hand to the transport.
  */
 export async function checkRequestShape(
@@ -50,41 +50,69 @@ export async function checkRequestShape(
   authenticate: Authenticator,
   maxBodyBytes: number,
 ): Promise<Response | { principal: Principal; body: unknown }> {
-  const refuse = async (...args: Parameters<typeof jsonRpcErrorResponse>) => {
-    await request.body?.cancel().catch(() => {});
-    return jsonRpcErrorResponse(...args);
-  };
-  const origin = request.headers.get("origin");
-  if (origin !== null && !options.isAllowedOrigin(request, origin)) {
-    return refuse(403, JSONRPC_SERVER_ERROR, "forbidden", `Origin ${origin} is not allowed to call this MCP server`);
-  }
-  const version = request.headers.get("mcp-protocol-version");
-  if (!isAcceptedProtocolHeader(version)) {
-    return refuse(
-      400,
-      JSONRPC_SERVER_ERROR,
-      "invalid_argument",
-      `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`,
-    );
-  }
-  if (!acceptsJson(request.headers.get("accept"))) {
-    return refuse(
-      406,
-      JSONRPC_SERVER_ERROR,
-      "invalid_argument",
-      "Not Acceptable: this server answers application/json only; send Accept: application/json (or none)",
-    );
-  }
+  const early =
+    refuseForeignOrigin(request, options) ?? refuseUnsupportedProtocolVersion(request) ?? refuseUnacceptable(request);
+  if (early !== null) return discardingBody(request, early);
   const principal = await authenticate(request);
-  if (principal === null) {
-    // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
-    return refuse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
-      "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl?.(request) }),
-    });
-  }
+  if (principal === null) return discardingBody(request, refuseUnauthenticated(request, options));
+  const message = await readMessage(request, maxBodyBytes);
+  if (message instanceof Response) return message;
+  const invalid = refuseInvalidMessage(message, options.catalog);
+  if (invalid !== null) return invalid;
+  const refusal = refuseMissingToolScope(message, principal, options.catalog);
+  if (refusal !== null) return refusal;
+  return { principal, body: pinInitializeVersion(message) };
+}
 
+/** A refusal sent before the body was read: the body is discarded so the client isn't left sending it. */
+async function discardingBody(request: Request, refusal: Response): Promise<Response> {
+  await request.body?.cancel().catch(() => {});
+  return refusal;
+}
+
+function refuseForeignOrigin(request: Request, options: RequestShapeOptions): Response | null {
+  const origin = request.headers.get("origin");
+  if (origin === null || options.isAllowedOrigin(request, origin)) return null;
+  return jsonRpcErrorResponse(
+    403,
+    JSONRPC_SERVER_ERROR,
+    "forbidden",
+    `Origin ${origin} is not allowed to call this MCP server`,
+  );
+}
+
+function refuseUnsupportedProtocolVersion(request: Request): Response | null {
+  const version = request.headers.get("mcp-protocol-version");
+  if (isAcceptedProtocolHeader(version)) return null;
+  return jsonRpcErrorResponse(
+    400,
+    JSONRPC_SERVER_ERROR,
+    "invalid_argument",
+    `Unsupported MCP-Protocol-Version ${version}; supported: ${ACCEPTED_PROTOCOL_VERSIONS.join(", ")}`,
+  );
+}
+
+function refuseUnacceptable(request: Request): Response | null {
+  if (acceptsJson(request.headers.get("accept"))) return null;
+  return jsonRpcErrorResponse(
+    406,
+    JSONRPC_SERVER_ERROR,
+    "invalid_argument",
+    "Not Acceptable: this server answers application/json only; send Accept: application/json (or none)",
+  );
+}
+
+function refuseUnauthenticated(request: Request, options: RequestShapeOptions): Response {
+  // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
+  return jsonRpcErrorResponse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
+    "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl?.(request) }),
+  });
+}
+
+/** The body as one JSON-RPC message object, or the refusal: too large, not JSON, a batch, not an object. */
+async function readMessage(request: Request, maxBodyBytes: number): Promise<Record<string, unknown> | Response> {
   let parsed: unknown;
-  let bytes: Uint8Array;
+  let bytes: Uint8Array | undefined;
   try {
     // The SDK transport checks Content-Type itself (415), after this.
     bytes = await readBodyLimited(request, maxBodyBytes);
@@ -107,33 +135,41 @@ export async function checkRequestShape(
       "invalid_argument",
       "Invalid Request: expected a JSON-RPC message object",
     );
+  return parsed;
+}
 
-  const invalid = refuseInvalidMessage(parsed, options.catalog);
-  if (invalid !== null) return invalid;
-  let body = parsed;
-  const id: JsonRpcId = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
-  const params = isRecord(body.params) ? body.params : undefined;
-  if (body.method === "initialize" && params !== undefined) {
-    body = { ...body, params: { ...params, protocolVersion: negotiateProtocolVersion(params.protocolVersion) } };
-  }
-  if (body.method === "tools/call" && typeof params?.name === "string") {
-    const tool = options.catalog.byName.get(params.name);
-    if (tool !== undefined && missingScopes(principal, tool.scope).length > 0) {
-      const scope = tool.scope.requiredScopes.join(" ");
-      const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
-      return jsonRpcErrorResponse(
-        403,
-        JSONRPC_SERVER_ERROR,
-        "insufficient_scope",
-        `${tool.name} needs ${need} the scopes: ${scope}`,
-        {
-          "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
-        },
-        id,
-      );
-    }
-  }
-  return { principal, body };
+/** `initialize` answered with the protocol version we speak, whatever the client proposed. */
+function pinInitializeVersion(message: Record<string, unknown>): Record<string, unknown> {
+  if (message.method !== "initialize" || !isRecord(message.params)) return message;
+  return {
+    ...message,
+    params: { ...message.params, protocolVersion: negotiateProtocolVersion(message.params.protocolVersion) },
+  };
+}
+
+/** A tools/call of a known tool the principal lacks the scopes for: 403 with the RFC 6750 challenge. */
+function refuseMissingToolScope(
+  message: Record<string, unknown>,
+  principal: Principal,
+  catalog: ToolCatalog,
+): Response | null {
+  const params = isRecord(message.params) ? message.params : undefined;
+  if (message.method !== "tools/call" || typeof params?.name !== "string") return null;
+  const tool = catalog.byName.get(params.name);
+  if (tool === undefined || missingScopes(principal, tool.scope).length === 0) return null;
+  const id: JsonRpcId = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const scope = tool.scope.requiredScopes.join(" ");
+  const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
+  return jsonRpcErrorResponse(
+    403,
+    JSONRPC_SERVER_ERROR,
+    "insufficient_scope",
+    `${tool.name} needs ${need} the scopes: ${scope}`,
+    {
+      "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
+    },
+    id,
+  );
 }
 
 /**

@@ -25,7 +25,6 @@ export {
 export { resolveOAuthUrls, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 export { createSigningKeys, generateOAuthSigningKey, type SigningKeys, type SigningAlgorithm } from "./signing-keys.js";
 export { signAccessToken, verifyAccessToken, type AccessTokenClaims } from "./access-tokens.js";
-export { demoConsentPage } from "./demo-consent-page.js";
 export { s256Challenge } from "./pkce.js";
 export {
   purgeExpiredOAuthRecords,

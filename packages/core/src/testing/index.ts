@@ -1,3 +1,6 @@
-export { runStorageContract, type StorageContractOptions } from "./storage-contract.js";
+export { runStorageContract, type StorageContractOptions, type ContractSectionName } from "./storage-contract.js";
+export type { ContractSection, ContractContext } from "./contract-section.js";
+export type { DirectReader } from "./direct-reader.js";
 export { fixtures } from "./fixtures.js";
 export { runOAuthStorageContract } from "./contract-oauth.js";
+export { createManualClock, type ManualClock } from "../ports/clock.js";

@@ -1,8 +1,10 @@
-import { ForbiddenError, NotFoundError, VitrinaError } from "../errors.js";
+import { z } from "zod";
+import { ForbiddenError, NotFoundError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { MemberRecord, Vertical, WorkspaceRecord, WorkspaceRole } from "../ports/records.js";
 import type { Storage, StorageRepositories } from "../ports/storage.js";
+import { parseOrThrow } from "../validation.js";
 
 /** Who is asking: a console user acting inside a workspace. */
 export interface Actor {
@@ -18,27 +20,48 @@ export interface CreateWorkspaceInput {
   currency?: string;
 }
 
+const createInput = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z
+    .string()
+    .refine((name) => name.trim() !== "", "must not be empty")
+    .transform((name) => name.trim()),
+  ownerUserId: z.string().min(1),
+  vertical: z.enum(["real_estate", "generic"]).default("real_estate"),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as CLP")
+    .default("CLP"),
+});
+const getInput = z.strictObject({ workspaceId: z.string().min(1) });
+const memberInput = z.strictObject({
+  workspaceId: z.string().min(1),
+  userId: z.string().min(1),
+  role: z.enum(["owner", "admin", "member"]),
+});
+
 export function createWorkspaceService(deps: { storage: Storage; clock: Clock; ids: IdGenerator }) {
   const { storage, clock, ids } = deps;
   return {
     /** Creates a workspace with its first owner, in one transaction. */
     async create(input: CreateWorkspaceInput): Promise<WorkspaceRecord> {
-      if (input.name.trim() === "") throw new VitrinaError("invalid_argument", "workspace name must not be empty");
+      const parsed = parseOrThrow(createInput, input, "workspace");
       const workspace: WorkspaceRecord = {
-        id: input.id ?? ids(),
-        name: input.name.trim(),
-        vertical: input.vertical ?? "real_estate",
-        currency: input.currency ?? "CLP",
+        id: parsed.id ?? ids(),
+        name: parsed.name,
+        vertical: parsed.vertical,
+        currency: parsed.currency,
         createdAt: clock.now().toISOString(),
       };
       await storage.transaction(async (tx) => {
         await tx.workspaces.insert(workspace);
-        await tx.workspaces.upsertMember({ workspaceId: workspace.id, userId: input.ownerUserId, role: "owner" });
+        await tx.workspaces.upsertMember({ workspaceId: workspace.id, userId: parsed.ownerUserId, role: "owner" });
       });
       return workspace;
     },
 
-    async get(workspaceId: string): Promise<WorkspaceRecord> {
+    async get(input: z.input<typeof getInput>): Promise<WorkspaceRecord> {
+      const { workspaceId } = parseOrThrow(getInput, input, "workspace lookup");
       const workspace = await storage.workspaces.get(workspaceId);
       if (workspace === null) throw new NotFoundError(`workspace ${workspaceId} does not exist`);
       return workspace;
@@ -50,7 +73,8 @@ export function createWorkspaceService(deps: { storage: Storage; clock: Clock; i
     },
 
     /** Adds or changes a member's role; only owners and admins may. */
-    async setMember(actor: Actor, member: MemberRecord): Promise<void> {
+    async setMember(actor: Actor, input: MemberRecord): Promise<void> {
+      const member = parseOrThrow(memberInput, input, "member");
       await requireRole(storage, actor, member.workspaceId, ["owner", "admin"], "manage members");
       await storage.workspaces.upsertMember(member);
     },

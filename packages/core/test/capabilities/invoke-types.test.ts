@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { CapabilityInvoke, InvokeResult } from "@vitrina/core";
+import type { InvokeResult } from "@vitrina/core";
+import type { CapabilityInvoke } from "@vitrina/core/capabilities";
 
 // Type-level checks: `tsc` (pnpm typecheck) compiles these functions; they are never called, since
 // `invoke` here is only a declared type.

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeJsonBody, readJsonBody, ValidationError, VitrinaError } from "@vitrina/core";
+import { ValidationError, VitrinaError } from "@vitrina/core";
+import { decodeJsonBody, readJsonBody } from "@vitrina/core/http";
 import { statusForCode } from "../../src/http/json.js";
 
 // The one JSON body reader every route uses. Oracles here are independent of its code:

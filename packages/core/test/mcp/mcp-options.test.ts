@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QuoteOperations } from "@vitrina/core";
+import type { QuoteOperations } from "@vitrina/core/mcp";
 import { startMcpHarness } from "./support/mcp-harness.js";
 
 // Stands in for core's quote operation (webhooks branch: computes line totals, 19% VAT for CLP,

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FINANCIAL_TOOLS_DISABLED_MESSAGE } from "@vitrina/core";
+import { FINANCIAL_TOOLS_DISABLED_MESSAGE } from "@vitrina/core/mcp";
 import { startMcpHarness, type McpHarness } from "./support/mcp-harness.js";
 
 let h: McpHarness;

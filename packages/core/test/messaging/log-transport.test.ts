@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { logMessagingTransport, silentLogger } from "@vitrina/core";
+import { silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 
 describe("logMessagingTransport", () => {
   it("keeps only the last `keep` messages, oldest dropped first", async () => {

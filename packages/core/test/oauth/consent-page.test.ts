@@ -1,4 +1,4 @@
-import { demoConsentPage } from "@vitrina/core";
+import { demoConsentPage } from "@vitrina/core/demo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
 

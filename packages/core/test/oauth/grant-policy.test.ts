@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { purgeExpiredOAuthRecords, signAccessToken, type Storage } from "@vitrina/core";
+import { type Storage } from "@vitrina/core";
+import { purgeExpiredOAuthRecords, signAccessToken } from "@vitrina/core/oauth";
 import { afterEach, describe, expect, it } from "vitest";
 import { OWNER, startOAuthHarness, type OAuthHarness } from "./support/oauth-harness.js";
 

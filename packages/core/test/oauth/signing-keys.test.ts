@@ -1,10 +1,5 @@
-import {
-  createManualClock,
-  createSigningKeys,
-  generateOAuthSigningKey,
-  signAccessToken,
-  verifyAccessToken,
-} from "@vitrina/core";
+import { createSigningKeys, generateOAuthSigningKey, signAccessToken, verifyAccessToken } from "@vitrina/core/oauth";
+import { createManualClock } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 
 const clock = createManualClock();

@@ -1,5 +1,6 @@
 import { signLead } from "@vitrina/client";
-import { createVitrina, logMessagingTransport, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 import { capturePino, leadWithMarkers, observedVitrina, OTHER_SECRET_BOX_KEY, PII_MARKER } from "./support.js";
 

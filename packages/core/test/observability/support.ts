@@ -1,13 +1,8 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  silentLogger,
-  type Storage,
-  type VitrinaOptions,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import pino from "pino";
 
 export const SECRET_BOX_KEY = Buffer.alloc(32, 5).toString("base64");
@@ -36,10 +31,10 @@ export async function observedVitrina(options: Partial<VitrinaOptions> & { stora
     ...options,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner" }, workspace.id, {
-    name: "HubSpot",
-    systemId: "hubspot",
-  });
+  const { connector, secret } = await vitrina.connectors.create(
+    { userId: "owner" },
+    { workspaceId: workspace.id, name: "HubSpot", systemId: "hubspot" },
+  );
 
   /** Posts a lead signed with the connector's secret (or `over`), straight to the handler. */
   function postLead(

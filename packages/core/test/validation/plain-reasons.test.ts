@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseOrThrow, ValidationError } from "@vitrina/core";
+import { ValidationError } from "@vitrina/core";
+import { parseOrThrow } from "@vitrina/core/http";
 
 function reasonsFor(schema: z.ZodType, input: unknown) {
   try {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assertStorableText, findUnstorableText, isStorableText, VitrinaError } from "../../src/index.js";
+import { assertStorableText, findUnstorableText, isStorableText } from "../../src/validation/storable-text.js";
+import { VitrinaError } from "../../src/errors.js";
 
 describe("isStorableText", () => {
   it.each([

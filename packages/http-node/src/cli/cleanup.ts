@@ -1,4 +1,5 @@
-import { resolveRetention, VitrinaError, type RetentionOptions } from "@vitrina/core";
+import { VitrinaError, type RetentionOptions } from "@vitrina/core";
+import { resolveRetention } from "@vitrina/core/capabilities";
 import type { CliCommand } from "./command.js";
 
 /** `30` → 30 days, `keep` → kept forever; absent → the documented default. */

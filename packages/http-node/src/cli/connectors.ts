@@ -1,4 +1,4 @@
-import type { ConnectorView } from "@vitrina/core";
+import type { ConnectorView } from "@vitrina/core/capabilities";
 import { required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { printJson, printList, printRecord } from "./output.js";
@@ -23,7 +23,8 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
     const actor = { userId: required(flags.user, "user") };
     switch (action) {
       case "create": {
-        const created = await ctx.vitrina.connectors.create(actor, required(flags.workspace, "workspace"), {
+        const created = await ctx.vitrina.connectors.create(actor, {
+          workspaceId: required(flags.workspace, "workspace"),
           name: required(flags.name, "name"),
           systemId: required(flags["system-id"], "system-id"),
         });
@@ -32,7 +33,9 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
         return;
       }
       case "list": {
-        const connectors = await ctx.vitrina.connectors.list(actor, required(flags.workspace, "workspace"));
+        const connectors = await ctx.vitrina.connectors.list(actor, {
+          workspaceId: required(flags.workspace, "workspace"),
+        });
         printList(ctx.out, connectors, [
           ["ID", (c) => c.id],
           ["NAME", (c) => c.name],
@@ -43,7 +46,9 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
         return;
       }
       case "rotate": {
-        const rotated = await ctx.vitrina.connectors.rotate(actor, requiredPositional(connectorId, "connectorId"));
+        const rotated = await ctx.vitrina.connectors.rotate(actor, {
+          connectorId: requiredPositional(connectorId, "connectorId"),
+        });
         printSecret(ctx, rotated.connector, rotated.secret, flags);
         console.error("The previous secret stopped working. The new one above is shown once.");
         return;

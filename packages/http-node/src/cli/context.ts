@@ -1,4 +1,5 @@
-import { createVitrina, logMessagingTransport, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
+import { createVitrina, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import type { VitrinaConfig } from "../config-file.js";
 import { nodeWebhookOptions } from "../pinned-fetch.js";
 import { storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";

@@ -1,4 +1,4 @@
-import { requireRole } from "@vitrina/core";
+import { requireRole } from "@vitrina/core/capabilities";
 import { positiveInteger, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import { printList, printRecord } from "./output.js";
 

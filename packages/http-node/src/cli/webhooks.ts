@@ -1,4 +1,4 @@
-import { requireRole } from "@vitrina/core";
+import { requireRole } from "@vitrina/core/capabilities";
 import { required, unknownAction, type CliCommand } from "./command.js";
 import { printList } from "./output.js";
 

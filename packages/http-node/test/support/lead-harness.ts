@@ -1,13 +1,8 @@
 import { signLead } from "@vitrina/client";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  silentLogger,
-  type MessagingTransport,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type MessagingTransport, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
 
 export const TEST_SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -24,10 +19,10 @@ export async function startLeadHarness(options: { messaging?: MessagingTransport
   // Silent: these suites refuse leads on purpose; the logs themselves are tested in core.
   const vitrina = createVitrina({ storage, messaging, secretBox: TEST_SECRET_BOX_KEY, clock, logger: silentLogger });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
-  const { connector, secret } = await vitrina.connectors.create({ userId: "owner-1" }, workspace.id, {
-    name: "HubSpot",
-    systemId: "hubspot-main",
-  });
+  const { connector, secret } = await vitrina.connectors.create(
+    { userId: "owner-1" },
+    { workspaceId: workspace.id, name: "HubSpot", systemId: "hubspot-main" },
+  );
   const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
   const url = `${server.url}/functions/v1/lead-intake`;
 

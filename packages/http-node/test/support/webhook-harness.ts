@@ -2,14 +2,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  silentLogger,
-  type Storage,
-  type VitrinaOptions,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 
 export const SECRET_BOX_KEY = Buffer.alloc(32, 9).toString("base64");
 export const RECEIVER_SECRET = "whsec_test_0123456789abcdefABCDEF";

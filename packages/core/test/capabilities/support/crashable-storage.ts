@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import type { AttemptState, Storage } from "@vitrina/core";
+import type { Storage } from "@vitrina/core";
+import type { AttemptState } from "@vitrina/core/storage";
 
 /**
  * Memory storage that can "die" at chosen points, to leave an idempotency attempt the way a

@@ -1,14 +1,13 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import {
-  createManualClock,
   createVitrina,
-  logMessagingTransport,
-  seedDemoData,
   silentLogger,
   type CapabilityPrincipal,
   type Storage,
   type VitrinaOptions,
 } from "@vitrina/core";
+import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 
 export const ALL_SCOPES = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
 

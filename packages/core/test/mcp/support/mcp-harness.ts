@@ -2,15 +2,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { fixtures } from "@vitrina/core/testing";
-import {
-  createVitrina,
-  logMessagingTransport,
-  silentLogger,
-  staticTokenAuthenticator,
-  type McpOptions,
-  type Principal,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type McpOptions, type Principal, type Storage } from "@vitrina/core";
+import { staticTokenAuthenticator } from "@vitrina/core/mcp";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { serve } from "@vitrina/http-node";
 
 /** The workspace catalog the capability runtime answers from. */

@@ -1,14 +1,8 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  s256Challenge,
-  silentLogger,
-  type AuthorizeHook,
-  type OAuthOptions,
-  type Storage,
-} from "@vitrina/core";
+import { createVitrina, silentLogger, type AuthorizeHook, type OAuthOptions, type Storage } from "@vitrina/core";
+import { s256Challenge } from "@vitrina/core/oauth";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
 
 export const OWNER = "owner-1";

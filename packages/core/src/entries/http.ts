@@ -1,0 +1,9 @@
+// @vitrina/core/http: the framework pieces bindings and custom routes build on: the router, JSON
+// answers in the error model, and the one body reader (byte and depth limits, fatal UTF-8).
+export { createRouter, type Handler, type Route, type RouteHandler } from "../http/router.js";
+export { jsonResponse, errorResponse, statusForCode } from "../http/json.js";
+export { readBodyLimited, isJsonContentType } from "../http/read-body.js";
+export { bodyTooLargeResponse } from "../http/body-too-large.js";
+export { readJsonBody, decodeJsonBody, DEFAULT_MAX_JSON_DEPTH, type JsonBodyLimits } from "../http/read-json.js";
+export { publicJsonRoute, type PublicJsonRouteOptions } from "../http/public-json-route.js";
+export { parseOrThrow, reasonsFromZod } from "../validation.js";

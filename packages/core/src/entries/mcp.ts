@@ -1,0 +1,2 @@
+// @vitrina/core/mcp: the MCP server's routes, tools and authenticators.
+export * from "../mcp/index.js";

@@ -1,0 +1,33 @@
+// @vitrina/core/webhooks: the outbox's parts for receivers' tests and custom emitters: event
+// schemas, signing, the SSRF guard and the retry schedule.
+export { emitEvent, RETRY_WINDOW_MS } from "../events/emit-event.js";
+export {
+  eventDataSchemas,
+  eventEnvelopeSchema,
+  eventJsonSchemas,
+  eventSchemasDocument,
+  type EventData,
+} from "../events/event-schemas.js";
+export { isEventType } from "../events/event-types.js";
+export {
+  signatureHeader,
+  postWebhook,
+  USER_AGENT,
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  type AttemptResult,
+} from "../webhooks/post-webhook.js";
+export { importHmacKey, hmacSha256Hex, verifyHmacSha256Hex, signedPayload } from "../crypto/hmac.js";
+export {
+  addressRefusal,
+  checkDestination,
+  checkUrlShape,
+  type DestinationPolicy,
+  type HostResolver,
+} from "../webhooks/ssrf-guard.js";
+export { classifyIp, type AddressClass } from "../webhooks/ip-ranges.js";
+export { defaultRetryPolicy, nextAttemptAt, type RetryPolicy } from "../webhooks/retry-policy.js";
+export { DEFAULT_SWEEP_INTERVAL_MS, type OutboxWorker, type OutboxWorkerOptions } from "../webhooks/outbox-worker.js";
+export type { OutboxDispatcher, ClaimedDelivery } from "../webhooks/outbox-dispatcher.js";
+export { MIN_SECRET_LENGTH } from "../webhooks/subscription-input.js";
+export type { SubscriptionService, Page } from "../webhooks/subscription-service.js";
+export type { SubscriptionView, DeliveryView } from "../webhooks/subscription-views.js";

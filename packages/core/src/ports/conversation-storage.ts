@@ -1,0 +1,36 @@
+import type { ConversationRecord, ConversationStatus, MessageRecord } from "./records.js";
+
+// Part of the Storage port (conversations and their messages.); see storage.ts.
+
+export interface ConversationRepository {
+  insert(conversation: ConversationRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<ConversationRecord | null>;
+  /** Most recently updated first. */
+  listByWorkspace(
+    workspaceId: string,
+    options?: { status?: ConversationStatus; limit?: number },
+  ): Promise<ConversationRecord[]>;
+  update(conversation: ConversationRecord): Promise<boolean>;
+  /**
+   * The contact's conversation on `channel` that is not closed (`open` or `pending`), newest
+   * first, or null. On `whatsapp` there is at most one: a unique rule refuses a second with
+   * `conflict` (insert, or an update that reopens one).
+   */
+  findActive(workspaceId: string, contactId: string, channel: string): Promise<ConversationRecord | null>;
+  /** Sets only `updatedAt` (a new message arrived); false when it does not exist. */
+  touch(workspaceId: string, id: string, updatedAt: string): Promise<boolean>;
+  /**
+   * Marks the conversation `pending` with `escalatedAt = at` only if it was never escalated, in one
+   * conditional write, so of two concurrent escalations exactly one wins. Returns the escalated
+   * record, or null when it does not exist or was already escalated (read it to tell which).
+   */
+  escalate(workspaceId: string, id: string, at: string): Promise<ConversationRecord | null>;
+}
+
+export interface MessageRepository {
+  insert(message: MessageRecord): Promise<void>;
+  /** Most recent first. */
+  listByConversation(conversationId: string, options?: { limit?: number }): Promise<MessageRecord[]>;
+  /** Removes a message recorded before a send the provider then refused; false when it does not exist. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}

@@ -1,0 +1,73 @@
+import type { ContactRecord, LeadEventRecord, OpportunityRecord, OutboundMessageRecord } from "./records.js";
+
+// Part of the Storage port (lead intake: lead events, their opportunities and first messages.); see storage.ts.
+
+export interface LeadRepository {
+  /** Inserts unless (connectorId, sourceLeadId) exists; `false` means it was a duplicate. */
+  insertIfNew(lead: LeadEventRecord): Promise<boolean>;
+  /**
+   * Lead intake's writes in one step: the lead event, its opportunity and its first-message
+   * record, all three or none. `false` (nothing written) when (connectorId, sourceLeadId) exists.
+   */
+  registerIfNew(
+    lead: LeadEventRecord,
+    opportunity: OpportunityRecord,
+    outbound: OutboundMessageRecord,
+  ): Promise<boolean>;
+  findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
+  get(id: string): Promise<LeadEventRecord | null>;
+  countByWorkspace(workspaceId: string): Promise<number>;
+}
+
+export interface OpportunityRepository {
+  insert(opportunity: OpportunityRecord): Promise<void>;
+  get(id: string): Promise<OpportunityRecord | null>;
+  listByContact(contactId: string): Promise<OpportunityRecord[]>;
+}
+
+export interface OutboundMessageRepository {
+  insert(message: OutboundMessageRecord): Promise<void>;
+  findByLeadEvent(leadEventId: string): Promise<OutboundMessageRecord | null>;
+  update(message: OutboundMessageRecord): Promise<boolean>;
+  listByWorkspace(workspaceId: string): Promise<OutboundMessageRecord[]>;
+  /**
+   * The contact's most recent first message that is `queued` or `sent` and was created at or after
+   * `since` (blocked and failed ones never reached the person). Null when there is none.
+   */
+  findLatestLiveByContact(workspaceId: string, contactId: string, since: string): Promise<OutboundMessageRecord | null>;
+  /**
+   * The send lease's compare-and-set: applies `change` only to a message still `queued` that was
+   * never handed to the provider (`handedToProviderAt` null) and returns the stored record; null
+   * when it is not (another process claimed or settled it first). Of two concurrent claims exactly
+   * one gets the record, so a first message is handed to the provider at most once.
+   */
+  claimUnsent(id: string, change: UnsentMessageChange): Promise<OutboundMessageRecord | null>;
+  /**
+   * Locks the message's contact (as `getForUpdate`) and, in the same atomic step, hands the
+   * message over as `claimUnsent` would with `change`, but only when the contact has not opted
+   * out and still has `phoneE164`. Returns the contact as read under the lock (null when it no
+   * longer exists) and the claimed record (null when the contact failed the check, or another
+   * process claimed or settled the message first). Needs no surrounding transaction.
+   */
+  claimForSending(
+    message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,
+    phoneE164: string,
+    change: Extract<UnsentMessageChange, { status: "queued" }>,
+  ): Promise<{ contact: ContactRecord | null; claimed: OutboundMessageRecord | null }>;
+  /**
+   * Marks a message `failed` with `reason` only while it is still in flight (`queued`, handed to
+   * the provider, no answer recorded); false when its outcome was recorded meanwhile.
+   */
+  failInFlight(id: string, reason: string, at: string): Promise<boolean>;
+  /**
+   * `queued` messages without a provider answer, across workspaces, oldest first, at most `limit`:
+   * handed to the provider at or before `before` (the send lease passed), or never handed and
+   * created at or before `before`.
+   */
+  listUnsettled(before: string, limit: number): Promise<OutboundMessageRecord[]>;
+}
+
+/** What `claimUnsent` may set: hand the message over (status stays `queued`), or settle it unsent. */
+export type UnsentMessageChange =
+  | { status: "queued"; reason: string; handedToProviderAt: string; updatedAt: string }
+  | { status: "blocked" | "failed"; reason: string; handedToProviderAt: null; updatedAt: string };
