@@ -27,6 +27,7 @@ export type VitrinaErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "conflict"
+  | "idempotency_key_reused"
   | "messaging_failed"
   | "storage_unavailable"
   | "storage_timeout"
@@ -110,9 +111,31 @@ export class PolicyBlockedError extends VitrinaError {
 
 /** The write collides with the current state: a unique rule, a status that forbids it, a lease. */
 export class ConflictError extends VitrinaError {
-  override readonly name = "ConflictError";
+  override readonly name: string = "ConflictError";
   constructor(message: string, options: VitrinaErrorOptions = {}) {
     super("conflict", message, options);
+  }
+}
+
+/** A `logical-attempt` command with this idempotency key is still executing: retry after `retryAt`. */
+export class AttemptInProgressError extends ConflictError {
+  override readonly name = "AttemptInProgressError";
+  constructor(
+    message: string,
+    /** When the running attempt's lease ends (ISO 8601): a retry then reconciles or replays. */
+    readonly retryAt: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An idempotency key was reused with a different input: the key names one change, use a new one. */
+export class IdempotencyKeyReusedError extends VitrinaError {
+  override readonly name = "IdempotencyKeyReusedError";
+  constructor(message: string) {
+    super("idempotency_key_reused", message, {
+      reasons: [{ field: "idempotencyKey", reason: "was used with a different input" }],
+    });
   }
 }
 

@@ -39,5 +39,6 @@ export type { OutboxWorker, OutboxWorkerOptions } from "./webhooks/outbox-worker
 export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-views.js";
 export type { Page } from "./webhooks/subscription-service.js";
 export type { McpOptions } from "./mcp/mcp-options.js";
+export type { RestOptions } from "./rest/rest-options.js";
 export type { OAuthOptions, AuthorizeHook, AuthorizationContext, AuthorizationGrant } from "./oauth/oauth-options.js";
 export type { SendHumanMessageInput, SentHumanMessage } from "./conversations/send-human-message.js";

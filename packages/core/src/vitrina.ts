@@ -13,6 +13,9 @@ import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { purgeExpiredOAuthRecords } from "./oauth/purge-records.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
+import { restRoutes } from "./rest/rest-routes.js";
+import { REST_PATH, type RestOptions } from "./rest/rest-options.js";
+import { openApiRoute } from "./rest/openapi-route.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
 import { shuttingDownResponse } from "./http/json.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
@@ -101,6 +104,11 @@ export interface VitrinaOptions extends MountOptions {
   oauth?: OAuthOptions;
   /** The MCP server at `/mcp`: authentication, allowed origins, financial tools, canonical names. */
   mcp?: McpOptions;
+  /**
+   * The REST surface: `{ enabled: true }` serves every capability at `/v1/rest/{capability}` (API keys,
+   * same scopes and runtime as MCP) and reports it in the catalog. Off by default.
+   */
+  rest?: RestOptions;
   /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
   retention?: RetentionOptions | false;
 }
@@ -204,6 +212,7 @@ export function createVitrina(options: VitrinaOptions) {
     options: {
       ...options.capabilities,
       mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp`,
+      ...(options.rest?.enabled === true && { restUrl: `${mount.publicOrigin ?? ""}${mount.basePath}${REST_PATH}` }),
     },
   });
 
@@ -233,6 +242,14 @@ export function createVitrina(options: VitrinaOptions) {
       maxAgeSeconds: 3600,
     }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
+    ...(options.rest?.enabled === true ? restRoutes({ capabilities, authenticate }) : []),
+    openApiRoute({
+      capabilities,
+      serverUrl: `${mount.publicOrigin ?? ""}${mount.basePath}` || "/",
+      rest: options.rest?.enabled === true,
+      leadHeaders: headerNames,
+      eventHeaders: { signature: `${prefix}-Signature`, eventId: `${prefix}-Event-Id` },
+    }),
     ...(options.health === undefined || options.health === false
       ? []
       : healthRoutes({

@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 // root holds what an embedder needs on day one; every area lives behind its subpath.
 const expected: Record<string, string[]> = {
   "@vitrina/core": [
+    "AttemptInProgressError",
     "ConflictError",
     "DEFAULT_LEAD_BODY_LIMIT",
     "DEFAULT_LEAD_TOLERANCE_MS",
     "EVENT_TYPES",
     "ForbiddenError",
+    "IdempotencyKeyReusedError",
     "InsufficientScopeError",
     "MessagingError",
     "NotFoundError",

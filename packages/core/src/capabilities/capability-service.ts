@@ -45,6 +45,8 @@ export interface CapabilityOptions {
   catalogMaxAgeSeconds?: number;
   /** Extra capabilities, registered after the six built-in ones under the same rules. */
   extra?: CapabilityDefinition[];
+  /** Set by `createVitrina` when `rest.enabled`: the REST base address the catalog reports. */
+  restUrl?: string;
 }
 
 export interface CapabilityServiceDeps {
@@ -74,6 +76,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     buildCatalogDocument(registry.descriptors(), generatedAt, {
       mcpUrl: options.mcpUrl ?? "/mcp",
       mcpServerName: "vitrina",
+      ...(options.restUrl !== undefined && { rest: { url: options.restUrl } }),
     });
 
   return {

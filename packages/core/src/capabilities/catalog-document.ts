@@ -57,7 +57,16 @@ export interface CatalogDocumentOptions {
   mcpUrl: string;
   /** MCP server name, the service's short name. Default `vitrina`. */
   mcpServerName: string;
+  /** Set when the REST surface is on: the surface is AVAILABLE, and so is every capability's `rest`. */
+  rest?: { url: string };
 }
+
+/** The REST row of the surfaces table once an embedder turns REST on. */
+const restAvailable = (url: string): SurfaceStatus => ({
+  surface: "REST API",
+  status: "AVAILABLE",
+  detail: `Every capability at ${url}/{capability}, on the same capability core; described by /v1/openapi.json`,
+});
 
 export function buildCatalogDocument(
   descriptors: CapabilityDescriptor[],
@@ -67,8 +76,12 @@ export function buildCatalogDocument(
   return {
     version: CATALOG_DOCUMENT_VERSION,
     generatedAt,
-    capabilities: structuredClone(descriptors),
-    surfaces: SURFACES.map((s) => ({ ...s })),
+    capabilities: structuredClone(descriptors).map((d) =>
+      options.rest === undefined ? d : { ...d, surfaces: { ...d.surfaces, rest: "AVAILABLE" as const } },
+    ),
+    surfaces: SURFACES.map((s) =>
+      options.rest !== undefined && s.surface === "REST API" ? restAvailable(options.rest.url) : { ...s },
+    ),
     mcpServer: {
       url: options.mcpUrl,
       transport: "streamable-http",

@@ -1,4 +1,4 @@
-import { ConflictError, VitrinaError } from "../errors.js";
+import { AttemptInProgressError, ConflictError, IdempotencyKeyReusedError, VitrinaError } from "../errors.js";
 import { sha256Hex } from "../crypto/random.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -77,7 +77,7 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
     attempt ??= await repo.get(call.workspaceId, call.capability, call.idempotencyKey);
     if (attempt === null) throw new VitrinaError("internal", "idempotency attempt vanished while reading it back");
     if (attempt.inputFingerprint !== fingerprint) {
-      throw new ConflictError(
+      throw new IdempotencyKeyReusedError(
         `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`,
       );
     }
@@ -90,8 +90,9 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
     }
     if (attempt.state === "executing") {
       if (attempt.leaseExpiresAt !== null && attempt.leaseExpiresAt > now()) {
-        throw new ConflictError(
+        throw new AttemptInProgressError(
           `${call.capability} with idempotency key "${call.idempotencyKey}" is still executing; retry after ${attempt.leaseExpiresAt}`,
+          attempt.leaseExpiresAt,
         );
       }
       attempt = await move(attempt, { state: "unknown", leaseExpiresAt: null });

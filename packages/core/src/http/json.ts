@@ -3,7 +3,7 @@ import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 
 /** The one place HTTP statuses are chosen for error codes. Documented in the core README. */
-const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
+export const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   missing_signature_headers: 401,
   invalid_timestamp: 401,
   timestamp_expired: 401,
@@ -22,6 +22,7 @@ const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_key_reused: 422,
   messaging_failed: 502,
   storage_unavailable: 503,
   storage_timeout: 503,

@@ -16,6 +16,9 @@ const createShape = z.strictObject({
 });
 const updateShape = createShape.partial().extend({ enabled: z.boolean().optional() });
 
+/** The create and update bodies of `/v1/webhooks` as JSON Schema (the OpenAPI document publishes them). */
+export const subscriptionBodySchemas = { create: createShape, update: updateShape };
+
 export type SubscriptionCreate = z.infer<typeof createShape>;
 export type SubscriptionUpdate = z.infer<typeof updateShape>;
 

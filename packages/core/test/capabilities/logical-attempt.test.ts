@@ -57,11 +57,11 @@ describe("contacts.update as a logical attempt", () => {
     expect(written).toEqual(["pending", "executing", "confirmed"]);
   });
 
-  it("refuses the same key with a different input as a conflict", async () => {
+  it("refuses the same key with a different input as idempotency_key_reused", async () => {
     const { invoke, contactId } = await setup();
     await invoke("contacts.update", { contact_id: contactId, name: "Uno" }, "k1");
     await expect(invoke("contacts.update", { contact_id: contactId, name: "Dos" }, "k1")).rejects.toMatchObject({
-      code: "conflict",
+      code: "idempotency_key_reused",
       message: expect.stringContaining(
         'idempotency key "k1" was already used for contacts.update with a different input',
       ),

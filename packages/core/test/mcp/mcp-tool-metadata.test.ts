@@ -85,7 +85,7 @@ describe("contacts_update's idempotency_key argument (item 9)", () => {
       idempotency_key: "rename-1",
     });
     expect(reused.isError).toBe(true);
-    expect(reused._meta["vitrina/error"].code).toBe("conflict");
+    expect(reused._meta["vitrina/error"].code).toBe("idempotency_key_reused");
     expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("María P.");
   });
 

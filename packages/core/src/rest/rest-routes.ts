@@ -1,0 +1,91 @@
+import { requirePrincipal, type Authenticator } from "../auth/principal.js";
+import type { CapabilityService } from "../capabilities/capability-service.js";
+import { AttemptInProgressError, NotFoundError, VitrinaError } from "../errors.js";
+import { errorResponse, jsonResponse } from "../http/json.js";
+import { readJsonBody } from "../http/read-json.js";
+import type { Route, RouteHandler } from "../http/router.js";
+import { inputFromQuery } from "./query-input.js";
+import { REST_PATH } from "./rest-options.js";
+
+/** Capability inputs are small documents; 64 KiB leaves room for long contact notes. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** IETF httpapi idempotency-key draft: the header, and our bound on its length. */
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
+const MAX_KEY_LENGTH = 255;
+
+export interface RestRouteOptions {
+  capabilities: CapabilityService;
+  authenticate: Authenticator;
+}
+
+/** The `Idempotency-Key` a `logical-attempt` command requires, or the 400 that says how to send one. */
+function idempotencyKeyOf(request: Request, capability: string): string {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key !== null && key.length > 0 && key.length <= MAX_KEY_LENGTH) return key;
+  throw new VitrinaError(
+    "invalid_argument",
+    `${capability} changes data once per idempotency key: send an ${IDEMPOTENCY_HEADER} header (1 to ${MAX_KEY_LENGTH} characters, e.g. a UUID) and repeat it when you retry`,
+    { reasons: [{ field: IDEMPOTENCY_HEADER, reason: key === null ? "is required" : "must be 1 to 255 characters" }] },
+  );
+}
+
+/**
+ * `GET|POST /v1/rest/{capability}`: every registered capability over HTTP, through the same
+ * runtime as MCP and agent runs (scopes, input and output validation, policies, provenance).
+ * Queries answer `GET` (input from query parameters) and `POST` (a JSON body); commands only
+ * `POST`. A `logical-attempt` command needs an `Idempotency-Key`: the same key with the same input
+ * replays the recorded outcome (`Idempotent-Replayed: true`), with another input it is 422
+ * `idempotency_key_reused`, and while the first call still runs it is 409 with `Retry-After`.
+ */
+export function restRoutes(options: RestRouteOptions): Route[] {
+  const { capabilities } = options;
+  const invoke =
+    (method: "GET" | "POST"): RouteHandler =>
+    async (request, params, context) => {
+      const name = params.capability!;
+      const descriptor = capabilities.descriptor(name);
+      if (descriptor === undefined) {
+        await request.body?.cancel().catch(() => {});
+        throw new NotFoundError(`no capability named ${name}; GET /v1/capabilities lists them`);
+      }
+      if (method === "GET" && descriptor.execution === "command") {
+        await request.body?.cancel().catch(() => {});
+        return jsonResponse(
+          {
+            error: new VitrinaError(
+              "method_not_allowed",
+              `${name} is a command: call it with POST and a JSON body`,
+            ).toJSON(),
+          },
+          405,
+          { allow: "POST" },
+        );
+      }
+      const principal = await requirePrincipal(options.authenticate, request);
+      const keyed = descriptor.idempotency.strategy === "logical-attempt";
+      const idempotencyKey = keyed ? idempotencyKeyOf(request, name) : undefined;
+      const input =
+        method === "GET"
+          ? inputFromQuery(new URL(request.url).searchParams, descriptor.inputSchema)
+          : await readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
+      let result: Awaited<ReturnType<CapabilityService["invoke"]>>;
+      try {
+        result = await capabilities.invoke(name, input, {
+          principal: { workspaceId: principal.workspaceId, scopes: principal.scopes, actorId: principal.keyId },
+          ...(idempotencyKey !== undefined && { idempotencyKey }),
+        });
+      } catch (error) {
+        if (!(error instanceof AttemptInProgressError)) throw error;
+        // The first call with this key still runs: say when its lease ends, so the retry replays it.
+        const seconds = Math.max(1, Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000));
+        return errorResponse(error, context.logger, { "retry-after": String(seconds) }, context.requestId);
+      }
+      const { output, provenance } = result;
+      const replayed = keyed && provenance.freshness === "recorded";
+      return jsonResponse({ output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
+    };
+  return [
+    { method: "GET", path: `${REST_PATH}/:capability`, handler: invoke("GET") },
+    { method: "POST", path: `${REST_PATH}/:capability`, handler: invoke("POST") },
+  ];
+}

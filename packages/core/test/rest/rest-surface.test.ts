@@ -1,0 +1,310 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, defineCapability, silentLogger, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
+import { serve } from "@vitrina/http-node";
+
+const ALL_READ = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
+
+/** A Vitrina on the memory adapter with the demo catalog, served on a real socket, and an API key. */
+async function startRestServer(over: Partial<VitrinaOptions> = {}) {
+  const clock = createManualClock(Date.now());
+  const storage = memoryStorage();
+  const vitrina = createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 7).toString("base64"),
+    clock,
+    logger: silentLogger,
+    ...over,
+  });
+  const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+  await seedDemoData(vitrina, workspace.id);
+  const issue = async (scopes: string[]) =>
+    (await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "ERP", scopes })).secret;
+  const apiKey = await issue(ALL_READ);
+  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
+  const contact = (await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56922223333" }))!;
+  async function call(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string>; key?: string } = {},
+  ) {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${options.key ?? apiKey}`,
+        ...(options.body !== undefined && { "content-type": "application/json" }),
+        ...options.headers,
+      },
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === "string"
+            ? options.body
+            : JSON.stringify(options.body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, json: text === "" ? null : (JSON.parse(text) as any) };
+  }
+  const principal = { workspaceId: workspace.id, scopes: ALL_READ, actorId: "test" };
+  return { vitrina, storage, clock, workspace, contact, server, call, issue, principal, close: () => server.close() };
+}
+type RestServer = Awaited<ReturnType<typeof startRestServer>>;
+
+describe("REST off (the default)", () => {
+  let h: RestServer;
+  beforeAll(async () => {
+    h = await startRestServer();
+  });
+  afterAll(() => h.close());
+
+  it("serves no capability route and keeps the catalog as the interface describes it", async () => {
+    expect((await h.call("GET", "/v1/rest/catalog.search")).status).toBe(404);
+    const catalog = (await h.call("GET", "/v1/capabilities")).json;
+    expect(catalog.surfaces.find((s: any) => s.surface === "REST API").status).toBe("PLANNED");
+    expect(catalog.capabilities.every((c: any) => c.surfaces.rest === "PLANNED")).toBe(true);
+  });
+
+  it("still publishes /v1/openapi.json, without capability paths", async () => {
+    const document = (await h.call("GET", "/v1/openapi.json")).json;
+    expect(Object.keys(document.paths).some((p) => p.startsWith("/v1/rest/"))).toBe(false);
+    await SwaggerParser.validate(structuredClone(document));
+  });
+});
+
+describe("REST on", () => {
+  let h: RestServer;
+  beforeAll(async () => {
+    h = await startRestServer({
+      rest: { enabled: true },
+      capabilities: {
+        extra: [
+          defineCapability({
+            name: "loyalty.points",
+            version: "1.0.0",
+            summary: "Points a contact has.",
+            execution: "query",
+            riskClass: "read",
+            requiredScopes: ["customers:read"],
+            scopeMatch: "anyOf",
+            input: z.strictObject({ contact_id: z.string().min(1) }),
+            output: z.strictObject({ points: z.number() }),
+            idempotency: { required: false, strategy: "none" },
+            run: async () => ({ output: { points: 42 } }),
+          }),
+        ],
+      },
+    });
+  });
+  afterAll(() => h.close());
+
+  it("reports the REST surface and every capability's rest status as AVAILABLE", async () => {
+    const catalog = (await h.call("GET", "/v1/capabilities")).json;
+    expect(catalog.surfaces.find((s: any) => s.surface === "REST API")).toMatchObject({ status: "AVAILABLE" });
+    expect(catalog.capabilities.map((c: any) => c.surfaces.rest)).toEqual(catalog.capabilities.map(() => "AVAILABLE"));
+  });
+
+  it("answers each capability as the runtime does: GET with query parameters, POST with a JSON body", async () => {
+    const inputs: Record<string, Record<string, unknown>> = {
+      "catalog.search": { search: "a", limit: 3 },
+      "contacts.get": { contact_id: h.contact.id },
+      "contacts.search": { query: "+569" },
+      "conversations.history": { conversation_id: "no-such-conversation", limit: 5 },
+      "inventory.check": { sku: "NOPE-1" },
+      "loyalty.points": { contact_id: h.contact.id },
+    };
+    for (const [name, input] of Object.entries(inputs)) {
+      const direct = await h.vitrina.capabilities.invoke(name, input, { principal: h.principal }).then(
+        (r) => ({ ok: true, output: r.output }),
+        (e) => ({ ok: false, output: e.code }),
+      );
+      const posted = await h.call("POST", `/v1/rest/${name}`, { body: input });
+      const query = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
+      const got = await h.call("GET", `/v1/rest/${name}?${query}`);
+      for (const over of [posted, got]) {
+        if (direct.ok)
+          expect({ name, status: over.status, output: over.json.output }).toEqual({
+            name,
+            status: 200,
+            output: direct.output,
+          });
+        else expect({ name, code: over.json.error.code }).toEqual({ name, code: direct.output });
+      }
+    }
+  });
+
+  it("gives the same answer as MCP tools/call for catalog.search", async () => {
+    const mcp = await h.call("POST", "/mcp", {
+      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "query_catalog", arguments: { search: "a", limit: 3 } },
+      },
+    });
+    const rest = await h.call("POST", "/v1/rest/catalog.search", { body: { search: "a", limit: 3 } });
+    expect(mcp.json.result.structuredContent.items).toEqual(rest.json.output);
+  });
+
+  it("refuses a key without the capability's scope, and an unknown capability", async () => {
+    const webhooksOnly = await h.issue(["webhooks:read"]);
+    const refused = await h.call("GET", "/v1/rest/catalog.search", { key: webhooksOnly });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe("insufficient_scope");
+    expect((await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" })).status).toBe(401);
+    const unknown = await h.call("POST", "/v1/rest/nothing.here", { body: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.message).toContain("GET /v1/capabilities");
+  });
+
+  it("names the field at fault on invalid input, from a query string and from a body", async () => {
+    const fromQuery = await h.call("GET", "/v1/rest/catalog.search?limit=many");
+    expect(fromQuery.status).toBe(422);
+    expect(fromQuery.json.error.reasons.map((r: any) => r.field)).toContain("limit");
+    const fromBody = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, email: "not-an-email" },
+      headers: { "idempotency-key": "bad-email" },
+    });
+    expect(fromBody.status).toBe(422);
+    expect(fromBody.json.error.reasons.map((r: any) => r.field)).toEqual(["email"]);
+    const unknownField = await h.call("POST", "/v1/rest/catalog.search", { body: { serch: "typo" } });
+    expect(unknownField.status).toBe(422);
+  });
+
+  it("serves commands on POST only", async () => {
+    const response = await h.call("GET", `/v1/rest/contacts.update?contact_id=${h.contact.id}`);
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST");
+  });
+
+  it("requires an Idempotency-Key for a logical-attempt command, replays it, and refuses its reuse with another input", async () => {
+    const missing = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Ana" },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.reasons).toEqual([{ field: "Idempotency-Key", reason: "is required" }]);
+
+    const headers = { "idempotency-key": "rename-ana-1" };
+    const first = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Ana" },
+      headers,
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(first.json.provenance.freshness).toBe("live");
+    const again = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Ana" },
+      headers,
+    });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.json.output).toEqual(first.json.output);
+    expect(again.json.provenance.freshness).toBe("recorded");
+    const reused = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Otra" },
+      headers,
+    });
+    expect(reused.status).toBe(422);
+    expect(reused.json.error.code).toBe("idempotency_key_reused");
+    expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("Ana");
+  });
+
+  it("answers 409 with Retry-After while the key's first call still executes, and reconciles after a crash mid-attempt", async () => {
+    // An attempt as a process leaves it when it is executing: leased until a minute from now.
+    const now = h.clock.now();
+    const attempt = (key: string, leaseExpiresAt: string) => ({
+      id: crypto.randomUUID(),
+      workspaceId: h.workspace.id,
+      capability: "contacts.update",
+      idempotencyKey: key,
+      inputFingerprint: "",
+      state: "executing" as const,
+      version: 1,
+      leaseExpiresAt,
+      output: null,
+      observedAt: null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    });
+    const body = { contact_id: h.contact.id, name: "Bea" };
+    // The fingerprint is the runtime's own: take it from a call with the same input under another key.
+    await h.call("POST", "/v1/rest/contacts.update", { body, headers: { "idempotency-key": "probe" } });
+    const fingerprint = (await h.storage.idempotencyAttempts.get(h.workspace.id, "contacts.update", "probe"))!
+      .inputFingerprint;
+
+    await h.storage.idempotencyAttempts.insertIfNew({
+      ...attempt("running", new Date(now.getTime() + 60_000).toISOString()),
+      inputFingerprint: fingerprint,
+    });
+    const busy = await h.call("POST", "/v1/rest/contacts.update", { body, headers: { "idempotency-key": "running" } });
+    expect(busy.status).toBe(409);
+    expect(Number(busy.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // A process that died mid-attempt: its lease ran out; the next call moves it to unknown, reconciles, and answers.
+    await h.storage.idempotencyAttempts.insertIfNew({
+      ...attempt("crashed", new Date(now.getTime() - 1_000).toISOString()),
+      inputFingerprint: fingerprint,
+    });
+    const recovered = await h.call("POST", "/v1/rest/contacts.update", {
+      body,
+      headers: { "idempotency-key": "crashed" },
+    });
+    expect(recovered.status).toBe(200);
+    expect(await h.storage.idempotencyAttempts.get(h.workspace.id, "contacts.update", "crashed")).toMatchObject({
+      state: "confirmed",
+    });
+  });
+
+  it("never answers 500 to hostile query strings and bodies (U+0000, lone surrogates, wrong types)", async () => {
+    const hostile = fc.oneof(
+      fc.string(),
+      fc.constantFrom("\u0000", "\ud800", "a\udfffb", "%00", "{}", "[]", "-1", "1e309"),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("catalog.search", "contacts.get", "contacts.update", "inventory.check"),
+        fc.dictionary(fc.constantFrom("search", "limit", "contact_id", "name", "sku", "query", "\u0000"), hostile),
+        async (name, input) => {
+          const posted = await h.call("POST", `/v1/rest/${name}`, {
+            body: input,
+            headers: { "idempotency-key": "fuzz" },
+          });
+          const query = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)]));
+          const got = await h.call("GET", `/v1/rest/${name}?${query}`);
+          for (const r of [posted, got]) {
+            expect(r.status).toBeLessThan(500);
+            if (r.status >= 400) expect(typeof r.json.error.code).toBe("string");
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("publishes an OpenAPI 3.1 document a validator accepts, with every capability, custom ones included", async () => {
+    const document = (await h.call("GET", "/v1/openapi.json")).json;
+    expect(document.openapi).toBe("3.1.0");
+    await SwaggerParser.validate(structuredClone(document));
+    const capabilities = (await h.call("GET", "/v1/capabilities")).json.capabilities.map((c: any) => c.name);
+    for (const name of capabilities) expect(document.paths).toHaveProperty([`/v1/rest/${name}`]);
+    expect(document.paths["/v1/rest/loyalty.points"].get.operationId).toBe("loyalty_points_get");
+    expect(document.paths["/v1/rest/contacts.update"].post.parameters[0]).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      required: true,
+    });
+    expect(Object.keys(document.webhooks)).toHaveLength(8);
+    expect(document.paths).toHaveProperty(["/functions/v1/lead-intake"]);
+    expect(document.paths).toHaveProperty(["/v1/webhooks/{id}/deliveries/{deliveryId}/resend"]);
+    expect(document.components.schemas.Error.properties.error.properties.code.enum).toContain("idempotency_key_reused");
+  });
+});
