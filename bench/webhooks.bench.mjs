@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
+import { graphileDeliveriesPerSecond } from "./graphile-reference.mjs";
 import { percentile } from "./lib.mjs";
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (same process)";
@@ -59,6 +60,7 @@ async function setup(makeStorage, pool, onDelivery) {
     storage: await makeStorage(),
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 3).toString("base64"),
+    logger: silentLogger,
     webhooks: { allowInsecureLoopback: true, ...pool },
   });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
@@ -141,10 +143,53 @@ async function measure(label, makeStorage, events) {
   ];
 }
 
+/**
+ * graphile-worker draining the same number of signed POSTs to the same receiver with 32 in flight,
+ * and Vitrina's PostgreSQL worker the same way, in three alternating rounds; each keeps its median.
+ */
+async function graphileRows(makeStorage) {
+  let count = 0;
+  const receiver = await startReceiver(() => count++);
+  const graphile = [];
+  const vitrina = [];
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  try {
+    for (let round = 0; round < 3; round++) {
+      count = 0;
+      graphile.push(
+        await graphileDeliveriesPerSecond({
+          connectionString: DATABASE_URL,
+          url: receiver.url,
+          total: 2000,
+          concurrency: 32,
+          received: () => count,
+        }),
+      );
+      vitrina.push(await throughput(makeStorage, 2000, { concurrency: 32, perSubscriptionConcurrency: 32 }));
+    }
+  } finally {
+    await receiver.close();
+  }
+  return [
+    {
+      case: "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
+      value: median(graphile),
+      unit: "deliveries/s",
+      note: "same signed POSTs and receiver, 2000 jobs queued first, one runner; median of 3 alternating rounds",
+    },
+    {
+      case: "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
+      value: median(vitrina),
+      unit: "deliveries/s",
+      note: `${(median(vitrina) / median(graphile)).toFixed(2)}× graphile-worker`,
+    },
+  ];
+}
+
 export async function run() {
   const rows = await measure("memory", async () => memoryStorage(), 5000);
   const postgres = await postgresFactory();
   if (postgres === null)
     return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
-  return [...rows, ...(await measure("PostgreSQL", postgres, 2000))];
+  return [...rows, ...(await measure("PostgreSQL", postgres, 2000)), ...(await graphileRows(postgres))];
 }

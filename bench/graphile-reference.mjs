@@ -1,0 +1,54 @@
+// The outbox's reference: graphile-worker (a well-kept PostgreSQL job queue) sending the same signed
+// webhook POSTs to the same kind of receiver, one worker, the same concurrency. Its jobs are queued
+// first, then one runner drains them; the figure is jobs completed per second.
+import { Logger, makeWorkerUtils, run } from "graphile-worker";
+
+const quiet = new Logger(() => () => {});
+import { signatureHeader } from "@vitrina/core/webhooks";
+
+/**
+ * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), runs one
+ * graphile-worker runner with `concurrency`, and resolves with deliveries per second once
+ * `received()` reaches `total`. `url` is the receiver's; the schema is created and dropped here.
+ */
+export async function graphileDeliveriesPerSecond({ connectionString, url, total, concurrency, received }) {
+  const schema = `bench_gw_${Date.now()}`;
+  const utils = await makeWorkerUtils({ connectionString, schema, logger: quiet });
+  await utils.migrate();
+  const body = JSON.stringify({
+    id: "evt_0",
+    type: "quote.created",
+    created: new Date().toISOString(),
+    data: { quote_id: "q", contact_id: "c", conversation_id: null, currency: "CLP", items: [], subtotal: 0 },
+  });
+  // Queued before the clock starts, so their cost isn't counted.
+  for (let i = 0; i < total; i++) await utils.addJob("deliver", { eventId: `evt_${i}`, body });
+  const key = "bench_secret_0123456789abcdef";
+  const started = performance.now();
+  const runner = await run({
+    connectionString,
+    schema,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    logger: quiet,
+    taskList: {
+      async deliver({ eventId, body: payload }) {
+        const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "vitrina-event-id": eventId, "vitrina-signature": signature },
+          body: payload,
+        });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`receiver answered ${response.status}`);
+      },
+    },
+  });
+  while (received() < total) await new Promise((resolve) => setTimeout(resolve, 5));
+  const perSecond = total / ((performance.now() - started) / 1000);
+  await runner.stop();
+  await utils.withPgClient((client) => client.query(`DROP SCHEMA "${schema}" CASCADE`));
+  await utils.release();
+  return perSecond;
+}
