@@ -10,7 +10,7 @@ const connections = 16;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const ROUNDS = 3;
 
-export const name = `MCP tools/call: vitrina query_catalog vs bare SDK servers (${connections} connections, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
+export const name = `MCP tools/call and REST: vitrina catalog.search vs bare SDK servers and the runtime in process (${connections} connections, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
 
 /** One call, checked in full (the generator only checks the status): a wrong answer would make every rate meaningless. */
 async function checkOneCall(kind) {
@@ -36,19 +36,52 @@ async function checkOneCall(kind) {
   }
 }
 
+/** The same capability call straight through the runtime, in this process: the floor both surfaces add to. */
+async function runtimeInvoke() {
+  const { createVitrina, silentLogger } = await import("@vitrina/core");
+  const { logMessagingTransport, seedDemoData } = await import("@vitrina/core/demo");
+  const { memoryStorage } = await import("@vitrina/adapter-memory");
+  const vitrina = createVitrina({
+    storage: memoryStorage(),
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 9).toString("base64"),
+    logger: silentLogger,
+  });
+  const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
+  await seedDemoData(vitrina, workspace.id);
+  const principal = { workspaceId: workspace.id, scopes: ["catalog:read"], actorId: "bench" };
+  const call = () => vitrina.capabilities.invoke("catalog.search", { search: "mir", limit: 5 }, { principal });
+  for (let i = 0; i < 500; i++) await call();
+  const calls = 5000;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) await call();
+  const used = process.cpuUsage(cpu);
+  await vitrina.close();
+  return { perSecond: calls / ((performance.now() - started) / 1000), cpuUsPerCall: (used.user + used.system) / calls };
+}
+
 const median = (results) => [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)];
 
 export async function run() {
-  const kinds = ["bare-session", "bare-per-request", "vitrina"];
-  for (const kind of kinds) await checkOneCall(kind);
+  const kinds = ["bare-session", "bare-per-request", "vitrina", "vitrina-rest"];
+  for (const kind of kinds.filter((k) => k !== "vitrina-rest")) await checkOneCall(kind);
   const ceiling = await generatorCeiling({ connections, durationMs });
   const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let round = 0; round < ROUNDS; round++)
     for (const kind of kinds)
-      results[kind].push(await measure("mcp-server.mjs", [kind], { profile: "mcp", connections, durationMs }));
+      results[kind].push(
+        await measure("mcp-server.mjs", [kind], {
+          profile: kind === "vitrina-rest" ? "rest" : "mcp",
+          connections,
+          durationMs,
+        }),
+      );
   const session = median(results["bare-session"]);
   const perRequest = median(results["bare-per-request"]);
   const vitrina = median(results.vitrina);
+  const rest = median(results["vitrina-rest"]);
+  const runtime = await runtimeInvoke();
   const reference = { label: "bare SDK, one session", ...session };
   return [
     ...ceiling.rows,
@@ -60,5 +93,12 @@ export async function run() {
       label: "bare SDK per request",
       ...perRequest,
     }),
+    loadRow("vitrina GET /v1/rest/catalog.search", rest, { label: "MCP tools/call", ...vitrina }),
+    {
+      case: "vitrina capabilities.invoke(catalog.search), in process, no HTTP",
+      value: runtime.perSecond,
+      unit: "calls/s",
+      note: `${runtime.cpuUsPerCall.toFixed(0)} µs CPU/call; REST server CPU/req is ${(rest.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}× that, MCP ${(vitrina.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}×`,
+    },
   ];
 }

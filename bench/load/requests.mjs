@@ -68,4 +68,12 @@ function mcpProfile(target) {
   });
 }
 
-export const profiles = { fixed: fixedProfile, lead: leadProfile, mcp: mcpProfile };
+/** A REST GET of the target's URL (path and query), with the bearer token. */
+function restProfile(target) {
+  const url = new URL(target.url);
+  const path = `${url.pathname}${url.search}`;
+  const headers = { authorization: `Bearer ${target.token}` };
+  return () => ({ method: "GET", path, headers, body: undefined });
+}
+
+export const profiles = { fixed: fixedProfile, lead: leadProfile, mcp: mcpProfile, rest: restProfile };

@@ -4,7 +4,8 @@
 // - "bare-session": the SDK's fastest legal mode: one McpServer and one stateful transport for the
 //   whole run, initialized once here; every call carries its `Mcp-Session-Id`;
 // - "vitrina": createVitrina's /mcp: bearer auth, scope check, query_catalog through the capability
-//   runtime over the memory adapter seeded with the demo catalog.
+//   runtime over the memory adapter seeded with the demo catalog;
+// - "vitrina-rest": the same server's REST route for the same capability (catalog.search), GET.
 // Both bare servers run on the same web-standard transport and the same http-node `serve`.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -72,6 +73,7 @@ async function startBareSession() {
   return { url, token, tool: "ping", arguments: {}, sessionId };
 }
 
+/** Vitrina with the demo catalog; `/mcp` and (with REST on) `/v1/rest` accept the bench's static token. */
 async function startVitrina() {
   const { createVitrina, silentLogger } = await import("@vitrina/core");
   const { staticTokenAuthenticator } = await import("@vitrina/core/mcp");
@@ -83,11 +85,10 @@ async function startVitrina() {
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 9).toString("base64"),
     logger: silentLogger,
-    mcp: {
-      authenticate: staticTokenAuthenticator({
-        [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] },
-      }),
-    },
+    rest: { enabled: true },
+    authenticators: [
+      staticTokenAuthenticator({ [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] } }),
+    ],
   });
   await vitrina.workspaces.create({ id: workspaceId, name: "Bench", ownerUserId: "owner" });
   await seedDemoData(vitrina, workspaceId);
@@ -95,7 +96,18 @@ async function startVitrina() {
   return { url: `${server.url}/mcp`, token, tool: "query_catalog", arguments: { search: "mir", limit: 5 } };
 }
 
-const starters = { "bare-per-request": startBarePerRequest, "bare-session": startBareSession, vitrina: startVitrina };
+/** The same server, driven on its REST route: `GET /v1/rest/catalog.search?search=mir&limit=5`. */
+async function startVitrinaRest() {
+  const info = await startVitrina();
+  return { ...info, url: info.url.replace(/\/mcp$/, "/v1/rest/catalog.search?search=mir&limit=5") };
+}
+
+const starters = {
+  "bare-per-request": startBarePerRequest,
+  "bare-session": startBareSession,
+  vitrina: startVitrina,
+  "vitrina-rest": startVitrinaRest,
+};
 if (!(kind in starters)) throw new Error(`unknown server kind ${kind}`);
 announce(await starters[kind]());
 process.on("SIGTERM", () => process.exit(0));
