@@ -11,6 +11,7 @@ import { defaultVerticals, type VerticalDefinitions } from "./leads/qualificatio
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
+import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth/oauth-urls.js";
 import { purgeExpiredOAuthRecords } from "./oauth/purge-records.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
 import { restRoutes } from "./rest/rest-routes.js";
@@ -179,7 +180,16 @@ export function createVitrina(options: VitrinaOptions) {
   });
 
   const oauth =
-    options.oauth === undefined ? null : createOAuthServer({ storage, clock, ids, options: options.oauth, mount });
+    options.oauth === undefined
+      ? null
+      : createOAuthServer({
+          storage,
+          clock,
+          ids,
+          options: options.oauth,
+          mount,
+          ...(options.rest?.enabled === true && { restPath: REST_PATH }),
+        });
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
   const builtinRetentionSteps: RetentionStep[] = oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }];
@@ -242,7 +252,13 @@ export function createVitrina(options: VitrinaOptions) {
       maxAgeSeconds: 3600,
     }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
-    ...(options.rest?.enabled === true ? restRoutes({ capabilities, authenticate }) : []),
+    ...(options.rest?.enabled === true
+      ? restRoutes({
+          capabilities,
+          // API keys, then OAuth access tokens issued for the REST resource (never the MCP one's).
+          authenticate: oauth?.authenticateRest ? firstOf(authenticate, oauth.authenticateRest) : authenticate,
+        })
+      : []),
     openApiRoute({
       capabilities,
       serverUrl: `${mount.publicOrigin ?? ""}${mount.basePath}` || "/",
@@ -321,7 +337,10 @@ export function createVitrina(options: VitrinaOptions) {
      * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents
      * (RFC 9728, RFC 8414) live at `/.well-known/…` whatever the mount. Empty when OAuth is off.
      */
-    wellKnownPaths: oauth === null ? [] : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/"))),
+    wellKnownPaths:
+      oauth === null
+        ? []
+        : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/")), options.rest?.enabled === true),
     /** Closes the storage; from the moment it is called every route answers 503 `shutting_down`. */
     async close() {
       closing = true;
@@ -332,7 +351,11 @@ export function createVitrina(options: VitrinaOptions) {
 export type Vitrina = ReturnType<typeof createVitrina>;
 
 /** The root paths of the discovery documents of these URLs (path-inserted, as clients build them). */
-function wellKnownPathsOf(urls: { resourceMetadata: string; issuer: string }): string[] {
+function wellKnownPathsOf(urls: OAuthUrls, rest: boolean): string[] {
   const issuerPath = new URL(urls.issuer).pathname.replace(/\/+$/, "");
-  return [new URL(urls.resourceMetadata).pathname, `/.well-known/oauth-authorization-server${issuerPath}`];
+  return [
+    new URL(urls.resourceMetadata).pathname,
+    `/.well-known/oauth-authorization-server${issuerPath}`,
+    ...(rest ? [new URL(protectedResourceMetadataUrl(`${urls.apiBase}${REST_PATH}`)).pathname] : []),
+  ];
 }

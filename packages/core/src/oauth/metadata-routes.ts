@@ -46,7 +46,7 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
       authorization_servers: [urls.issuer],
       scopes_supported: context.scopesSupported,
       bearer_methods_supported: ["header"],
-      resource_name: "Vitrina MCP server",
+      resource_name: resource === urls.resource ? "Vitrina MCP server" : "Vitrina API",
     };
     return oauthJson(body, 200, cachingOf(urls));
   };

@@ -21,6 +21,11 @@ export interface OAuthDependencies {
   options: OAuthOptions;
   /** Where Vitrina is mounted (`basePath`, `publicUrl`); default the origin root of each request. */
   mount?: Pick<Mount, "origin" | "basePath" | "publicOrigin">;
+  /**
+   * The REST surface's path under the API base when it is on (`/v1/rest`): a second protected
+   * resource tokens may be issued for (RFC 8707), with its own metadata (RFC 9728).
+   */
+  restPath?: string;
 }
 
 /** The OAuth options with their defaults applied, and what every endpoint shares. */
@@ -62,7 +67,11 @@ export function createOAuthContext(deps: OAuthDependencies): OAuthContext {
     admitRegistration: registrationLimiter(options.registration?.rateLimit, clock),
     corsAllowOrigin: options.corsAllowOrigin ?? "*",
     urls: (request) => resolveOAuthUrls(request, options, deps.mount),
-    acceptedResources: (urls) => [urls.resource, ...(options.additionalResources ?? [])],
+    acceptedResources: (urls) => [
+      urls.resource,
+      ...(deps.restPath === undefined ? [] : [`${urls.apiBase}${deps.restPath}`]),
+      ...(options.additionalResources ?? []),
+    ],
     isoIn: (seconds) => new Date(clock.now().getTime() + seconds * 1000).toISOString(),
   };
 }

@@ -11,6 +11,8 @@ export interface OAuthServer {
   routes: Route[];
   /** Resolves OAuth access tokens to principals; plug it into the MCP authenticator seam. */
   authenticate: Authenticator;
+  /** Resolves access tokens issued for the REST resource (`restPath` set); null when REST is off. */
+  authenticateRest: Authenticator | null;
   context: OAuthContext;
 }
 
@@ -28,6 +30,10 @@ export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
       ...tokenRoutes(context),
     ],
     authenticate: oauthTokenAuthenticator(context),
+    authenticateRest:
+      deps.restPath === undefined
+        ? null
+        : oauthTokenAuthenticator(context, (urls) => `${urls.apiBase}${deps.restPath}`),
     context,
   };
 }

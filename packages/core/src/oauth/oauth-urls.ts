@@ -10,6 +10,8 @@ export interface OAuthUrls {
   resource: string;
   /** RFC 9728 path-inserted metadata address of `resource`. */
   resourceMetadata: string;
+  /** Where the rest of the API is served (public origin or the request's, plus `basePath`): REST's resource is under it. */
+  apiBase: string;
   /** Where an authorization server endpoint (`/token`, …) lives under the issuer. */
   endpoint(path: string): string;
 }
@@ -42,6 +44,7 @@ export function resolveOAuthUrls(
     fromHost: options.publicUrl === undefined && mount.publicOrigin === undefined,
     resource,
     resourceMetadata: protectedResourceMetadataUrl(resource),
+    apiBase: trimSlash(configuredBase ?? base),
     endpoint: (path) => `${issuer}${path}`,
   };
 }

@@ -14,6 +14,8 @@ export interface OAuthTokenAuthenticatorOptions {
   clock: Clock;
   /** Issuer and resource (the MCP URL, the required audience) for this request. */
   urls(request: Request): OAuthUrls;
+  /** The audience this authenticator accepts; default the MCP resource (`urls.resource`). */
+  audience?: (urls: OAuthUrls) => string;
 }
 
 /**
@@ -32,7 +34,7 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
     const urls = options.urls(request);
     const claims = await verifyAccessToken(options.keys, options.clock, token, {
       issuer: urls.issuer,
-      audience: urls.resource,
+      audience: options.audience?.(urls) ?? urls.resource,
     });
     if (claims === null) return null;
     // One primary-key read per call buys immediate revocation (refresh reuse, RFC 7009).
@@ -59,11 +61,12 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
 }
 
 /** The authenticator over a running OAuth server's keys, storage and URLs. */
-export function oauthTokenAuthenticator(context: OAuthContext): Authenticator {
+export function oauthTokenAuthenticator(context: OAuthContext, audience?: (urls: OAuthUrls) => string): Authenticator {
   return createOAuthTokenAuthenticator({
     keys: context.keys,
     tokens: context.storage.oauthTokens,
     clock: context.clock,
     urls: context.urls,
+    ...(audience !== undefined && { audience }),
   });
 }

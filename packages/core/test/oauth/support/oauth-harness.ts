@@ -1,5 +1,12 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type AuthorizeHook, type OAuthOptions, type Storage } from "@vitrina/core";
+import {
+  createVitrina,
+  silentLogger,
+  type AuthorizeHook,
+  type OAuthOptions,
+  type RestOptions,
+  type Storage,
+} from "@vitrina/core";
 import { s256Challenge } from "@vitrina/core/oauth";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { createManualClock } from "@vitrina/core/testing";
@@ -13,7 +20,7 @@ const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
  * one workspace whose owner the consent hook approves.
  */
 export async function startOAuthHarness(
-  over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage } = {},
+  over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage; rest?: RestOptions } = {},
 ) {
   const storage = over.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
@@ -35,6 +42,7 @@ export async function startOAuthHarness(
     secretBox: SECRET_BOX_KEY,
     clock,
     oauth,
+    ...(over.rest !== undefined && { rest: over.rest }),
   });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
