@@ -82,6 +82,8 @@ describe("REST on", () => {
   beforeAll(async () => {
     h = await startRestServer({
       rest: { enabled: true },
+      // contacts.update is an MCP tool under its canonical name only.
+      mcp: { canonicalToolNames: "underscore" },
       capabilities: {
         extra: [
           defineCapability({
@@ -138,18 +140,44 @@ describe("REST on", () => {
     }
   });
 
-  it("gives the same answer as MCP tools/call for catalog.search", async () => {
-    const mcp = await h.call("POST", "/mcp", {
-      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
-      body: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "query_catalog", arguments: { search: "a", limit: 3 } },
-      },
-    });
-    const rest = await h.call("POST", "/v1/rest/catalog.search", { body: { search: "a", limit: 3 } });
-    expect(mcp.json.result.structuredContent.items).toEqual(rest.json.output);
+  it("gives the same answer as MCP tools/call, capability by capability", async () => {
+    const cases: Array<[capability: string, tool: string, input: Record<string, unknown>]> = [
+      ["catalog.search", "query_catalog", { search: "a", limit: 3 }],
+      ["contacts.search", "search_contacts", { query: "+569" }],
+      ["contacts.get", "get_contact", { contact_id: h.contact.id }],
+      ["conversations.history", "get_conversation_history", { conversation_id: "no-such-conversation" }],
+      ["inventory.check", "check_stock", { sku: "NOPE-1" }],
+      ["contacts.update", "contacts_update", { contact_id: h.contact.id, name: "Misma" }],
+    ];
+    for (const [capability, tool, input] of cases) {
+      const keyed = capability === "contacts.update";
+      const mcp = await h.call("POST", "/mcp", {
+        headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: tool, arguments: keyed ? { ...input, idempotency_key: "parity-mcp" } : input },
+        },
+      });
+      const rest = await h.call("POST", `/v1/rest/${capability}`, {
+        body: input,
+        ...(keyed && { headers: { "idempotency-key": "parity-rest" } }),
+      });
+      const result = mcp.json.result;
+      if (result === undefined) throw new Error(`${capability} over MCP: ${JSON.stringify(mcp.json)}`);
+      if (result.isError) {
+        // The same refusal: MCP reports it as a tool error carrying the code, REST as the error body.
+        expect({ capability, code: result._meta["vitrina/error"].code }).toEqual({
+          capability,
+          code: rest.json.error.code,
+        });
+        continue;
+      }
+      const structured = result.structuredContent;
+      const fromMcp = Array.isArray(rest.json.output) ? structured.items : structured;
+      expect({ capability, output: fromMcp }).toEqual({ capability, output: rest.json.output });
+    }
   });
 
   it("refuses a key without the capability's scope, and an unknown capability", async () => {
