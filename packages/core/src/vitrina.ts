@@ -35,6 +35,8 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { adminRoutes } from "./admin/admin-routes.js";
+import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
@@ -216,6 +218,7 @@ export function createVitrina(options: VitrinaOptions) {
   const conversations = createConversationService({ storage, clock, ids });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
+  const admin = { connectors: createConnectorAdmin({ storage, secretBox, clock, ids }) };
 
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.
@@ -233,6 +236,8 @@ export function createVitrina(options: VitrinaOptions) {
       maxAgeSeconds: 3600,
     }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
+    // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
+    ...adminRoutes({ storage, authenticate, mount, ...admin }),
     ...(options.health === undefined || options.health === false
       ? []
       : healthRoutes({
@@ -283,6 +288,8 @@ export function createVitrina(options: VitrinaOptions) {
     conversations,
     quotes,
     orders,
+    /** The admin API's services (also served under `/v1/connectors`, `/v1/api-keys`, `/v1/members`). */
+    admin,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */

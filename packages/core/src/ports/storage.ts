@@ -28,10 +28,14 @@ import type {
   WebhookSubscriptionRepository,
 } from "./webhook-storage.js";
 import type { RetentionRepository } from "./retention-storage.js";
+import type { ApiKeyUsageRepository, ConnectorPageRepository } from "./admin-storage.js";
+import type { MemberRepository } from "./member-storage.js";
 
 export type * from "./commerce-storage.js";
 export type * from "./webhook-storage.js";
 export type * from "./retention-storage.js";
+export type * from "./admin-storage.js";
+export type * from "./member-storage.js";
 
 /**
  * The Storage port. One small repository per concern; `transaction` hands the same repositories
@@ -256,6 +260,9 @@ export interface StorageRepositories extends CapabilityRepositories {
   oauthCodes: OAuthCodeRepository;
   oauthTokens: OAuthTokenRepository;
   retention: RetentionRepository;
+  members: MemberRepository;
+  connectorPages: ConnectorPageRepository;
+  apiKeyUsage: ApiKeyUsageRepository;
 }
 
 /** The repositories bound to one open transaction. */

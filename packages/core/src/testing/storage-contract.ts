@@ -6,6 +6,7 @@ import { inputContract } from "./contract-input.js";
 import { concurrencyContract } from "./contract-concurrency.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { retentionContract } from "./contract-retention.js";
+import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 
 export interface StorageContractOptions {
@@ -303,5 +304,6 @@ export function runStorageContract(name: string, options: StorageContractOptions
     inputContract(() => storage);
     concurrencyContract(() => storage, f, seedWorkspace);
     retentionContract(options.create);
+    adminContract(() => storage);
   });
 }

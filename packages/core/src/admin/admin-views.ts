@@ -1,0 +1,36 @@
+import type { ApiKeyRecord } from "../ports/webhook-records.js";
+import type { MemberDetails } from "../ports/member-storage.js";
+import type { ConnectorRecord } from "../ports/records.js";
+
+/** The wire shape of a connector: snake_case, never the secret. */
+export function connectorView(c: ConnectorRecord) {
+  return {
+    id: c.id,
+    object: "connector" as const,
+    name: c.name,
+    system: c.systemId,
+    created_at: c.createdAt,
+    rotated_at: c.rotatedAt,
+  };
+}
+export type ConnectorView = ReturnType<typeof connectorView>;
+
+/** The wire shape of an API key: the visible prefix only, never the hash. */
+export function apiKeyView(k: ApiKeyRecord, lastUsedAt: string | null) {
+  return {
+    id: k.id,
+    object: "api_key" as const,
+    name: k.name,
+    prefix: k.visiblePrefix,
+    scopes: k.scopes,
+    created_at: k.createdAt,
+    last_used_at: lastUsedAt,
+    revoked_at: k.revokedAt,
+  };
+}
+export type ApiKeyWireView = ReturnType<typeof apiKeyView>;
+
+export function memberView(m: MemberDetails) {
+  return { object: "member" as const, user_id: m.userId, email: m.email, role: m.role, added_at: m.addedAt };
+}
+export type MemberView = ReturnType<typeof memberView>;
