@@ -37,6 +37,7 @@ import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
+import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
@@ -218,7 +219,10 @@ export function createVitrina(options: VitrinaOptions) {
   const conversations = createConversationService({ storage, clock, ids });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
-  const admin = { connectors: createConnectorAdmin({ storage, secretBox, clock, ids }) };
+  const admin = {
+    connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
+    apiKeys: createApiKeyAdmin({ storage, clock, ids }),
+  };
 
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.

@@ -6,6 +6,8 @@ import { adminGuard } from "./admin-guard.js";
 import type { ConnectorAdmin } from "./connector-admin.js";
 import { connectorRoutes } from "./connector-routes.js";
 import { meRoute } from "./me-route.js";
+import type { ApiKeyAdmin } from "./api-key-admin.js";
+import { apiKeyRoutes } from "./api-key-routes.js";
 
 /** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
 export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
@@ -19,6 +21,7 @@ export function adminRoutes(options: {
   authenticate: Authenticator;
   mount: Mount;
   connectors: ConnectorAdmin;
+  apiKeys: ApiKeyAdmin;
 }): Route[] {
   const guard = adminGuard({ storage: options.storage, authenticate: options.authenticate });
   const intakeUrl = (request: Request) =>
@@ -26,5 +29,6 @@ export function adminRoutes(options: {
   return [
     meRoute({ storage: options.storage, guard }),
     ...connectorRoutes({ connectors: options.connectors, guard, intakeUrl }),
+    ...apiKeyRoutes({ apiKeys: options.apiKeys, guard }),
   ];
 }
