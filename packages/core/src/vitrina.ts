@@ -38,6 +38,7 @@ import { webhookRoutes } from "./webhooks/webhook-routes.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
+import { createMemberAdmin } from "./admin/member-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
@@ -222,6 +223,7 @@ export function createVitrina(options: VitrinaOptions) {
   const admin = {
     connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
     apiKeys: createApiKeyAdmin({ storage, clock, ids }),
+    members: createMemberAdmin({ storage, clock }),
   };
 
   const routes: Route[] = [

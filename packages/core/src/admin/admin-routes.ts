@@ -8,6 +8,8 @@ import { connectorRoutes } from "./connector-routes.js";
 import { meRoute } from "./me-route.js";
 import type { ApiKeyAdmin } from "./api-key-admin.js";
 import { apiKeyRoutes } from "./api-key-routes.js";
+import type { MemberAdmin } from "./member-admin.js";
+import { memberRoutes } from "./member-routes.js";
 
 /** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
 export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
@@ -22,6 +24,7 @@ export function adminRoutes(options: {
   mount: Mount;
   connectors: ConnectorAdmin;
   apiKeys: ApiKeyAdmin;
+  members: MemberAdmin;
 }): Route[] {
   const guard = adminGuard({ storage: options.storage, authenticate: options.authenticate });
   const intakeUrl = (request: Request) =>
@@ -30,5 +33,6 @@ export function adminRoutes(options: {
     meRoute({ storage: options.storage, guard }),
     ...connectorRoutes({ connectors: options.connectors, guard, intakeUrl }),
     ...apiKeyRoutes({ apiKeys: options.apiKeys, guard }),
+    ...memberRoutes({ members: options.members, guard }),
   ];
 }

@@ -46,6 +46,8 @@ export async function startAdminHarness(options: { storage?: Storage; logger?: L
 
   /** A JSON request as `as` (an API key, or `console:<userId>`). */
   async function call(method: string, path: string, as: string, body?: unknown) {
+    // Each write a millisecond later, so listings in creation order are deterministic.
+    if (method !== "GET") clock.advance(1);
     const response = await fetch(`${server.url}${path}`, {
       method,
       headers: {
@@ -54,8 +56,6 @@ export async function startAdminHarness(options: { storage?: Storage; logger?: L
       },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
-    // Each write a millisecond later, so listings in creation order are deterministic.
-    if (method !== "GET") clock.advance(1);
     const text = await response.text();
     return { status: response.status, json: text === "" ? null : (JSON.parse(text) as any), headers: response.headers };
   }
