@@ -1,4 +1,4 @@
-import type { MemberDetails, MemberRecord, StorageRepositories } from "@vitrina/core";
+import type { LeadEventRecord, MemberDetails, MemberRecord, StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -12,7 +12,7 @@ const oldestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
 export function createAdminRepositories(
   state: MemoryState,
   undo: UndoLog,
-): Pick<StorageRepositories, "members" | "connectorPages" | "apiKeyUsage"> {
+): Pick<StorageRepositories, "members" | "connectorPages" | "apiKeyUsage" | "connectorLeads"> {
   const details = (m: MemberRecord): MemberDetails => {
     const invite = state.memberInvites.get(`${m.workspaceId}/${m.userId}`);
     return {
@@ -85,6 +85,33 @@ export function createAdminRepositories(
           if (usage !== null) out.set(id, usage.lastUsedAt);
         }
         return out;
+      },
+    },
+    connectorLeads: {
+      async listByConnector(connectorId, page) {
+        const newestFirst = (a: LeadEventRecord, b: LeadEventRecord) =>
+          b.receivedAt.localeCompare(a.receivedAt) || b.id.localeCompare(a.id);
+        const all = state.leads.filter((l) => l.connectorId === connectorId).sort(newestFirst);
+        const start = page.startingAfter === undefined ? 0 : all.findIndex((l) => l.id === page.startingAfter) + 1;
+        if (start === 0 && page.startingAfter !== undefined) return [];
+        return all.slice(start, start + page.limit).map((lead) => {
+          const message = state.outbound.lookup("lead", lead.id);
+          const earlier = state.leads.count(
+            (p) =>
+              p.workspaceId === lead.workspaceId &&
+              p.contactId === lead.contactId &&
+              (p.receivedAt < lead.receivedAt || (p.receivedAt === lead.receivedAt && p.id < lead.id)),
+          );
+          return {
+            id: lead.id,
+            receivedAt: lead.receivedAt,
+            sourceLeadId: lead.sourceLeadId,
+            duplicate: earlier > 0,
+            outboundStatus: message?.status ?? null,
+            outboundReason: message?.reason ?? null,
+            rejectedQualification: lead.qualificationRejected,
+          };
+        });
       },
     },
   };

@@ -115,4 +115,41 @@ describe("admin API: connectors over a real socket", () => {
       scopes: ["admin:read", "admin:write"],
     });
   });
+
+  it("lists a connector's recent leads newest first with their outcome, in pages", async () => {
+    const created = await h.call("POST", "/v1/connectors", h.adminKey, { name: "Leads", system: "leads-src" });
+    const { id } = created.json.connector;
+    const first = sampleLead({ qualification: { monthly_income: "lots" } });
+    const second = sampleLead({ whatsapp_consent: undefined });
+    for (const lead of [first, second]) {
+      expect((await h.sendLead(created.json.intake_url, id, created.json.secret, lead)).status).toBe(200);
+      h.clock.advance(1);
+    }
+    const page = await h.call("GET", `/v1/connectors/${id}/leads?limit=1`, "console:mia");
+    expect(page.status).toBe(200);
+    expect(page.json).toMatchObject({
+      has_more: true,
+      data: [{ source_lead_id: second.source_lead_id, duplicate: false }],
+    });
+    const rest = await h.call(
+      "GET",
+      `/v1/connectors/${id}/leads?limit=1&starting_after=${page.json.next_cursor}`,
+      h.adminKey,
+    );
+    expect(rest.json.has_more).toBe(false);
+    const [older] = rest.json.data;
+    expect(older.source_lead_id).toBe(first.source_lead_id);
+    expect(older.outbound_status).not.toBeNull();
+    expect(older.rejected_qualification.map((r: { field: string }) => r.field)).toEqual(["monthly_income"]);
+    expect(Object.keys(older).sort()).toEqual([
+      "duplicate",
+      "id",
+      "object",
+      "outbound_reason",
+      "outbound_status",
+      "received_at",
+      "rejected_qualification",
+      "source_lead_id",
+    ]);
+  });
 });

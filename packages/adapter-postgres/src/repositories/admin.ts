@@ -1,7 +1,17 @@
-import type { MemberDetails, StorageRepositories } from "@vitrina/core";
+import type { ConnectorLeadSummary, MemberDetails, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, many, one } from "../rows.js";
 import { toConnector } from "./workspaces.js";
+
+const toLeadSummary = (r: any): ConnectorLeadSummary => ({
+  id: r.id,
+  receivedAt: iso(r.received_at),
+  sourceLeadId: r.source_lead_id,
+  duplicate: Boolean(r.duplicate),
+  outboundStatus: r.outbound_status ?? null,
+  outboundReason: r.outbound_reason ?? null,
+  rejectedQualification: r.qualification_rejected,
+});
 
 const toMember = (r: any): MemberDetails => ({
   workspaceId: r.workspace_id,
@@ -15,7 +25,7 @@ const toMember = (r: any): MemberDetails => ({
 export function adminRepositories(
   q: Queryable,
   s: string,
-): Pick<StorageRepositories, "members" | "connectorPages" | "apiKeyUsage"> {
+): Pick<StorageRepositories, "members" | "connectorPages" | "apiKeyUsage" | "connectorLeads"> {
   return {
     members: {
       list: (workspaceId) =>
@@ -99,6 +109,28 @@ export function adminRepositories(
           [keyIds],
         );
         return new Map(rows.map((r: any) => [r.id as string, iso(r.last_used_at)]));
+      },
+    },
+    connectorLeads: {
+      // Newest first by keyset on (received_at, id); `duplicate` asks the contact index whether an
+      // earlier lead of the workspace brought the same person.
+      listByConnector(connectorId, page) {
+        const cursor =
+          page.startingAfter === undefined
+            ? ""
+            : `AND (l.received_at, l.id) < (SELECT c.received_at, c.id FROM ${s}.lead_events c WHERE c.id = $3 AND c.connector_id = $1)`;
+        return many(
+          q,
+          `SELECT l.id, l.received_at, l.source_lead_id, l.qualification_rejected,
+                  o.status AS outbound_status, o.reason AS outbound_reason,
+                  EXISTS (SELECT 1 FROM ${s}.lead_events p WHERE p.contact_id = l.contact_id
+                          AND p.workspace_id = l.workspace_id AND (p.received_at, p.id) < (l.received_at, l.id)) AS duplicate
+           FROM ${s}.lead_events l LEFT JOIN ${s}.outbound_messages o ON o.lead_event_id = l.id
+           WHERE l.connector_id = $1 ${cursor}
+           ORDER BY l.received_at DESC, l.id DESC LIMIT $2`,
+          page.startingAfter === undefined ? [connectorId, page.limit] : [connectorId, page.limit, page.startingAfter],
+          toLeadSummary,
+        );
       },
     },
   };

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from "../ports/webhook-records.js";
 import type { MemberDetails } from "../ports/member-storage.js";
+import type { ConnectorLeadSummary } from "../ports/admin-storage.js";
 import type { ConnectorRecord } from "../ports/records.js";
 
 /** The wire shape of a connector: snake_case, never the secret. */
@@ -34,3 +35,18 @@ export function memberView(m: MemberDetails) {
   return { object: "member" as const, user_id: m.userId, email: m.email, role: m.role, added_at: m.addedAt };
 }
 export type MemberView = ReturnType<typeof memberView>;
+
+/** One of a connector's recent leads with its outcome. */
+export function connectorLeadView(l: ConnectorLeadSummary) {
+  return {
+    id: l.id,
+    object: "connector_lead" as const,
+    received_at: l.receivedAt,
+    source_lead_id: l.sourceLeadId,
+    duplicate: l.duplicate,
+    outbound_status: l.outboundStatus,
+    outbound_reason: l.outboundReason,
+    rejected_qualification: l.rejectedQualification,
+  };
+}
+export type ConnectorLeadView = ReturnType<typeof connectorLeadView>;

@@ -8,7 +8,7 @@ import type { Storage } from "../ports/storage.js";
 import { requireManager, type AdminCaller } from "./admin-caller.js";
 import type { ConnectorCreate } from "./admin-input.js";
 import { toPage, type AdminPage } from "./admin-page.js";
-import { connectorView, type ConnectorView } from "./admin-views.js";
+import { connectorLeadView, connectorView, type ConnectorLeadView, type ConnectorView } from "./admin-views.js";
 
 const SECRET_PREFIX = "vtr_cs_";
 
@@ -55,6 +55,17 @@ export function createConnectorAdmin(deps: { storage: Storage; secretBox: Secret
 
     async get(caller: AdminCaller, id: string): Promise<ConnectorView> {
       return connectorView(await load(caller, id));
+    },
+
+    /** The connector's leads, newest first, with duplicate flag, first-message outcome and refused qualification. */
+    async leads(
+      caller: AdminCaller,
+      id: string,
+      page: { limit: number; startingAfter?: string },
+    ): Promise<AdminPage<ConnectorLeadView>> {
+      await load(caller, id);
+      const rows = await storage.connectorLeads.listByConnector(id, { ...page, limit: page.limit + 1 });
+      return toPage(rows, page.limit, connectorLeadView, (l) => l.id);
     },
 
     /** A new secret, shown once; the previous one stops verifying at once (keys are cached per secret version). */

@@ -43,6 +43,13 @@ export function connectorRoutes(options: {
       ),
     },
     {
+      method: "GET",
+      path: "/v1/connectors/:id/leads",
+      handler: guard("connectors.leads", async (caller, request, p) =>
+        jsonResponse(await connectors.leads(caller, p.id!, adminPageOptions(new URL(request.url)))),
+      ),
+    },
+    {
       method: "POST",
       path: "/v1/connectors/:id/rotate",
       handler: guard("connectors.rotate", async (caller, request, p) => {

@@ -28,7 +28,7 @@ import type {
   WebhookSubscriptionRepository,
 } from "./webhook-storage.js";
 import type { RetentionRepository } from "./retention-storage.js";
-import type { ApiKeyUsageRepository, ConnectorPageRepository } from "./admin-storage.js";
+import type { ApiKeyUsageRepository, ConnectorLeadRepository, ConnectorPageRepository } from "./admin-storage.js";
 import type { MemberRepository } from "./member-storage.js";
 
 export type * from "./commerce-storage.js";
@@ -263,6 +263,7 @@ export interface StorageRepositories extends CapabilityRepositories {
   members: MemberRepository;
   connectorPages: ConnectorPageRepository;
   apiKeyUsage: ApiKeyUsageRepository;
+  connectorLeads: ConnectorLeadRepository;
 }
 
 /** The repositories bound to one open transaction. */

@@ -107,4 +107,79 @@ export function adminContract(storage: () => Storage): void {
       expect(await storage().apiKeyUsage.lastUsed([])).toEqual(new Map());
     });
   });
+
+  describe("admin: a connector's recent leads", () => {
+    it("lists leads newest first with duplicate flag, outbound outcome and refused qualification, in pages", async () => {
+      const ws = await newWorkspace();
+      const connector = f.connector(ws.id);
+      await storage().connectors.insert(connector);
+      const contact = f.contact(ws.id);
+      await storage().contacts.insertOrGetByPhone(contact);
+      const other = f.contact(ws.id, { phoneE164: "+56911112222" });
+      await storage().contacts.insertOrGetByPhone(other);
+      const rejected = [{ field: "monthly_income", reason: "must be a number" }];
+      const first = f.lead(ws.id, connector.id, {
+        contactId: contact.id,
+        receivedAt: f.at(1),
+        sourceLeadId: "a",
+        qualificationRejected: [],
+      });
+      const second = f.lead(ws.id, connector.id, {
+        contactId: contact.id,
+        receivedAt: f.at(2),
+        sourceLeadId: "b",
+        qualificationRejected: rejected,
+      });
+      const third = f.lead(ws.id, connector.id, {
+        contactId: other.id,
+        receivedAt: f.at(3),
+        sourceLeadId: "c",
+        qualificationRejected: [],
+      });
+      for (const lead of [first, second, third]) await storage().leads.insertIfNew(lead);
+      await storage().outbound.insert(f.outbound(ws.id, first.id, contact.id, { status: "sent", reason: null }));
+      await storage().outbound.insert(
+        f.outbound(ws.id, second.id, contact.id, { status: "blocked", reason: "already welcomed" }),
+      );
+      const page1 = await storage().connectorLeads.listByConnector(connector.id, { limit: 2 });
+      expect(page1).toEqual([
+        {
+          id: third.id,
+          receivedAt: f.at(3),
+          sourceLeadId: "c",
+          duplicate: false,
+          outboundStatus: null,
+          outboundReason: null,
+          rejectedQualification: [],
+        },
+        {
+          id: second.id,
+          receivedAt: f.at(2),
+          sourceLeadId: "b",
+          duplicate: true,
+          outboundStatus: "blocked",
+          outboundReason: "already welcomed",
+          rejectedQualification: rejected,
+        },
+      ]);
+      const page2 = await storage().connectorLeads.listByConnector(connector.id, {
+        limit: 2,
+        startingAfter: second.id,
+      });
+      expect(page2).toEqual([
+        {
+          id: first.id,
+          receivedAt: f.at(1),
+          sourceLeadId: "a",
+          duplicate: false,
+          outboundStatus: "sent",
+          outboundReason: null,
+          rejectedQualification: [],
+        },
+      ]);
+      expect(await storage().connectorLeads.listByConnector(connector.id, { limit: 2, startingAfter: f.id() })).toEqual(
+        [],
+      );
+    });
+  });
 }
