@@ -35,6 +35,7 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { createTestDelivery } from "./webhooks/test-delivery.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
@@ -241,7 +242,12 @@ export function createVitrina(options: VitrinaOptions) {
       document: eventSchemasDocument,
       maxAgeSeconds: 3600,
     }),
-    ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
+    ...webhookRoutes({
+      service: outbox.subscriptions,
+      authenticate,
+      // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
+      sendTestDelivery: createTestDelivery({ storage, clock, ids }),
+    }),
     // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
     ...adminRoutes({ storage, authenticate, mount, ...admin }),
     ...(options.health === undefined || options.health === false
