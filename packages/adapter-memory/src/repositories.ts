@@ -10,6 +10,7 @@ import { createWebhookRepositories } from "./webhook-repositories.js";
 import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
+import { createAdminRepositories } from "./admin-repositories.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
@@ -86,6 +87,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
     },
     ...createContactRepositories(state, undo),
+    ...createAdminRepositories(state, undo),
     leads: {
       async insertIfNew(lead) {
         if (state.leads.holds("source", lead)) return false;

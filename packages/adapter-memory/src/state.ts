@@ -31,6 +31,11 @@ export function createMemoryState() {
   return {
     workspaces: new MemoryTable<WorkspaceRecord>((w) => w.id),
     members: new MemoryTable<MemberRecord>((m) => `${m.workspaceId}/${m.userId}`),
+    // What PostgreSQL keeps in workspace_members.email / added_at, beside the role rows above.
+    memberInvites: new MemoryTable<{ workspaceId: string; userId: string; email: string | null; addedAt: string }>(
+      (m) => `${m.workspaceId}/${m.userId}`,
+    ),
+    apiKeyUsage: new MemoryTable<{ keyId: string; lastUsedAt: string }>((u) => u.keyId),
     connectors: new MemoryTable<ConnectorRecord>((c) => c.id, {
       systemId: (c) => `${c.workspaceId}/${c.systemId}`,
     }),

@@ -1,3 +1,4 @@
+import { adminRepositories } from "./repositories/admin.js";
 import type { Storage, StorageRepositories } from "@vitrina/core";
 import {
   checkStorableParams,
@@ -58,6 +59,7 @@ function repositories(q: Queryable, s: string, channel: string): StorageReposito
     ...subscriptionRepositories(mapped, s),
     ...deliveryRepositories(mapped, s, channel),
     ...retentionRepository(mapped, s),
+    ...adminRepositories(mapped, s),
   };
 }
 

@@ -39,6 +39,11 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { createTestDelivery } from "./webhooks/test-delivery.js";
+import { adminRoutes } from "./admin/admin-routes.js";
+import { createConnectorAdmin } from "./admin/connector-admin.js";
+import { createApiKeyAdmin } from "./admin/api-key-admin.js";
+import { createMemberAdmin } from "./admin/member-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
@@ -235,6 +240,11 @@ export function createVitrina(options: VitrinaOptions) {
   const conversations = createConversationService({ storage, clock, ids, messaging: options.messaging });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
+  const admin = {
+    connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
+    apiKeys: createApiKeyAdmin({ storage, clock, ids }),
+    members: createMemberAdmin({ storage, clock }),
+  };
 
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.
@@ -251,7 +261,14 @@ export function createVitrina(options: VitrinaOptions) {
       document: eventSchemasDocument,
       maxAgeSeconds: 3600,
     }),
-    ...webhookRoutes({ service: outbox.subscriptions, authenticate }),
+    ...webhookRoutes({
+      service: outbox.subscriptions,
+      authenticate,
+      // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
+      sendTestDelivery: createTestDelivery({ storage, clock, ids }),
+    }),
+    // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
+    ...adminRoutes({ storage, authenticate, mount, ...admin }),
     ...(options.rest?.enabled === true
       ? restRoutes({
           capabilities,
@@ -316,6 +333,8 @@ export function createVitrina(options: VitrinaOptions) {
     conversations,
     quotes,
     orders,
+    /** The admin API's services (also served under `/v1/connectors`, `/v1/api-keys`, `/v1/members`). */
+    admin,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */

@@ -8,6 +8,7 @@ import { migration005 } from "./005-lead-references.js";
 import { migration006 } from "./006-one-welcome-per-person.js";
 import { migration007 } from "./007-oauth-lifecycle.js";
 import { migration008 } from "./008-retention-and-send-lease.js";
+import { migration009 } from "./009-admin-api.js";
 
 export interface Migration {
   version: number;
@@ -26,6 +27,7 @@ export const migrations: Migration[] = [
   { version: 6, name: "one-welcome-per-person", statements: migration006 },
   { version: 7, name: "oauth-lifecycle", statements: migration007 },
   { version: 8, name: "retention-and-send-lease", statements: migration008 },
+  { version: 9, name: "admin-api", statements: migration009 },
 ];
 
 export function quoteIdent(name: string): string {

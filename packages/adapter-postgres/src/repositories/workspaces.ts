@@ -10,7 +10,7 @@ const toWorkspace = (r: any): WorkspaceRecord => ({
   createdAt: iso(r.created_at),
 });
 
-const toConnector = (r: any): ConnectorRecord => ({
+export const toConnector = (r: any): ConnectorRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   name: r.name,

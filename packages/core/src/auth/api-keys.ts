@@ -9,6 +9,8 @@ import { bearerToken, type Authenticator, type Principal } from "./principal.js"
 import { isScope, SCOPES } from "./scopes.js";
 
 export const API_KEY_PREFIX = "vtr_live_";
+/** `last_used_at` is written at most this often per key: a listing needs minutes, not every request. */
+export const API_KEY_USAGE_INTERVAL_MS = 60_000;
 /** How much of a key the console may show: the prefix and 4 random characters. */
 const VISIBLE_LENGTH = API_KEY_PREFIX.length + 4;
 
@@ -37,12 +39,24 @@ function validate(input: { name: string; scopes: string[] }): void {
  */
 export function createApiKeyService(deps: { storage: Storage; clock: Clock; ids: IdGenerator }) {
   const { storage, clock, ids } = deps;
+  // This process's last touch per key: skips even the conditional UPDATE within the interval.
+  const touchedAt = new Map<string, number>();
+
+  async function noteUse(keyId: string): Promise<void> {
+    const now = clock.now();
+    const last = touchedAt.get(keyId);
+    if (last !== undefined && now.getTime() - last < API_KEY_USAGE_INTERVAL_MS) return;
+    if (touchedAt.size > 10_000) touchedAt.clear();
+    touchedAt.set(keyId, now.getTime());
+    await storage.apiKeyUsage.touch(keyId, now.toISOString(), API_KEY_USAGE_INTERVAL_MS);
+  }
 
   async function authenticateApiKey(bearer: string): Promise<Principal | null> {
     if (!bearer.startsWith(API_KEY_PREFIX)) return null;
     // SHA-256 of a 256-bit random key: a lookup by hash leaks nothing useful through timing.
     const key = await storage.apiKeys.findByHash(await sha256Hex(bearer));
     if (key === null || key.revokedAt !== null) return null;
+    await noteUse(key.id);
     return { kind: "api_key", workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes };
   }
 

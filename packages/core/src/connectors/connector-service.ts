@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NotFoundError } from "../errors.js";
-import { generateSecret } from "../crypto/random.js";
+import { insertConnectorWithSecret, rotateConnectorSecret } from "./connector-secrets.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { ConnectorRecord } from "../ports/records.js";
@@ -18,7 +18,6 @@ export interface ConnectorWithSecret {
   secret: string;
 }
 
-const SECRET_PREFIX = "vtr_cs_";
 const SYSTEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function view(record: ConnectorRecord): ConnectorView {
@@ -50,23 +49,12 @@ export function createConnectorService(deps: {
   clock: Clock;
   ids: IdGenerator;
 }) {
-  const { storage, secretBox, clock, ids } = deps;
+  const { storage } = deps;
   return {
     async create(actor: Actor, input: z.input<typeof createInput>): Promise<ConnectorWithSecret> {
       const { workspaceId, name, systemId } = parseOrThrow(createInput, input, "connector");
       await requireRole(storage, actor, workspaceId, ["owner", "admin"], "create connectors");
-      const secret = generateSecret(SECRET_PREFIX);
-      const record: ConnectorRecord = {
-        id: ids(),
-        workspaceId,
-        name,
-        systemId,
-        sealedSecret: await secretBox.seal(secret),
-        secretVersion: 1,
-        createdAt: clock.now().toISOString(),
-        rotatedAt: null,
-      };
-      await storage.connectors.insert(record);
+      const { record, secret } = await insertConnectorWithSecret(deps, { workspaceId, name, systemId });
       return { connector: view(record), secret };
     },
 
@@ -82,14 +70,8 @@ export function createConnectorService(deps: {
       const existing = await storage.connectors.get(connectorId);
       if (existing === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
       await requireRole(storage, actor, existing.workspaceId, ["owner", "admin"], "rotate connector secrets");
-      const secret = generateSecret(SECRET_PREFIX);
-      const updated = await storage.connectors.updateSecret(
-        connectorId,
-        await secretBox.seal(secret),
-        clock.now().toISOString(),
-      );
-      if (updated === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
-      return { connector: view(updated), secret };
+      const { record, secret } = await rotateConnectorSecret(deps, connectorId);
+      return { connector: view(record), secret };
     },
   };
 }

@@ -13,6 +13,8 @@ import type { LeadRepository, OpportunityRepository, OutboundMessageRepository }
 import type { ConversationRepository, MessageRepository } from "./conversation-storage.js";
 import type { EventRepository } from "./event-storage.js";
 import type { OAuthClientRepository, OAuthCodeRepository, OAuthTokenRepository } from "./oauth-storage.js";
+import type { ApiKeyUsageRepository, ConnectorLeadRepository, ConnectorPageRepository } from "./admin-storage.js";
+import type { MemberRepository } from "./member-storage.js";
 
 // One file per area; this one composes them. Import any repository type from here.
 export type * from "./workspace-storage.js";
@@ -25,6 +27,8 @@ export type * from "./capability-storage.js";
 export type * from "./commerce-storage.js";
 export type * from "./webhook-storage.js";
 export type * from "./retention-storage.js";
+export type * from "./admin-storage.js";
+export type * from "./member-storage.js";
 
 /**
  * The version of the Storage contract: the `Storage` interface and the behaviour the contract suite
@@ -55,6 +59,10 @@ export interface StorageRepositories extends CapabilityRepositories {
   oauthCodes: OAuthCodeRepository;
   oauthTokens: OAuthTokenRepository;
   retention: RetentionRepository;
+  members: MemberRepository;
+  connectorPages: ConnectorPageRepository;
+  apiKeyUsage: ApiKeyUsageRepository;
+  connectorLeads: ConnectorLeadRepository;
 }
 
 /** The repositories bound to one open transaction. */

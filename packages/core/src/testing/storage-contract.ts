@@ -11,6 +11,7 @@ import { basicsSection } from "./contract-basics.js";
 import { deliveryListenerSection, directReadSection } from "./contract-direct-read.js";
 import { registerSection, type ContractContext, type ContractSection } from "./contract-section.js";
 import type { DirectReader } from "./direct-reader.js";
+import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
@@ -23,6 +24,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "concurrency", run: (c) => concurrencyContract(c.storage, c.f, c.seedWorkspace) },
   { name: "lead intake", run: (c) => leadIntakeContract(c.storage, c.f, c.seedWorkspace) },
   { name: "retention", run: (c) => retentionContract(c.create) },
+  { name: "admin", run: (c) => adminContract(c.storage) },
   deliveryListenerSection,
   directReadSection,
 ];
@@ -35,6 +37,7 @@ export type ContractSectionName =
   | "bad input"
   | "concurrency"
   | "lead intake"
+  | "admin"
   | "retention"
   | "delivery notifications"
   | "direct read-back";

@@ -5,6 +5,7 @@ import { MAX_PAGE_SIZE } from "./subscription-service.js";
 import { jsonResponse } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
+import type { SendTestDelivery } from "./test-delivery.js";
 
 /** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -26,7 +27,12 @@ function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
  * `/v1/webhooks…`: subscriptions, delivery history and resend, behind `Authorization: Bearer
  * <API_KEY>` with `webhooks:read` (GET) or `webhooks:write` (everything else).
  */
-export function webhookRoutes(options: { service: SubscriptionService; authenticate: Authenticator }): Route[] {
+export function webhookRoutes(options: {
+  service: SubscriptionService;
+  authenticate: Authenticator;
+  /** `POST /v1/webhooks/:id/test`: a synthetic `webhook.test` delivery to that subscription. */
+  sendTestDelivery?: SendTestDelivery;
+}): Route[] {
   const { service } = options;
   const guarded =
     (
@@ -84,5 +90,17 @@ export function webhookRoutes(options: { service: SubscriptionService; authentic
         return jsonResponse(await service.resend(ws, p.id!, p.deliveryId!), 202);
       }),
     },
+    ...(options.sendTestDelivery === undefined
+      ? []
+      : [
+          {
+            method: "POST",
+            path: "/v1/webhooks/:id/test",
+            handler: guarded(write, async (ws, request, p) => {
+              await request.body?.cancel().catch(() => {});
+              return jsonResponse(await options.sendTestDelivery!(ws, p.id!), 202);
+            }),
+          },
+        ]),
   ];
 }

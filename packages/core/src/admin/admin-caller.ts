@@ -1,0 +1,46 @@
+import { ForbiddenError } from "../errors.js";
+import { requireScope, type Principal } from "../auth/principal.js";
+import type { WorkspaceRole } from "../ports/records.js";
+import type { StorageRepositories } from "../ports/storage.js";
+
+/**
+ * Who calls the admin API, as the services judge it: a workspace and a role. A console session
+ * takes the role of its user's membership (checked on every request, so a demotion applies at
+ * once); an API key acts as an `admin` with `admin:write`, as a `member` with only `admin:read`.
+ */
+export interface AdminCaller {
+  workspaceId: string;
+  role: WorkspaceRole;
+  /** The signed-in user (console sessions); absent for API keys. */
+  userId?: string;
+  principal: Principal;
+}
+
+export const ADMIN_READ = "admin:read";
+export const ADMIN_WRITE = "admin:write";
+
+/** Turns an authenticated principal into a caller, or refuses (`forbidden` / `insufficient_scope`). */
+export async function resolveAdminCaller(
+  repos: Pick<StorageRepositories, "workspaces">,
+  principal: Principal,
+): Promise<AdminCaller> {
+  if (principal.kind === "console") {
+    const userId = principal.subject ?? "";
+    const member = await repos.workspaces.getMember(principal.workspaceId, userId);
+    if (member === null) throw new ForbiddenError(`user ${userId} is not a member of this workspace`);
+    return { workspaceId: principal.workspaceId, role: member.role, userId, principal };
+  }
+  requireScope(principal, ADMIN_READ);
+  const role: WorkspaceRole = principal.scopes.includes(ADMIN_WRITE) ? "admin" : "member";
+  return { workspaceId: principal.workspaceId, role, principal };
+}
+
+/**
+ * Owners and admins manage connectors, keys and members; members read. An API key without
+ * `admin:write` is told which scope it lacks rather than which role.
+ */
+export function requireManager(caller: AdminCaller, action: string): void {
+  if (caller.role === "owner" || caller.role === "admin") return;
+  if (caller.principal.kind !== "console") requireScope(caller.principal, ADMIN_WRITE);
+  throw new ForbiddenError(`only an owner or admin of the workspace may ${action}; this caller is a ${caller.role}`);
+}

@@ -1,0 +1,44 @@
+import { ValidationError } from "../errors.js";
+
+export const DEFAULT_ADMIN_PAGE_SIZE = 20;
+export const MAX_ADMIN_PAGE_SIZE = 100;
+
+/** A page as the webhook lists give it, plus `next_cursor` (the `starting_after` of the next page, or null). */
+export interface AdminPage<T> {
+  object: "list";
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** `?limit=&starting_after=` as the webhook lists read them; a bad limit names the field. */
+export function adminPageOptions(url: URL): { limit: number; startingAfter?: string } {
+  const rawLimit = url.searchParams.get("limit");
+  const startingAfter = url.searchParams.get("starting_after") ?? undefined;
+  if (rawLimit === null) return { limit: DEFAULT_ADMIN_PAGE_SIZE, startingAfter };
+  const limit = Number(rawLimit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ADMIN_PAGE_SIZE) {
+    throw new ValidationError("query is invalid", [
+      { field: "limit", reason: `must be an integer from 1 to ${MAX_ADMIN_PAGE_SIZE}` },
+    ]);
+  }
+  return { limit, startingAfter };
+}
+
+/** Builds the page from `limit + 1` fetched rows: the extra row only says there is more. */
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  view: (row: R) => T,
+  cursorOf: (row: R) => string,
+): AdminPage<T> {
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const last = page[page.length - 1];
+  return {
+    object: "list",
+    data: page.map(view),
+    has_more: hasMore,
+    next_cursor: hasMore && last !== undefined ? cursorOf(last) : null,
+  };
+}

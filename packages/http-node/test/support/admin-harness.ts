@@ -1,0 +1,80 @@
+import { signLead } from "@vitrina/client";
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, silentLogger, type Authenticator, type Logger, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import { createManualClock } from "@vitrina/core/testing";
+import { serve } from "@vitrina/http-node";
+import { TEST_SECRET_BOX_KEY } from "./lead-harness.js";
+
+/**
+ * A real server on 127.0.0.1:0 for the admin API: one workspace owned by `owner-1`, an
+ * `admin:read admin:write` key, and console sessions faked as `Authorization: Bearer console:<userId>`
+ * (the console-ui branch brings real sessions; the admin routes only see a principal).
+ */
+export async function startAdminHarness(options: { storage?: Storage; logger?: Logger } = {}) {
+  const storage = options.storage ?? memoryStorage();
+  const clock = createManualClock(Date.now());
+  let workspaceId = "";
+  const consoleSessions: Authenticator = async (request) => {
+    const match = /^Bearer console:(.+)$/.exec(request.headers.get("authorization") ?? "");
+    if (match === null) return null;
+    return { kind: "console", workspaceId, keyId: `session-${match[1]}`, subject: match[1]!, scopes: [] };
+  };
+  const vitrina = createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: TEST_SECRET_BOX_KEY,
+    clock,
+    logger: options.logger ?? silentLogger,
+    authenticators: [consoleSessions],
+  });
+  const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
+  workspaceId = workspace.id;
+  const adminKey = (
+    await vitrina.apiKeys.issue({ userId: "owner-1" }, workspace.id, {
+      name: "admin",
+      scopes: ["admin:read", "admin:write"],
+    })
+  ).secret;
+  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
+
+  /** A JSON request as `as` (an API key, or `console:<userId>`). */
+  async function call(method: string, path: string, as: string, body?: unknown) {
+    // Each write a millisecond later, so listings in creation order are deterministic.
+    if (method !== "GET") clock.advance(1);
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${as}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, json: text === "" ? null : (JSON.parse(text) as any), headers: response.headers };
+  }
+
+  /** Posts a lead signed with `secret` for `connectorId` to `intakeUrl`, as a CRM would. */
+  async function sendLead(intakeUrl: string, connectorId: string, secret: string, lead: unknown) {
+    const body = JSON.stringify(lead);
+    const { headers } = signLead({ connectorId, secret, body, timestamp: clock.now().getTime() });
+    const response = await fetch(intakeUrl, { method: "POST", headers, body });
+    return { status: response.status, json: (await response.json()) as any };
+  }
+
+  return {
+    vitrina,
+    storage,
+    clock,
+    workspace,
+    adminKey,
+    url: server.url,
+    call,
+    sendLead,
+    async close() {
+      await server.close();
+      await storage.close();
+    },
+  };
+}
+export type AdminHarness = Awaited<ReturnType<typeof startAdminHarness>>;
