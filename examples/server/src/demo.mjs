@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { consoleLogger, createVitrina, SCOPES, whatsAppCloudTransport } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
-import { demoConsentPage, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { demoConsentPage, demoConsoleSignIn, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 
 export const DEMO_OWNER = "demo-owner";
@@ -142,6 +142,8 @@ export async function createDemo({ env = process.env, logger = demoLogger(env), 
     // GET /healthz and /readyz for probes (see the README's "Operating Vitrina").
     health: true,
     mcp: mcpOptionsFromEnv(env),
+    // The web console at /console: a one-button page signs in as the demo owner (no password).
+    console: demoConsoleSignIn({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   // A fresh key per start: like connector secrets, API keys can't be shown again once stored.

@@ -57,6 +57,7 @@ console.log(`Vitrina demo server listening on ${server.url}
   messaging:        ${demo.messagingName}
   workspace:        ${credentials.workspaceId}
   lead intake URL:  ${credentials.leadIntakeUrl}
+  web console:      ${server.url}/console   (signs in as the demo owner)
   capabilities:     ${server.url}/v1/capabilities
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})

@@ -2,6 +2,7 @@
 // area: /capabilities, /webhooks, /oauth, /mcp, /storage, /http, /demo and /testing.
 export { createVitrina, DEFAULT_LEAD_BODY_LIMIT, DEFAULT_LEAD_TOLERANCE_MS } from "./vitrina.js";
 export type { Vitrina, VitrinaOptions } from "./vitrina.js";
+export type { ConsoleOptions, ConsoleSignInHook, ConsoleUser } from "./console/console-options.js";
 export * from "./errors.js";
 export type * from "./ports/records.js";
 export type { Storage, StorageTransaction, StorageRepositories } from "./ports/storage.js";

@@ -45,6 +45,8 @@ import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { createMemberAdmin } from "./admin/member-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
+import { consoleRoutes } from "./console/console-routes.js";
+import type { ConsoleOptions } from "./console/console-options.js";
 import { withRequestId } from "./http/request-context.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
@@ -115,6 +117,11 @@ export interface VitrinaOptions extends MountOptions {
    * same scopes and runtime as MCP) and reports it in the catalog. Off by default.
    */
   rest?: RestOptions;
+  /**
+   * The web console at `<basePath>/console` (connectors, webhooks, API keys, members): your
+   * `signIn` hook says who the user is. Off unless given. See the core README, "Web console".
+   */
+  console?: ConsoleOptions;
   /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
   retention?: RetentionOptions | false;
 }
@@ -246,6 +253,9 @@ export function createVitrina(options: VitrinaOptions) {
     members: createMemberAdmin({ storage, clock }),
   };
 
+  // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
+  const sendTestDelivery = createTestDelivery({ storage, clock, ids });
+
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.
     publicJsonRoute({
@@ -261,14 +271,23 @@ export function createVitrina(options: VitrinaOptions) {
       document: eventSchemasDocument,
       maxAgeSeconds: 3600,
     }),
-    ...webhookRoutes({
-      service: outbox.subscriptions,
-      authenticate,
-      // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
-      sendTestDelivery: createTestDelivery({ storage, clock, ids }),
-    }),
+    ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery }),
     // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
     ...adminRoutes({ storage, authenticate, mount, ...admin }),
+    // The web console over the same admin services, signed in by the embedder's hook.
+    ...(options.console === undefined
+      ? []
+      : consoleRoutes({
+          options: options.console,
+          storage,
+          secretBox,
+          clock,
+          mount,
+          headerNames,
+          ...admin,
+          webhooks: outbox.subscriptions,
+          sendTestDelivery,
+        })),
     ...(options.rest?.enabled === true
       ? restRoutes({
           capabilities,

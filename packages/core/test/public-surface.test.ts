@@ -144,7 +144,7 @@ const expected: Record<string, string[]> = {
     "reasonsFromZod",
     "statusForCode",
   ],
-  "@vitrina/core/demo": ["demoConsentPage", "logMessagingTransport", "seedDemoData"],
+  "@vitrina/core/demo": ["demoConsentPage", "demoConsoleSignIn", "logMessagingTransport", "seedDemoData"],
 };
 
 const load: Record<string, () => Promise<Record<string, unknown>>> = {

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Logger } from "@vitrina/core";
+import { recordingLogger } from "./support/recording-logger.js";
 import { startAdminHarness, type AdminHarness } from "./support/admin-harness.js";
 
 describe("admin API: every refusal is logged, without secrets", () => {
-  const entries: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
-  const log =
-    (level: string) =>
-    (fields: unknown, message?: string): void => {
-      entries.push(
-        typeof fields === "string"
-          ? { level, fields: {}, message: fields }
-          : { level, fields: fields as Record<string, unknown>, message: message ?? "" },
-      );
-    };
-  const logger: Logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+  const { logger, entries } = recordingLogger();
   let h: AdminHarness;
   beforeAll(async () => {
     h = await startAdminHarness({ logger });

@@ -1,6 +1,13 @@
 import { signLead } from "@vitrina/client";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type Authenticator, type Logger, type Storage } from "@vitrina/core";
+import {
+  createVitrina,
+  silentLogger,
+  type Authenticator,
+  type ConsoleOptions,
+  type Logger,
+  type Storage,
+} from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { createManualClock } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
@@ -11,7 +18,9 @@ import { TEST_SECRET_BOX_KEY } from "./lead-harness.js";
  * `admin:read admin:write` key, and console sessions faked as `Authorization: Bearer console:<userId>`
  * (the console-ui branch brings real sessions; the admin routes only see a principal).
  */
-export async function startAdminHarness(options: { storage?: Storage; logger?: Logger } = {}) {
+export async function startAdminHarness(
+  options: { storage?: Storage; logger?: Logger; console?: (workspaceId: () => string) => ConsoleOptions } = {},
+) {
   const storage = options.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
   let workspaceId = "";
@@ -27,6 +36,7 @@ export async function startAdminHarness(options: { storage?: Storage; logger?: L
     clock,
     logger: options.logger ?? silentLogger,
     authenticators: [consoleSessions],
+    ...(options.console && { console: options.console(() => workspaceId) }),
   });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
   workspaceId = workspace.id;

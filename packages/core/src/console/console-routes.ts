@@ -1,0 +1,84 @@
+import type { ApiKeyAdmin } from "../admin/api-key-admin.js";
+import type { ConnectorAdmin } from "../admin/connector-admin.js";
+import { LEAD_INTAKE_PATH } from "../admin/admin-routes.js";
+import type { MemberAdmin } from "../admin/member-admin.js";
+import type { Mount } from "../http/mount.js";
+import type { Route } from "../http/router.js";
+import type { Clock } from "../ports/clock.js";
+import type { SecretBox } from "../ports/secret-box.js";
+import type { StorageRepositories } from "../ports/storage.js";
+import type { SubscriptionService } from "../webhooks/subscription-service.js";
+import type { createTestDelivery } from "../webhooks/test-delivery.js";
+import { CONSOLE_ASSETS } from "./console-assets.js";
+import { consoleGuard, seeOther } from "./console-guard.js";
+import { CONSOLE_PATH, DEFAULT_CONSOLE_SESSION_TTL_SECONDS, type ConsoleOptions } from "./console-options.js";
+import { createConsoleSessions } from "./console-session.js";
+import { apiKeyScreens } from "./screens/api-keys.js";
+import { integrationScreens } from "./screens/integrations.js";
+import { memberScreens } from "./screens/members.js";
+import { webhookScreens } from "./screens/webhooks.js";
+import { signInRoutes } from "./sign-in-routes.js";
+
+/**
+ * The web console under `<basePath>/console`: server-rendered pages over the same admin services
+ * as the admin API, so a role check or a validation rule lives in one place for both.
+ */
+export function consoleRoutes(deps: {
+  options: ConsoleOptions;
+  storage: Pick<StorageRepositories, "workspaces">;
+  secretBox: SecretBox;
+  clock: Clock;
+  mount: Mount;
+  headerNames: { connectorId: string; timestamp: string; signature: string };
+  connectors: ConnectorAdmin;
+  apiKeys: ApiKeyAdmin;
+  members: MemberAdmin;
+  webhooks: SubscriptionService;
+  sendTestDelivery: ReturnType<typeof createTestDelivery>;
+}): Route[] {
+  const root = `${deps.mount.basePath}${CONSOLE_PATH}`;
+  const productName = deps.options.productName ?? "Vitrina";
+  const sessions = createConsoleSessions({
+    secretBox: deps.secretBox,
+    clock: deps.clock,
+    ttlSeconds: deps.options.sessionTtlSeconds ?? DEFAULT_CONSOLE_SESSION_TTL_SECONDS,
+    path: root,
+  });
+  const guard = consoleGuard({ storage: deps.storage, sessions, mount: deps.mount, root, productName });
+  const screens = [
+    ...integrationScreens({
+      connectors: deps.connectors,
+      intakeUrl: (ctx) => `${ctx.publicBase}${LEAD_INTAKE_PATH}`,
+      headerNames: deps.headerNames,
+    }),
+    ...webhookScreens({ webhooks: deps.webhooks, sendTestDelivery: deps.sendTestDelivery }),
+    ...apiKeyScreens({ apiKeys: deps.apiKeys }),
+    ...memberScreens({ members: deps.members }),
+  ];
+  const assets: Route[] = Object.values(CONSOLE_ASSETS).map((asset) => ({
+    method: "GET",
+    path: `${CONSOLE_PATH}${asset.path}`,
+    handler: async () =>
+      new Response(asset.body, {
+        headers: {
+          "content-type": asset.type,
+          "cache-control": "public, max-age=31536000, immutable",
+          "x-content-type-options": "nosniff",
+        },
+      }),
+  }));
+  return [
+    { method: "GET", path: CONSOLE_PATH, handler: async () => seeOther(`${root}/integrations`) },
+    ...assets,
+    ...signInRoutes({
+      options: deps.options,
+      sessions,
+      storage: deps.storage,
+      mount: deps.mount,
+      root,
+      path: CONSOLE_PATH,
+      productName,
+    }),
+    ...screens.map((s) => ({ method: s.method, path: `${CONSOLE_PATH}${s.path}`, handler: guard(s.route, s.screen) })),
+  ];
+}

@@ -1,0 +1,231 @@
+import { requireManager } from "../../admin/admin-caller.js";
+import { generateSecret } from "../../crypto/random.js";
+import type { FieldReason } from "../../errors.js";
+import { EVENT_TYPES } from "../../events/event-types.js";
+import type { SubscriptionService } from "../../webhooks/subscription-service.js";
+import type { SubscriptionView } from "../../webhooks/subscription-views.js";
+import type { createTestDelivery } from "../../webhooks/test-delivery.js";
+import { canManage, field, formErrors } from "../console-form.js";
+import type { ScreenHandler, ScreenRequest, ScreenRoute } from "../console-guard.js";
+import { seeOther } from "../console-guard.js";
+import { csrfField, formatTime, secretOnce, type ScreenContext, screenResponse, dataTable } from "../console-page.js";
+import { html } from "../html.js";
+import { deliveryHistory } from "./delivery-history.js";
+
+/**
+ * Webhooks: subscriptions (create with a generated secret shown once, enable/disable, delete),
+ * their delivery history with every attempt, resend, and a test event. Members read; the
+ * subscription service is workspace-scoped only, so the manager check is made here, before it.
+ */
+export function webhookScreens(deps: {
+  webhooks: SubscriptionService;
+  sendTestDelivery: ReturnType<typeof createTestDelivery>;
+}): ScreenRoute[] {
+  const { webhooks } = deps;
+  const detailPath = (ctx: ScreenContext, id: string) => `${ctx.root}/webhooks/${encodeURIComponent(id)}`;
+
+  function createForm(ctx: ScreenContext, values: { url?: string; events?: string[] }) {
+    if (!canManage(ctx)) return html`<p class="muted">Only an owner or admin can add webhook endpoints.</p>`;
+    const chosen = new Set(values.events ?? []);
+    const boxes = EVENT_TYPES.map(
+      (type) =>
+        html`<label class="inline"
+          ><input type="checkbox" name="events" value="${type}" ${chosen.has(type) ? html` checked` : ""} />
+          <code>${type}</code></label
+        >`,
+    );
+    return html`<form class="panel" method="post" action="${ctx.root}/webhooks">
+      ${csrfField(ctx)}
+      <h2>Add an endpoint</h2>
+      <label for="url">Endpoint URL</label
+      ><input
+        id="url"
+        name="url"
+        type="url"
+        required
+        maxlength="2048"
+        placeholder="https://erp.example.com/hooks/vitrina"
+        value="${values.url ?? ""}"
+      />
+      <fieldset>
+        <legend>Event types</legend>
+        ${boxes}
+      </fieldset>
+      <p class="muted">A signing secret is generated and shown once.</p>
+      <div class="actions"><button type="submit">Add endpoint</button></div>
+    </form>`;
+  }
+
+  async function listPage(
+    screen: ScreenRequest,
+    extra: { errors?: FieldReason[]; values?: { url?: string; events?: string[] } } = {},
+  ) {
+    const { caller, ctx } = screen;
+    const subscriptions = await webhooks.list(caller.workspaceId);
+    const rows = subscriptions.data.map(
+      (s) =>
+        html`<tr>
+          <td><a href="${detailPath(ctx, s.id)}">${s.url}</a></td>
+          <td>${s.events.map((e) => html`<code>${e}</code> `)}</td>
+          <td>${s.enabled ? "enabled" : html`disabled<br /><span class="muted">${s.disabled_reason ?? ""}</span>`}</td>
+          <td>${formatTime(s.created_at)}</td>
+        </tr>`,
+    );
+    const body = html`${
+      subscriptions.data.length === 0
+        ? html`<p>
+            No endpoints yet. Every event you choose is POSTed to the endpoint, signed, and retried for 24 hours.
+          </p>`
+        : dataTable("Webhook endpoints of this workspace", ["Endpoint", "Events", "Status", "Created"], rows)
+    }
+    ${createForm(ctx, extra.values ?? {})}`;
+    return screenResponse(ctx, { title: "Webhooks", section: "webhooks", body, errors: extra.errors });
+  }
+
+  async function detailPage(
+    screen: ScreenRequest,
+    subscription: SubscriptionView,
+    extra: { secret?: string; notice?: string; errors?: FieldReason[] } = {},
+  ) {
+    const { caller, ctx, url } = screen;
+    const deliveries = await webhooks.deliveries(caller.workspaceId, subscription.id, {
+      limit: 20,
+      startingAfter: url.searchParams.get("starting_after") ?? undefined,
+    });
+    const action = (path: string, label: string, style = "secondary", extraFields = html``) =>
+      html`<form class="inline-form" method="post" action="${detailPath(ctx, subscription.id)}/${path}">
+        ${csrfField(ctx)}${extraFields}<button class="${style}" type="submit">${label}</button>
+      </form>`;
+    const manage = canManage(ctx)
+      ? html`<div class="actions">
+            ${subscription.enabled ? action("disable", "Disable") : action("enable", "Enable")}
+            ${subscription.enabled && action("test", "Send test event")}
+          </div>
+          <form class="panel" method="post" action="${detailPath(ctx, subscription.id)}/delete">
+            ${csrfField(ctx)}
+            <h2>Delete this endpoint</h2>
+            <p>Pending deliveries end as failed. This cannot be undone.</p>
+            <label class="inline"
+              ><input type="checkbox" name="confirm" value="yes" required /> I want to delete this endpoint</label
+            >
+            <div class="actions"><button class="danger" type="submit">Delete endpoint</button></div>
+          </form>`
+      : html`<p class="muted">Only an owner or admin can change this endpoint or resend deliveries.</p>`;
+    const body = html`${extra.secret !== undefined && secretOnce("webhook-secret", "Signing secret", extra.secret)}
+      <dl>
+        <dt>Endpoint</dt>
+        <dd><code>${subscription.url}</code></dd>
+        <dt>Events</dt>
+        <dd>${subscription.events.map((e) => html`<code>${e}</code> `)}</dd>
+        <dt>Status</dt>
+        <dd>
+          ${subscription.enabled ? "enabled" : `disabled (${subscription.disabled_reason ?? "no reason recorded"})`}
+        </dd>
+        <dt>Subscription id</dt>
+        <dd><code>${subscription.id}</code></dd>
+      </dl>
+      ${manage}
+      <h2>Delivery history</h2>
+      ${deliveryHistory(ctx, subscription.id, deliveries.data, canManage(ctx))}
+      ${deliveries.has_more && html`<p><a href="${detailPath(ctx, subscription.id)}?starting_after=${deliveries.data.at(-1)?.id ?? ""}">Older deliveries</a></p>`}`;
+    return screenResponse(ctx, {
+      title: "Webhook endpoint",
+      section: "webhooks",
+      body,
+      notice: extra.notice,
+      errors: extra.errors,
+    });
+  }
+
+  const create: ScreenHandler = async (screen) => {
+    const form = screen.form!;
+    const values = { url: field(form, "url"), events: form.getAll("events") };
+    try {
+      requireManager(screen.caller, "add webhook endpoints");
+      const secret = generateSecret("whsec_", 24);
+      const subscription = await webhooks.create(screen.caller.workspaceId, { ...values, secret });
+      screen.logger.info(
+        { subscriptionId: subscription.id, userId: screen.caller.userId },
+        "console: webhook endpoint added",
+      );
+      return detailPage(screen, subscription, { secret, notice: "Endpoint added." });
+    } catch (error) {
+      return listPage(screen, { errors: formErrors(error), values });
+    }
+  };
+
+  /** A change that lands back on the endpoint's page, with a notice saying what happened. */
+  const change =
+    (action: string, run: (screen: ScreenRequest, id: string) => Promise<string>): ScreenHandler =>
+    async (screen) => {
+      requireManager(screen.caller, action);
+      const id = screen.params.id!;
+      try {
+        const notice = await run(screen, id);
+        return detailPage(screen, await webhooks.get(screen.caller.workspaceId, id), { notice });
+      } catch (error) {
+        const errors = formErrors(error);
+        return detailPage(screen, await webhooks.get(screen.caller.workspaceId, id), { errors });
+      }
+    };
+
+  const remove: ScreenHandler = async (screen) => {
+    requireManager(screen.caller, "delete webhook endpoints");
+    const id = screen.params.id!;
+    if (screen.form!.get("confirm") !== "yes")
+      return detailPage(screen, await webhooks.get(screen.caller.workspaceId, id), {
+        errors: [{ field: "confirm", reason: "tick the box to confirm the deletion" }],
+      });
+    await webhooks.delete(screen.caller.workspaceId, id);
+    screen.logger.info({ subscriptionId: id, userId: screen.caller.userId }, "console: webhook endpoint deleted");
+    return seeOther(`${screen.ctx.root}/webhooks`);
+  };
+
+  return [
+    { method: "GET", path: "/webhooks", route: "console.webhooks", screen: (s) => listPage(s) },
+    { method: "POST", path: "/webhooks", route: "console.webhooks.create", screen: create },
+    {
+      method: "GET",
+      path: "/webhooks/:id",
+      route: "console.webhooks.get",
+      screen: async (s) => detailPage(s, await webhooks.get(s.caller.workspaceId, s.params.id!)),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:id/enable",
+      route: "console.webhooks.enable",
+      screen: change("enable webhook endpoints", async (s, id) => {
+        await webhooks.update(s.caller.workspaceId, id, { enabled: true });
+        return "Endpoint enabled.";
+      }),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:id/disable",
+      route: "console.webhooks.disable",
+      screen: change("disable webhook endpoints", async (s, id) => {
+        await webhooks.update(s.caller.workspaceId, id, { enabled: false });
+        return "Endpoint disabled: no deliveries are attempted until it is enabled again.";
+      }),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:id/test",
+      route: "console.webhooks.test",
+      screen: change("send test events", async (s, id) => {
+        const sent = await deps.sendTestDelivery(s.caller.workspaceId, id);
+        return `Test event ${sent.event_id} queued; it appears below once attempted.`;
+      }),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:id/deliveries/:deliveryId/resend",
+      route: "console.webhooks.resend",
+      screen: change("resend deliveries", async (s, id) => {
+        await webhooks.resend(s.caller.workspaceId, id, s.params.deliveryId!);
+        return `Delivery ${s.params.deliveryId!} queued again with a new 24-hour retry window.`;
+      }),
+    },
+    { method: "POST", path: "/webhooks/:id/delete", route: "console.webhooks.delete", screen: remove },
+  ];
+}

@@ -1,0 +1,114 @@
+import type { Mount } from "../http/mount.js";
+import type { Route } from "../http/router.js";
+import type { StorageRepositories } from "../ports/storage.js";
+import { readConsoleForm } from "./console-form.js";
+import { crossSite, problemPage, seeOther } from "./console-guard.js";
+import type { ConsoleOptions } from "./console-options.js";
+import { documentShell, htmlResponse } from "./console-page.js";
+import type { ConsoleSessions } from "./console-session.js";
+import { html } from "./html.js";
+
+/**
+ * `return_to` only ever leads back into the console: a path under its root, never `//host` or a
+ * backslash a browser would read as another origin. Anything else goes to the first screen.
+ */
+export function safeReturnTo(root: string, value: string | null): string {
+  const fallback = `${root}/integrations`;
+  if (value === null || !value.startsWith(`${root}/`) || value.includes("//") || value.includes("\\")) return fallback;
+  return value;
+}
+
+/**
+ * `<console>/sign-in` asks the embedder's hook who this is and starts a console session (a sealed
+ * cookie); `<console>/sign-out` ends it. A cross-site post to either is refused, so nobody can sign
+ * a victim into the attacker's account (login CSRF) or out of their own.
+ */
+export function signInRoutes(deps: {
+  options: ConsoleOptions;
+  sessions: ConsoleSessions;
+  storage: Pick<StorageRepositories, "workspaces">;
+  mount: Mount;
+  root: string;
+  path: string;
+  productName: string;
+}): Route[] {
+  const { options, sessions, root } = deps;
+  const secure = (request: Request) => deps.mount.origin(request).startsWith("https:");
+
+  const signIn: Route["handler"] = async (request, _params, context) => {
+    const url = new URL(request.url);
+    const returnTo = safeReturnTo(root, url.searchParams.get("return_to"));
+    if (request.method === "POST") {
+      if (crossSite(request)) {
+        await request.body?.cancel().catch(() => {});
+        context.logger.info({ code: "csrf", route: "console.sign-in" }, "console request refused");
+        return problemPage(deps, 403, "This sign-in was posted from another site and was refused.");
+      }
+    } else if ((await sessions.read(request)) !== null) {
+      return seeOther(returnTo);
+    }
+    const outcome = await options.signIn(request);
+    if (outcome instanceof Response) return outcome;
+    if (outcome === null) {
+      if (options.loginUrl === undefined)
+        return problemPage(deps, 401, "Sign in to the application first; this console has no sign-in page of its own.");
+      const back = `${deps.mount.origin(request)}${root}/sign-in?return_to=${encodeURIComponent(returnTo)}`;
+      const login = new URL(options.loginUrl, deps.mount.origin(request));
+      login.searchParams.set("return_to", back);
+      return seeOther(login.toString());
+    }
+    const member = await deps.storage.workspaces.getMember(outcome.workspaceId, outcome.userId);
+    if (member === null) {
+      context.logger.info(
+        { code: "forbidden", route: "console.sign-in", userId: outcome.userId },
+        "console request refused",
+      );
+      return problemPage(
+        deps,
+        403,
+        `${outcome.userId} is not a member of this workspace; an owner or admin can add them under Settings → Members.`,
+      );
+    }
+    const { session, setCookie } = await sessions.start(outcome, secure(request));
+    context.logger.info(
+      { sessionId: session.sessionId, userId: session.userId, role: member.role },
+      "console: signed in",
+    );
+    return seeOther(returnTo, { "set-cookie": setCookie });
+  };
+
+  const signOut: Route["handler"] = async (request, _params, context) => {
+    const session = await sessions.read(request);
+    const form = await readConsoleForm(request).catch(() => null);
+    if (session !== null && !sessions.csrfMatches(session, form?.get("_csrf") ?? null)) {
+      context.logger.info(
+        { code: "csrf", route: "console.sign-out", sessionId: session.sessionId },
+        "console request refused",
+      );
+      return problemPage(
+        deps,
+        403,
+        "This form has expired or did not come from this console. Reload the page and try again.",
+      );
+    }
+    if (session !== null)
+      context.logger.info({ sessionId: session.sessionId, userId: session.userId }, "console: signed out");
+    const page = documentShell({
+      root,
+      title: "Signed out",
+      productName: deps.productName,
+      body: html`<main id="main">
+        <h1>Signed out</h1>
+        <p>You have signed out of the console.</p>
+        <p><a href="${root}/sign-in">Sign in again</a></p>
+      </main>`,
+    });
+    return htmlResponse(page, 200, { "set-cookie": sessions.clear(secure(request)) });
+  };
+
+  return [
+    { method: "GET", path: `${deps.path}/sign-in`, handler: signIn },
+    { method: "POST", path: `${deps.path}/sign-in`, handler: signIn },
+    { method: "POST", path: `${deps.path}/sign-out`, handler: signOut },
+  ];
+}
