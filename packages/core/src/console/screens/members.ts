@@ -28,14 +28,18 @@ export function memberScreens(deps: { members: MemberAdmin }): ScreenRoute[] {
       const actions = manage
         ? html`<form class="inline-form" method="post" action="${base}/role">
               ${csrfField(ctx)}<label class="inline" for="role-${i}">Role</label>${roleSelect(`role-${i}`, m.role)}
-              <button class="secondary" type="submit" aria-label="Change role of ${m.email}">Change</button>
+              <button class="secondary" type="submit" aria-label="Change role of ${m.email ?? m.user_id}">
+                Change
+              </button>
             </form>
             <form class="inline-form" method="post" action="${base}/remove">
-              ${csrfField(ctx)}<button class="danger" type="submit" aria-label="Remove ${m.email}">Remove</button>
+              ${csrfField(ctx)}<button class="danger" type="submit" aria-label="Remove ${m.email ?? m.user_id}">
+                Remove
+              </button>
             </form>`
         : "";
       return html`<tr>
-        <td>${m.email}</td>
+        <td>${m.email ?? m.user_id}</td>
         <td>${m.role}</td>
         <td>${formatTime(m.added_at)}</td>
         <td>${actions}</td>

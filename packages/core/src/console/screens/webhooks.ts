@@ -12,6 +12,14 @@ import { csrfField, formatTime, secretOnce, type ScreenContext, screenResponse, 
 import { html } from "../html.js";
 import { deliveryHistory } from "./delivery-history.js";
 
+/** What the endpoint page says after a change, by the code its redirect carries. */
+const NOTICES = {
+  enabled: "Endpoint enabled.",
+  disabled: "Endpoint disabled: no deliveries are attempted until it is enabled again.",
+  test_sent: "Test event queued: it appears below once attempted (reload to see it).",
+  resent: "Delivery queued again with a new 24-hour retry window.",
+} as const;
+
 /**
  * Webhooks: subscriptions (create with a generated secret shown once, enable/disable, delete),
  * their delivery history with every attempt, resend, and a test event. Members read; the
@@ -154,15 +162,22 @@ export function webhookScreens(deps: {
     }
   };
 
-  /** A change that lands back on the endpoint's page, with a notice saying what happened. */
+  /**
+   * A change, then back to the endpoint's page by a redirect (so a reload doesn't post it again)
+   * with a notice named by code: the page never echoes text from the URL.
+   */
   const change =
-    (action: string, run: (screen: ScreenRequest, id: string) => Promise<string>): ScreenHandler =>
+    (
+      action: string,
+      notice: keyof typeof NOTICES,
+      run: (screen: ScreenRequest, id: string) => Promise<void>,
+    ): ScreenHandler =>
     async (screen) => {
       requireManager(screen.caller, action);
       const id = screen.params.id!;
       try {
-        const notice = await run(screen, id);
-        return detailPage(screen, await webhooks.get(screen.caller.workspaceId, id), { notice });
+        await run(screen, id);
+        return seeOther(`${detailPath(screen.ctx, id)}?notice=${notice}`);
       } catch (error) {
         const errors = formErrors(error);
         return detailPage(screen, await webhooks.get(screen.caller.workspaceId, id), { errors });
@@ -188,42 +203,41 @@ export function webhookScreens(deps: {
       method: "GET",
       path: "/webhooks/:id",
       route: "console.webhooks.get",
-      screen: async (s) => detailPage(s, await webhooks.get(s.caller.workspaceId, s.params.id!)),
+      screen: async (s) =>
+        detailPage(s, await webhooks.get(s.caller.workspaceId, s.params.id!), {
+          notice: NOTICES[s.url.searchParams.get("notice") as keyof typeof NOTICES],
+        }),
     },
     {
       method: "POST",
       path: "/webhooks/:id/enable",
       route: "console.webhooks.enable",
-      screen: change("enable webhook endpoints", async (s, id) => {
+      screen: change("enable webhook endpoints", "enabled", async (s, id) => {
         await webhooks.update(s.caller.workspaceId, id, { enabled: true });
-        return "Endpoint enabled.";
       }),
     },
     {
       method: "POST",
       path: "/webhooks/:id/disable",
       route: "console.webhooks.disable",
-      screen: change("disable webhook endpoints", async (s, id) => {
+      screen: change("disable webhook endpoints", "disabled", async (s, id) => {
         await webhooks.update(s.caller.workspaceId, id, { enabled: false });
-        return "Endpoint disabled: no deliveries are attempted until it is enabled again.";
       }),
     },
     {
       method: "POST",
       path: "/webhooks/:id/test",
       route: "console.webhooks.test",
-      screen: change("send test events", async (s, id) => {
-        const sent = await deps.sendTestDelivery(s.caller.workspaceId, id);
-        return `Test event ${sent.event_id} queued; it appears below once attempted.`;
+      screen: change("send test events", "test_sent", async (s, id) => {
+        await deps.sendTestDelivery(s.caller.workspaceId, id);
       }),
     },
     {
       method: "POST",
       path: "/webhooks/:id/deliveries/:deliveryId/resend",
       route: "console.webhooks.resend",
-      screen: change("resend deliveries", async (s, id) => {
+      screen: change("resend deliveries", "resent", async (s, id) => {
         await webhooks.resend(s.caller.workspaceId, id, s.params.deliveryId!);
-        return `Delivery ${s.params.deliveryId!} queued again with a new 24-hour retry window.`;
       }),
     },
     { method: "POST", path: "/webhooks/:id/delete", route: "console.webhooks.delete", screen: remove },

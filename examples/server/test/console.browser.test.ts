@@ -1,0 +1,174 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signLead } from "@vitrina/client";
+import { MEMBER, OWNER, startConsoleServer, startReceiver } from "./support/console-server.js";
+
+// The console in a real browser: Debian's Chromium driven by playwright-core against a real
+// server on PGlite. `.ci/run` installs Chromium when it is missing; elsewhere these tests skip
+// and say why. Screenshots of every screen land in the git-ignored screenshots/console/.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasBrowser = existsSync(CHROMIUM);
+if (!hasBrowser) {
+  const why = `no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does) or set CHROMIUM_PATH`;
+  if (process.env.CI === "true") throw new Error(`console browser tests cannot run in CI: ${why}`);
+  console.warn(`skipping the console browser tests: ${why}`);
+}
+const SHOTS = fileURLToPath(new URL("../../../screenshots/console/", import.meta.url));
+
+describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real receiver)", () => {
+  let server: Awaited<ReturnType<typeof startConsoleServer>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    [server, receiver] = await Promise.all([startConsoleServer(), startReceiver()]);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await server?.close();
+  });
+
+  /** No serious or critical axe-core violation on this screen, and a screenshot of it. */
+  async function check(page: Page, name: string) {
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    expect(serious, `axe on ${name}`).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+  }
+
+  async function signIn(as: "owner" | "member") {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/console`);
+    await page.getByRole("button", { name: `Sign in as ${as}` }).click();
+    await page.waitForURL(`${server.url}/console/integrations`);
+    return page;
+  }
+
+  async function postLead(intakeUrl: string, connectorId: string, secret: string) {
+    const body = JSON.stringify({
+      event: "lead.created",
+      source_lead_id: `browser-${crypto.randomUUID()}`,
+      contact: { phone_e164: `+5699${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`, name: "Test" },
+    });
+    const { headers } = signLead({ connectorId, secret, body });
+    return (await fetch(intakeUrl, { method: "POST", headers, body })).status;
+  }
+
+  it("Integrations: creates a connector, signs a lead with the secret shown once, sees it, rotates", async () => {
+    const page = await signIn("owner");
+    await check(page, "integrations-empty");
+    await page.getByLabel("Visible name").fill("HubSpot");
+    await page.getByLabel("System identifier").fill("hubspot");
+    await page.getByRole("button", { name: "Create connector" }).click();
+    const secret = (await page.locator("#connector-secret").textContent())!.trim();
+    const connectorId = (await page.locator("#connector-id").textContent())!.trim();
+    const intakeUrl = (await page.locator("#intake-url").textContent())!.trim();
+    expect(intakeUrl).toBe(`${server.url}/functions/v1/lead-intake`);
+    await check(page, "connector-created");
+    expect(await postLead(intakeUrl, connectorId, secret)).toBe(200);
+
+    await page.goto(`${server.url}/console/integrations/${connectorId}`);
+    await expect.poll(() => page.locator("table tbody tr").count()).toBe(1);
+    expect(await page.content()).not.toContain(secret);
+    await check(page, "connector");
+
+    await page.getByLabel("I understand the current secret stops working now").check();
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const rotated = (await page.locator("#connector-secret").textContent())!.trim();
+    expect(rotated).not.toBe(secret);
+    expect(await postLead(intakeUrl, connectorId, secret)).toBe(401);
+    expect(await postLead(intakeUrl, connectorId, rotated)).toBe(200);
+    await page.getByRole("link", { name: "Integrations" }).click();
+    await check(page, "integrations");
+    await page.context().close();
+  });
+
+  it("Webhooks: subscribes a local receiver, sees a delivery and its attempt, resends and sees a new attempt", async () => {
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await check(page, "webhooks-empty");
+    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByLabel("conversation.started").check();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    expect((await page.locator("#webhook-secret").textContent())!.trim()).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    const detail = page.url();
+    await expect
+      .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.locator("ol.attempts li").first().textContent()).toContain("HTTP 200");
+    await check(page, "webhook-endpoint");
+
+    await page.getByRole("button", { name: /^Resend delivery/ }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
+      .toBe(2);
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await check(page, "webhooks");
+    await page.context().close();
+  });
+
+  it("Settings → API keys: issues a key that works, revokes it and it is refused", async () => {
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "Settings → API keys" }).click();
+    await page.getByLabel("Name").fill("ERP sync");
+    await page.getByLabel("webhooks:read").check();
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const key = (await page.locator("#api-key").textContent())!.trim();
+    const list = () => fetch(`${server.url}/v1/webhooks`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await list()).status).toBe(200);
+    await check(page, "api-keys");
+    await page.getByRole("button", { name: "Revoke ERP sync" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("revoked");
+    expect((await list()).status).toBe(401);
+    await page.context().close();
+  });
+
+  it("Settings → Members: lists the owner and the member, adds an admin", async () => {
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "Settings → Members" }).click();
+    await page.getByLabel("Email").fill("ana@example.com");
+    await page.locator("#member-role").selectOption("admin");
+    await page.getByRole("button", { name: "Add member" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("ana@example.com added as admin");
+    expect(await page.locator("table").textContent()).toContain(OWNER);
+    await check(page, "members");
+    await page.context().close();
+  });
+
+  it("a member sees the connector but cannot rotate it, even by posting the form", async () => {
+    const owner = await signIn("owner");
+    await owner.getByLabel("Visible name").fill("Forms");
+    await owner.getByLabel("System identifier").fill("forms");
+    await owner.getByRole("button", { name: "Create connector" }).click();
+    const connectorId = (await owner.locator("#connector-id").textContent())!.trim();
+    await owner.context().close();
+
+    const page = await signIn("member");
+    await page.goto(`${server.url}/console/integrations/${connectorId}`);
+    expect(await page.getByRole("button", { name: "Rotate secret" }).count()).toBe(0);
+    expect(await page.locator("main").textContent()).toContain("Only an owner or admin can rotate");
+    await check(page, "connector-as-member");
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const forged = await page.request.post(`${server.url}/console/integrations/${connectorId}/rotate`, {
+      form: { _csrf: csrf, confirm: "yes" },
+      headers: { origin: server.url },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    expect(MEMBER).toContain("@");
+    await page.context().close();
+  });
+});
