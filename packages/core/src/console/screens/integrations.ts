@@ -88,9 +88,11 @@ export function integrationScreens(deps: {
             ${l.outbound_status ?? "—"}${l.outbound_reason !== null && html`<br /><span class="muted">${l.outbound_reason}</span>`}
           </td>
           <td>
-            ${l.rejected_qualification.length === 0
-              ? "—"
-              : l.rejected_qualification.map((r) => html`<code>${r.field}</code>: ${r.reason}<br>`)}
+            ${
+              l.rejected_qualification.length === 0
+                ? "—"
+                : l.rejected_qualification.map((r) => html`<code>${r.field}</code>: ${r.reason}<br />`)
+            }
           </td>
         </tr>`,
     );
