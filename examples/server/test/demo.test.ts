@@ -200,6 +200,29 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     expect(JSON.stringify(searched.body.result)).toContain("MIR-101");
   });
 
+  it("prints the web console's URL, where one button signs in as the demo owner", async () => {
+    const consoleUrl = /web console: +(\S+)/.exec(serverOutput.text())?.[1];
+    expect(consoleUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console$/);
+    const first = await fetch(consoleUrl!, { redirect: "manual" });
+    expect(first.headers.get("location")).toBe("/console/integrations");
+    const second = await fetch(new URL(first.headers.get("location")!, consoleUrl), { redirect: "manual" });
+    expect(second.status).toBe(303);
+    const signInUrl = new URL(second.headers.get("location")!, consoleUrl);
+    expect(signInUrl.pathname).toBe("/console/sign-in");
+    expect(await (await fetch(signInUrl)).text()).toContain("Sign in as demo-owner");
+    const signedIn = await fetch(signInUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(consoleUrl!).origin },
+      body: "decision=sign-in",
+    });
+    expect(signedIn.status).toBe(303);
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const integrations = await fetch(new URL(signedIn.headers.get("location")!, consoleUrl), { headers: { cookie } });
+    expect(integrations.status).toBe(200);
+    expect(await integrations.text()).toContain("Demo CRM");
+  });
+
   it("names the port and the variable to change when the port is in use", async () => {
     const port = new URL((await credentials()).mcpUrl).port;
     const second = await run(process.execPath, [join(root, "examples/server/src/main.mjs"), "--memory"], {
