@@ -115,8 +115,18 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await expect
       .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
       .toBe(2);
+    await page.getByRole("button", { name: "Disable" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("Endpoint disabled");
+    expect(await page.getByRole("button", { name: "Send test event" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Enable" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("Endpoint enabled");
     await page.getByRole("link", { name: "Webhooks" }).click();
     await check(page, "webhooks");
+    await page.getByRole("link", { name: receiver.url }).click();
+    await page.getByLabel("I want to delete this endpoint").check();
+    await page.getByRole("button", { name: "Delete endpoint" }).click();
+    await page.waitForURL(`${server.url}/console/webhooks`);
+    expect(await page.locator("main").textContent()).toContain("No endpoints yet");
     await page.context().close();
   });
 
