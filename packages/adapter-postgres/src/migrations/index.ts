@@ -9,6 +9,7 @@ import { migration006 } from "./006-one-welcome-per-person.js";
 import { migration007 } from "./007-oauth-lifecycle.js";
 import { migration008 } from "./008-retention-and-send-lease.js";
 import { migration009 } from "./009-admin-api.js";
+import { migration010 } from "./010-attempt-response-prefix.js";
 
 export interface Migration {
   version: number;
@@ -28,6 +29,7 @@ export const migrations: Migration[] = [
   { version: 7, name: "oauth-lifecycle", statements: migration007 },
   { version: 8, name: "retention-and-send-lease", statements: migration008 },
   { version: 9, name: "admin-api", statements: migration009 },
+  { version: 10, name: "attempt-response-prefix", statements: migration010 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -30,6 +30,7 @@ const toAttempt = (r: any): WebhookAttemptRecord => ({
   statusCode: r.status_code === null ? null : num(r.status_code),
   durationMs: num(r.duration_ms),
   error: r.error,
+  responseBodyPrefix: r.response_body_prefix ?? null,
 });
 
 const MAX_INT = 2 ** 31 - 1;
@@ -137,8 +138,8 @@ export function deliveryRepositories(
              UPDATE ${d} SET status = $3, attempt_count = $4, next_attempt_at = $5, last_error = $6, delivered_at = $7,
                lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2 RETURNING id
            ), attempt AS (
-             INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error)
-             SELECT $8, completed.id, $9::int, $10::timestamptz, $11::int, $12::float8, $13 FROM completed WHERE $8::text IS NOT NULL
+             INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix)
+             SELECT $8, completed.id, $9::int, $10::timestamptz, $11::int, $12::float8, $13, $14 FROM completed WHERE $8::text IS NOT NULL
            )
            SELECT count(*)::int AS completed FROM completed`,
           [
@@ -155,6 +156,7 @@ export function deliveryRepositories(
             attempt?.statusCode ?? null,
             attempt?.durationMs ?? null,
             attempt?.error ?? null,
+            attempt?.responseBodyPrefix ?? null,
           ],
         );
         return rows[0]?.completed === 1;
@@ -195,8 +197,17 @@ export function deliveryRepositories(
     webhookAttempts: {
       async insert(a) {
         await q.query(
-          `INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error) VALUES (${placeholders(7)})`,
-          [a.id, a.deliveryId, a.number, a.attemptedAt, a.statusCode, a.durationMs, a.error],
+          `INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix) VALUES (${placeholders(8)})`,
+          [
+            a.id,
+            a.deliveryId,
+            a.number,
+            a.attemptedAt,
+            a.statusCode,
+            a.durationMs,
+            a.error,
+            a.responseBodyPrefix ?? null,
+          ],
         );
       },
       listByDeliveries: (deliveryIds) =>

@@ -62,4 +62,10 @@ export interface WebhookAttemptRecord {
   durationMs: number;
   /** null on success. */
   error: string | null;
+  /**
+   * The start of the receiver's answer (at most `RESPONSE_BODY_PREFIX_BYTES` bytes, decoded as UTF-8,
+   * U+0000 replaced), so an operator sees what a failing receiver said; null when no answer came.
+   * Optional for stores written before it existed: absent reads as null.
+   */
+  responseBodyPrefix?: string | null;
 }

@@ -147,6 +147,10 @@ const deliveryView: Schema = {
           status_code: { anyOf: [{ type: "integer" }, { type: "null" }] },
           duration_ms: { type: "number" },
           error: { anyOf: [{ type: "string" }, { type: "null" }] },
+          response_body_prefix: {
+            anyOf: [{ type: "string" }, { type: "null" }],
+            description: "The first 1024 bytes of the receiver's answer as UTF-8 text; null when no answer came.",
+          },
         },
       },
     },

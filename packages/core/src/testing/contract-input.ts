@@ -149,6 +149,7 @@ function recordGraph() {
     statusCode: 200,
     durationMs: 3,
     error: null,
+    responseBodyPrefix: "ok",
   };
   return {
     f,

@@ -246,6 +246,8 @@ export function webhookContract(getStorage: () => Storage): void {
       statusCode: number === 3 ? 200 : null,
       durationMs: 12.5,
       error: number === 3 ? null : "connect ECONNREFUSED",
+      // What the receiver answered, kept as text (non-ASCII included); null when nothing came.
+      responseBodyPrefix: number === 3 ? '{"received":true,"note":"ünïcode ✓ 😀"}' : null,
     });
     const attempts = [attempt(d0!.id, 2), attempt(d0!.id, 1), attempt(d0!.id, 3), attempt(d1!.id, 1)];
     for (const a of attempts) await storage.webhookAttempts.insert(a);
@@ -305,6 +307,7 @@ export function webhookContract(getStorage: () => Storage): void {
       statusCode: 204,
       durationMs: 12,
       error: null,
+      responseBodyPrefix: "",
     };
     expect(await storage.webhookDeliveries.completeClaim(delivery.id, "w2", outcome, { ...attempt, id: f.id() })).toBe(
       false,

@@ -84,7 +84,8 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     }
     const url = new URL(subscription.url);
     const refused = await checkDestination(url, options.destinations);
-    if (refused !== null) return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}` };
+    if (refused !== null)
+      return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}`, responseBodyPrefix: null };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
     const key = await signingKey(subscription.sealedSecret);
     const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
@@ -108,6 +109,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       statusCode: null,
       durationMs: Math.round(performance.now() - started),
       error: `internal error: ${message.slice(0, 500)}`,
+      responseBodyPrefix: null,
     };
   }
 
@@ -187,6 +189,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
             statusCode: result.statusCode,
             durationMs: result.durationMs,
             error: result.error,
+            responseBodyPrefix: result.responseBodyPrefix,
           };
     // A worker whose lease expired meanwhile writes nothing: the new holder owns the row. Outcome
     // and attempt are one atomic step (one statement on PostgreSQL); a 410 also disables the

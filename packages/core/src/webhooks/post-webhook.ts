@@ -6,11 +6,24 @@ export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
 /** How much of a receiver's answer is read; the rest is cancelled unread. */
 export const MAX_RESPONSE_PREFIX_BYTES = 64 * 1024;
 
+/**
+ * How much of the answer the delivery history keeps: enough for an error message or the start of
+ * an HTML error page, small enough that a busy history stays cheap to store and show.
+ */
+export const RESPONSE_BODY_PREFIX_BYTES = 1024;
+
 export interface AttemptResult {
   ok: boolean;
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The first `RESPONSE_BODY_PREFIX_BYTES` of the answer as text; null when none came. */
+  responseBodyPrefix: string | null;
+}
+
+/** Bytes as storable text: invalid UTF-8 (or a cut multi-byte character) becomes U+FFFD, and so does U+0000. */
+function storableText(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).replace(/\u0000/g, "\uFFFD");
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, Stripe's scheme, no spaces. */
@@ -32,9 +45,14 @@ function describe(error: unknown, timedOut: boolean, timeoutMs: number): string 
  * downloaded (a receiver answering gigabytes costs us one prefix, not the gigabytes). Resolves
  * early when `signal` aborts, even if the `fetch` in use does not tie its body to the signal.
  */
-async function readBodyPrefix(response: Response, limit: number, signal: AbortSignal): Promise<number> {
+async function readBodyPrefix(
+  response: Response,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ received: number; head: Uint8Array }> {
+  const head = new Uint8Array(RESPONSE_BODY_PREFIX_BYTES);
   const reader = response.body?.getReader();
-  if (reader === undefined) return 0;
+  if (reader === undefined) return { received: 0, head: head.subarray(0, 0) };
   const aborted = new Promise<never>((_resolve, reject) => {
     const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
     if (signal.aborted) fail();
@@ -47,10 +65,12 @@ async function readBodyPrefix(response: Response, limit: number, signal: AbortSi
       const read = reader.read();
       read.catch(() => {}); // may lose the race and reject once the stream is torn down
       const chunk = await Promise.race([read, aborted]);
-      if (chunk.done) return received;
+      if (chunk.done) break;
+      // Only the first bytes are kept; the rest is counted, to stop at the limit.
+      if (received < head.length) head.set(chunk.value.subarray(0, head.length - received), received);
       received += chunk.value.byteLength;
     }
-    return received;
+    return { received, head: head.subarray(0, Math.min(received, head.length)) };
   } finally {
     // Cancelling an unfinished body closes the connection; on a finished one it does nothing.
     reader.cancel().catch(() => {});
@@ -96,9 +116,8 @@ export async function postWebhook(request: {
       },
       body: request.body,
     });
-    // The body's content is ignored (there is no field for it in the history), but its first
-    // bytes must arrive within the same deadline.
-    await readBodyPrefix(response, MAX_RESPONSE_PREFIX_BYTES, controller.signal);
+    // The body must arrive (up to the limit) within the same deadline; its start goes to the history.
+    const { head } = await readBodyPrefix(response, MAX_RESPONSE_PREFIX_BYTES, controller.signal);
     // A late timer (a blocked event loop) must not let a slow exchange pass as a success.
     if (timedOut || elapsed() > request.timeoutMs) throw new Error("deadline passed");
     const ok = response.status >= 200 && response.status < 300;
@@ -107,10 +126,11 @@ export async function postWebhook(request: {
       : response.status >= 300 && response.status < 400
         ? `redirect ${response.status} not followed`
         : `HTTP ${response.status}`;
-    return { ok, statusCode: response.status, durationMs: elapsed(), error };
+    return { ok, statusCode: response.status, durationMs: elapsed(), error, responseBodyPrefix: storableText(head) };
   } catch (error) {
     timedOut ||= elapsed() > request.timeoutMs;
-    return { ok: false, statusCode: null, durationMs: elapsed(), error: describe(error, timedOut, request.timeoutMs) };
+    const failed = describe(error, timedOut, request.timeoutMs);
+    return { ok: false, statusCode: null, durationMs: elapsed(), error: failed, responseBodyPrefix: null };
   } finally {
     clearTimeout(timer);
     controller.abort();

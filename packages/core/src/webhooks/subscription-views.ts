@@ -40,6 +40,7 @@ export function deliveryView(d: WebhookDeliveryRecord, attempts: WebhookAttemptR
       status_code: a.statusCode,
       duration_ms: a.durationMs,
       error: a.error,
+      response_body_prefix: a.responseBodyPrefix ?? null,
     })),
   };
 }

@@ -2,7 +2,7 @@ import type { DeliveryView } from "../../webhooks/subscription-views.js";
 import { csrfField, formatTime, type ScreenContext, dataTable } from "../console-page.js";
 import { html } from "../html.js";
 
-type Attempt = DeliveryView["attempts"][number] & { response_body_prefix?: string | null };
+type Attempt = DeliveryView["attempts"][number];
 
 function attemptLine(attempt: Attempt) {
   const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
@@ -12,7 +12,7 @@ function attemptLine(attempt: Attempt) {
       >${attempt.status_code === null ? "no response" : `HTTP ${attempt.status_code}`}</span
     >
     · ${attempt.duration_ms} ms${attempt.error !== null && html` · <span>${attempt.error}</span>`}
-    ${typeof attempt.response_body_prefix === "string" && attempt.response_body_prefix !== "" && html`<br /><span class="muted">Response:</span> <code>${attempt.response_body_prefix}</code>`}
+    ${attempt.response_body_prefix !== null && attempt.response_body_prefix !== "" && html`<br /><span class="muted">Response:</span> <code>${attempt.response_body_prefix}</code>`}
   </li>`;
 }
 
