@@ -107,7 +107,9 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await expect
       .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
       .toBe(1);
-    expect(await page.locator("ol.attempts li").first().textContent()).toContain("HTTP 200");
+    const attempt = await page.locator("ol.attempts li").first().textContent();
+    expect(attempt).toContain("HTTP 200");
+    expect(attempt).toContain("received by the test receiver");
     await check(page, "webhook-endpoint");
 
     await page.getByRole("button", { name: /^Resend delivery/ }).click();
