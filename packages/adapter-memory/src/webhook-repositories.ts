@@ -64,8 +64,13 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async listEnabledForEvent(workspaceId, eventType) {
         return enabledSubscribers(state, workspaceId, eventType);
       },
-      async update(subscription) {
-        return state.webhookSubscriptions.replace(subscription, undo);
+      async patch(workspaceId, id, { onlyIfEnabled, ...changes }) {
+        const current = inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
+        if (current === null || (onlyIfEnabled === true && !current.enabled)) return null;
+        const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+        const next = { ...current, ...given };
+        state.webhookSubscriptions.replace(next, undo);
+        return next;
       },
       async delete(workspaceId, id) {
         if (inWorkspace(state.webhookSubscriptions.get(id), workspaceId) === null) return false;

@@ -130,7 +130,10 @@ describe.each(storages)("retention on %s", (name, open) => {
       const down = (await storage.webhookSubscriptions.listByWorkspace(s.workspace.id)).find((x) =>
         x.url.includes("down"),
       )!;
-      await storage.webhookSubscriptions.update({ ...down, enabled: false });
+      await storage.webhookSubscriptions.patch(down.workspaceId, down.id, {
+        enabled: false,
+        updatedAt: down.updatedAt,
+      });
       await s.startConversations(3);
       await storage.events.append({
         id: "evt_unsubscribed",

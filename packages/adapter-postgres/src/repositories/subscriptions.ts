@@ -96,14 +96,29 @@ export function subscriptionRepositories(
           [workspaceId, eventType],
           toSubscription,
         ),
-      async update(sub) {
-        const result = await q.query(
-          `UPDATE ${s}.webhook_subscriptions SET workspace_id = $2, url = $3, events = $4, sealed_secret = $5, enabled = $6,
-           disabled_reason = $7, created_at = $8, updated_at = $9 WHERE id = $1`,
-          subscriptionValues(sub),
-        );
-        return affected(result) > 0;
-      },
+      patch: (workspaceId, id, c) =>
+        // Each column keeps its stored value unless the patch names it (COALESCE on a NULL
+        // parameter); disabled_reason may be set to NULL, so it has its own "given" flag.
+        one(
+          q,
+          `UPDATE ${s}.webhook_subscriptions SET url = COALESCE($3, url), events = COALESCE($4::jsonb, events),
+             sealed_secret = COALESCE($5, sealed_secret), enabled = COALESCE($6, enabled),
+             disabled_reason = CASE WHEN $7::boolean THEN $8 ELSE disabled_reason END, updated_at = $9
+           WHERE workspace_id = $1 AND id = $2 AND (NOT $10::boolean OR enabled) RETURNING *`,
+          [
+            workspaceId,
+            id,
+            c.url ?? null,
+            c.events === undefined ? null : json(c.events),
+            c.sealedSecret ?? null,
+            c.enabled ?? null,
+            c.disabledReason !== undefined,
+            c.disabledReason ?? null,
+            c.updatedAt,
+            c.onlyIfEnabled === true,
+          ],
+          toSubscription,
+        ),
       async delete(workspaceId, id) {
         return (
           affected(

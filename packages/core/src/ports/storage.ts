@@ -35,8 +35,10 @@ export type * from "./member-storage.js";
  * in `@vitrina/core/testing` asserts. `Storage` is a public extension point (write an adapter for
  * your database); a release that changes what an adapter must do bumps this number and says so in
  * its changeset, so an adapter can check `STORAGE_CONTRACT_VERSION` against the one it was written for.
+ *
+ * 2: `webhookSubscriptions.update(record)` became `patch(workspaceId, id, changes)` (targeted writes).
  */
-export const STORAGE_CONTRACT_VERSION = 1;
+export const STORAGE_CONTRACT_VERSION = 2;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

@@ -17,6 +17,18 @@ export interface ApiKeyRepository {
   revoke(workspaceId: string, id: string, revokedAt: string): Promise<ApiKeyRecord | null>;
 }
 
+/** The fields of a subscription that change after it is created. */
+export interface SubscriptionPatch {
+  url?: string;
+  events?: string[];
+  sealedSecret?: string;
+  enabled?: boolean;
+  disabledReason?: string | null;
+  /** Change nothing unless the subscription is enabled now (disabling after a 410 must not undo a re-enable's later state, nor act twice). */
+  onlyIfEnabled?: boolean;
+  updatedAt: string;
+}
+
 export interface WebhookSubscriptionRepository {
   insert(subscription: WebhookSubscriptionRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<WebhookSubscriptionRecord | null>;
@@ -24,7 +36,12 @@ export interface WebhookSubscriptionRepository {
   listByWorkspace(workspaceId: string): Promise<WebhookSubscriptionRecord[]>;
   /** Enabled subscriptions of the workspace that chose `eventType`. */
   listEnabledForEvent(workspaceId: string, eventType: string): Promise<WebhookSubscriptionRecord[]>;
-  update(subscription: WebhookSubscriptionRecord): Promise<boolean>;
+  /**
+   * Sets only the given fields (and `updatedAt`) in one statement and returns the row as stored,
+   * or null when there is no such subscription (or `onlyIfEnabled` and it is disabled). Never a
+   * write-back of a row read earlier: a URL change and a concurrent disable both stay applied.
+   */
+  patch(workspaceId: string, id: string, changes: SubscriptionPatch): Promise<WebhookSubscriptionRecord | null>;
   delete(workspaceId: string, id: string): Promise<boolean>;
 }
 

@@ -83,8 +83,40 @@ export function webhookContract(getStorage: () => Storage): void {
       events: ["quote.created", "quote.accepted"],
       updatedAt: f.at(7),
     };
-    expect(await storage.webhookSubscriptions.update(changed)).toBe(true);
+    // A patch writes only what it names and returns the row as stored.
+    expect(
+      await storage.webhookSubscriptions.patch(workspaceId, quotes.id, {
+        url: changed.url,
+        events: changed.events,
+        updatedAt: changed.updatedAt,
+      }),
+    ).toEqual(changed);
     expect(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "quote.accepted")).toEqual([changed]);
+    const disabled = { ...changed, enabled: false, disabledReason: "receiver answered 410 Gone", updatedAt: f.at(8) };
+    const disable = {
+      enabled: false,
+      disabledReason: disabled.disabledReason,
+      onlyIfEnabled: true,
+      updatedAt: f.at(8),
+    };
+    expect(await storage.webhookSubscriptions.patch(workspaceId, quotes.id, disable)).toEqual(disabled);
+    // onlyIfEnabled: a second disable changes nothing.
+    expect(
+      await storage.webhookSubscriptions.patch(workspaceId, quotes.id, { ...disable, updatedAt: f.at(9) }),
+    ).toBeNull();
+    const enabled = { ...disabled, enabled: true, disabledReason: null, sealedSecret: "v1.new", updatedAt: f.at(10) };
+    expect(
+      await storage.webhookSubscriptions.patch(workspaceId, quotes.id, {
+        enabled: true,
+        disabledReason: null,
+        sealedSecret: "v1.new",
+        updatedAt: f.at(10),
+      }),
+    ).toEqual(enabled);
+    expect(await storage.webhookSubscriptions.get(workspaceId, quotes.id)).toEqual(enabled);
+    expect(
+      await storage.webhookSubscriptions.patch(f.id(), quotes.id, { url: "https://y.example/", updatedAt: f.at(11) }),
+    ).toBeNull();
     expect(await storage.webhookSubscriptions.delete(f.id(), quotes.id)).toBe(false);
     expect(await storage.webhookSubscriptions.delete(workspaceId, quotes.id)).toBe(true);
     expect(await storage.webhookSubscriptions.get(workspaceId, quotes.id)).toBeNull();

@@ -217,15 +217,14 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     delivery: WebhookDeliveryRecord,
     at: string,
   ) {
-    const subscription = await tx.webhookSubscriptions.get(delivery.workspaceId, delivery.subscriptionId);
-    if (subscription === null || !subscription.enabled) return;
-    await tx.webhookSubscriptions.update({
-      ...subscription,
+    const disabled = await tx.webhookSubscriptions.patch(delivery.workspaceId, delivery.subscriptionId, {
       enabled: false,
       disabledReason: "receiver answered 410 Gone",
+      onlyIfEnabled: true,
       updatedAt: at,
     });
-    options.logger.warn({ subscriptionId: subscription.id }, "webhook subscription disabled after 410 Gone");
+    if (disabled !== null)
+      options.logger.warn({ subscriptionId: disabled.id }, "webhook subscription disabled after 410 Gone");
   }
 
   /**

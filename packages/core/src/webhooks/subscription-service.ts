@@ -65,23 +65,25 @@ export function createSubscriptionService(deps: {
       return subscriptionView(await load(workspaceId, id));
     },
 
-    /** Re-enabling clears `disabled_reason`; a new secret signs every delivery from now on. */
+    /**
+     * Re-enabling clears `disabled_reason`; a new secret signs every delivery from now on. Only the
+     * fields in the body are written, in one statement: a concurrent change of another field (or
+     * the worker disabling the subscription after a 410) is never overwritten by a stale copy.
+     */
     async update(workspaceId: string, id: string, body: unknown): Promise<SubscriptionView> {
       const patch = await parseSubscriptionUpdate(body, deps.destinations);
-      const current = await load(workspaceId, id);
-      const enabled = patch.enabled ?? current.enabled;
-      const next: WebhookSubscriptionRecord = {
-        ...current,
-        url: patch.url ?? current.url,
-        events: patch.events ?? current.events,
-        sealedSecret: patch.secret === undefined ? current.sealedSecret : await secretBox.seal(patch.secret),
-        enabled,
-        disabledReason: enabled ? null : patch.enabled === false ? "disabled by API" : current.disabledReason,
+      const updated = await storage.webhookSubscriptions.patch(workspaceId, id, {
+        url: patch.url,
+        events: patch.events,
+        sealedSecret: patch.secret === undefined ? undefined : await secretBox.seal(patch.secret),
+        ...(patch.enabled !== undefined && {
+          enabled: patch.enabled,
+          disabledReason: patch.enabled ? null : "disabled by API",
+        }),
         updatedAt: clock.now().toISOString(),
-      };
-      if (!(await storage.webhookSubscriptions.update(next)))
-        throw new NotFoundError(`webhook subscription ${id} does not exist`);
-      return subscriptionView(next);
+      });
+      if (updated === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+      return subscriptionView(updated);
     },
 
     /** Pending deliveries of a deleted subscription end as failed when a worker picks them up. */
