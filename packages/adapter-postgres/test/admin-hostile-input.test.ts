@@ -1,10 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
-import { logMessagingTransport } from "@vitrina/core/demo";
+import type { Storage } from "@vitrina/core";
 import { hostileJsonValue, hostileString } from "../../core/test/support/hostile-strings.js";
-import { backends, openTestStorage } from "./support.js";
+import { backends, openTestStorage, testVitrina } from "./support.js";
 
 // The admin API's JSON inputs from an untrusted client, with U+0000 and lone surrogates in every
 // string: each request is answered with a stable 4xx or a success, never a 500, and a refused
@@ -13,17 +12,12 @@ const RUNS = 60;
 
 describe.each(["memory", ...backends] as const)("admin API JSON inputs on %s", (backend) => {
   let storage: Storage;
-  let vitrina: ReturnType<typeof createVitrina>;
+  let vitrina: ReturnType<typeof testVitrina>;
   let key: string;
   let workspaceId: string;
   beforeAll(async () => {
     storage = backend === "memory" ? memoryStorage() : (await openTestStorage(backend)).storage;
-    vitrina = createVitrina({
-      storage,
-      messaging: logMessagingTransport(silentLogger),
-      secretBox: Buffer.alloc(32, 7).toString("base64"),
-      logger: silentLogger,
-    });
+    vitrina = testVitrina(storage);
     workspaceId = (await vitrina.workspaces.create({ name: "hostile", ownerUserId: "owner-1" })).id;
     key = (
       await vitrina.apiKeys.issue({ userId: "owner-1" }, workspaceId, {

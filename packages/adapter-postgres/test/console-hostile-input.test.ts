@@ -1,10 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
-import { logMessagingTransport } from "@vitrina/core/demo";
+import type { Storage } from "@vitrina/core";
 import { hostileString, percentEncode } from "../../core/test/support/hostile-strings.js";
-import { backends, openTestStorage } from "./support.js";
+import { backends, openTestStorage, testVitrina } from "./support.js";
 
 // The console's form posts from an untrusted browser, with U+0000, lone surrogates (as the WTF-8
 // bytes a client could send) and junk in every field: each post is answered with a page, never a
@@ -14,17 +13,13 @@ const ORIGIN = "http://vitrina.test";
 
 describe.each(["memory", ...backends] as const)("console form posts on %s", (backend) => {
   let storage: Storage;
-  let vitrina: ReturnType<typeof createVitrina>;
+  let vitrina: ReturnType<typeof testVitrina>;
   let workspaceId = "";
   let cookie = "";
   let csrf = "";
   beforeAll(async () => {
     storage = backend === "memory" ? memoryStorage() : (await openTestStorage(backend)).storage;
-    vitrina = createVitrina({
-      storage,
-      messaging: logMessagingTransport(silentLogger),
-      secretBox: Buffer.alloc(32, 7).toString("base64"),
-      logger: silentLogger,
+    vitrina = testVitrina(storage, {
       console: { signIn: async () => ({ userId: "owner-1", workspaceId }) },
     });
     workspaceId = (await vitrina.workspaces.create({ name: "hostile", ownerUserId: "owner-1" })).id;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
-import { logMessagingTransport } from "@vitrina/core/demo";
-import { backends, openTestStorage } from "./support.js";
+import type { Storage } from "@vitrina/core";
+import { backends, openTestStorage, testVitrina } from "./support.js";
 
 // "Never leave a workspace without an owner" reads the owner count, then writes: two owners
 // demoting (or removing) each other at once would both see two owners and both succeed. The
@@ -11,15 +10,10 @@ const RACES = 100;
 
 describe.each(backends)("the last owner under concurrency on %s", (backend) => {
   let storage: Storage;
-  let vitrina: ReturnType<typeof createVitrina>;
+  let vitrina: ReturnType<typeof testVitrina>;
   beforeAll(async () => {
     storage = (await openTestStorage(backend)).storage;
-    vitrina = createVitrina({
-      storage,
-      messaging: logMessagingTransport(silentLogger),
-      secretBox: Buffer.alloc(32, 7).toString("base64"),
-      logger: silentLogger,
-    });
+    vitrina = testVitrina(storage);
   });
   afterAll(async () => {
     await storage.close();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
-import { logMessagingTransport } from "@vitrina/core/demo";
-import { backends, openTestStorage } from "./support.js";
+import type { Storage } from "@vitrina/core";
+import { backends, openTestStorage, testVitrina } from "./support.js";
 
 // Two changes to one webhook subscription at once (a new URL from one admin, "disable" from
 // another): each must stay applied. The service used to read the row, then write all of it back,
@@ -12,15 +11,11 @@ const RACES = 100;
 
 describe.each(["memory", ...backends] as const)("webhook subscription changes under concurrency on %s", (backend) => {
   let storage: Storage;
-  let vitrina: ReturnType<typeof createVitrina>;
+  let vitrina: ReturnType<typeof testVitrina>;
   let workspaceId = "";
   beforeAll(async () => {
     storage = backend === "memory" ? memoryStorage() : (await openTestStorage(backend)).storage;
-    vitrina = createVitrina({
-      storage,
-      messaging: logMessagingTransport(silentLogger),
-      secretBox: Buffer.alloc(32, 7).toString("base64"),
-      logger: silentLogger,
+    vitrina = testVitrina(storage, {
       webhooks: { externalWorker: true },
     });
     workspaceId = (await vitrina.workspaces.create({ name: "races", ownerUserId: "ana" })).id;

@@ -1,6 +1,8 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { migrate, postgresStorage, type PostgresStorageOptions } from "@vitrina/adapter-postgres";
+import { createVitrina, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
 
 export const DATABASE_URL = process.env.DATABASE_URL;
 
@@ -41,4 +43,15 @@ export async function openTestStorage(backend: "PGlite" | "PostgreSQL", options:
       },
     },
   };
+}
+
+/** A Vitrina over `storage` for tests: no messaging, a fixed secret-box key, no logs. */
+export function testVitrina(storage: Storage, options: Partial<VitrinaOptions> = {}) {
+  return createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 7).toString("base64"),
+    logger: silentLogger,
+    ...options,
+  });
 }
