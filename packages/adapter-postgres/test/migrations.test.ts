@@ -52,7 +52,7 @@ describe.each(backends)("migrations on %s", (backend) => {
     const schema = uniqueSchema();
     try {
       const [a, b] = await Promise.all([migrate(db, { schema }), migrate(db, { schema })]);
-      expect([...a, ...b].sort()).toEqual(migrations.map((m) => m.version));
+      expect([...a, ...b].sort((x, y) => x - y)).toEqual(migrations.map((m) => m.version));
       expect(await migrate(db, { schema })).toEqual([]);
     } finally {
       await closeDriver(db, schema);
