@@ -26,8 +26,8 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 30_000,
     // Most suites wait on PostgreSQL, child processes, sockets or a browser rather than compute, so
-    // three files at a time overlap those waits even on a 2-core machine (vitest's default there is 1).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // two files at a time overlap those waits even on a 2-core machine (vitest's default there is 1).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     hookTimeout: 60_000,
   },
 });
