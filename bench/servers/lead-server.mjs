@@ -101,3 +101,6 @@ else if (kind === "vitrina-postgres") {
   info = await startVitrina(postgresStorage(pool, { schema, closeDriver: false }));
 } else throw new Error(`unknown server kind ${kind}`);
 announce(info);
+// Exit on SIGTERM through process.exit, so `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile;
+// the PostgreSQL kinds drop their schema first (freshSchema's handler).
+if (process.listenerCount("SIGTERM") === 0) process.once("SIGTERM", () => process.exit(0));

@@ -2,7 +2,6 @@ import { StorageError, type Storage, type StorageRepositories } from "@vitrina/c
 import { Mutex } from "./mutex.js";
 import { createMemoryRepositories } from "./repositories.js";
 import { createMemoryState } from "./state.js";
-import type { UndoLog } from "./table.js";
 
 /**
  * Storage in process memory: for tests, demos and single-process use. Transactions run one at a
@@ -18,15 +17,23 @@ export function memoryStorage(): Storage {
   const mutex = new Mutex();
   let closed = false;
 
+  // One set of repositories for the storage's whole life, built once: transactions run one at a
+  // time, so they can share it, each writing its undo steps into the journal of the transaction
+  // running now. (Building the ~100 guarded methods per transaction cost more than the writes.)
+  let journal: Array<() => void> = [];
+  const repositories = createMemoryRepositories(state, { push: (step) => journal.push(step) });
+
   async function transaction<T>(work: (tx: StorageRepositories) => Promise<T>): Promise<T> {
     if (closed) throw new StorageError("storage_unavailable", "memory storage is closed");
     return mutex.run(async () => {
-      const undo: UndoLog = [];
+      const undo = (journal = []);
       try {
-        return await work(createMemoryRepositories(state, undo));
+        return await work(repositories);
       } catch (error) {
         for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
         throw error;
+      } finally {
+        journal = [];
       }
     });
   }
@@ -35,11 +42,10 @@ export function memoryStorage(): Storage {
   // and a read never sees another transaction's uncommitted writes.
   type AnyRepository = Record<string, (...args: unknown[]) => Promise<unknown>>;
   const autocommit: Record<string, AnyRepository> = {};
-  for (const [repoName, repo] of Object.entries(createMemoryRepositories(state, []))) {
+  for (const [repoName, repo] of Object.entries(repositories as unknown as Record<string, AnyRepository>)) {
     const bound: AnyRepository = {};
-    for (const method of Object.keys(repo)) {
-      bound[method] = (...args) =>
-        transaction((tx) => (tx[repoName as keyof StorageRepositories] as unknown as AnyRepository)[method]!(...args));
+    for (const [method, call] of Object.entries(repo)) {
+      bound[method] = (...args) => transaction(() => call(...args));
     }
     autocommit[repoName] = bound;
   }

@@ -5,7 +5,9 @@ import { ConflictError } from "@vitrina/core";
  * be rolled back exactly. Rows are deep-copied in and out: callers can never mutate stored state
  * by holding on to a returned object (which would hide bugs a real database would surface).
  */
-export type UndoLog = Array<() => void>;
+export interface UndoLog {
+  push(step: () => void): void;
+}
 
 export class MemoryTable<Row> {
   private readonly rows = new Map<string, Row>();

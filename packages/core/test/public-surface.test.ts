@@ -74,6 +74,7 @@ const expected: Record<string, string[]> = {
     "eventEnvelopeSchema",
     "eventJsonSchemas",
     "eventSchemasDocument",
+    "hmacKey",
     "hmacSha256Hex",
     "importHmacKey",
     "isEventType",

@@ -16,7 +16,14 @@ export {
   DEFAULT_DELIVERY_TIMEOUT_MS,
   type AttemptResult,
 } from "../webhooks/post-webhook.js";
-export { importHmacKey, hmacSha256Hex, verifyHmacSha256Hex, signedPayload } from "../crypto/hmac.js";
+export {
+  hmacKey,
+  importHmacKey,
+  hmacSha256Hex,
+  verifyHmacSha256Hex,
+  signedPayload,
+  type HmacKey,
+} from "../crypto/hmac.js";
 export {
   addressRefusal,
   checkDestination,

@@ -1,4 +1,4 @@
-import { importHmacKey, signedPayload, verifyHmacSha256Hex } from "../crypto/hmac.js";
+import { hmacKey, signedPayload, verifyHmacSha256Hex, type HmacKey } from "../crypto/hmac.js";
 import { SignatureError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { ConnectorRecord, WorkspaceRecord } from "../ports/records.js";
@@ -30,7 +30,7 @@ const KEY_CACHE_LIMIT = 1000;
 /**
  * Verifies `HMAC-SHA256(secret, "<timestamp>.<raw body>")` for lead intake. The timestamp must be
  * Unix milliseconds within `toleranceMs` of now in either direction (replay protection).
- * Opened secrets are cached as CryptoKeys per (connector, secretVersion), so a rotation stops the
+ * Opened secrets are cached as HMAC keys per (connector, secretVersion), so a rotation stops the
  * old secret at once and the hot path skips AES-GCM and key import.
  */
 export function createLeadSignatureVerifier(deps: {
@@ -40,16 +40,16 @@ export function createLeadSignatureVerifier(deps: {
   toleranceMs: number;
   headerNames: { connectorId: string; timestamp: string; signature: string };
 }): LeadSignatureVerifier {
-  const keys = new Map<string, Promise<CryptoKey>>();
+  const keys = new Map<string, Promise<HmacKey>>();
 
-  function keyFor(connector: ConnectorRecord): Promise<CryptoKey> {
+  function keyFor(connector: ConnectorRecord): Promise<HmacKey> {
     const cacheKey = `${connector.id}:${connector.secretVersion}`;
     let key = keys.get(cacheKey);
     if (key === undefined) {
       if (keys.size >= KEY_CACHE_LIMIT) keys.delete(keys.keys().next().value as string);
       // A secret that can't be opened (the secret box key changed) is our fault, not the CRM's: a
       // 500 whose message names the connector, so the log line tells the operator which one.
-      key = deps.secretBox.open(connector.sealedSecret).then(importHmacKey, (cause: unknown) => {
+      key = deps.secretBox.open(connector.sealedSecret).then(hmacKey, (cause: unknown) => {
         throw new VitrinaError(
           "internal",
           `the secret of connector ${connector.id} cannot be opened; an operator must check the secret box key`,

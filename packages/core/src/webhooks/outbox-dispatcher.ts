@@ -1,4 +1,4 @@
-import { importHmacKey } from "../crypto/hmac.js";
+import { hmacKey, type HmacKey } from "../crypto/hmac.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import { type Logger } from "../ports/logger.js";
@@ -60,12 +60,12 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   const { storage, clock } = options;
   // Opening a sealed secret and importing the HMAC key cost more than signing; keyed by the sealed
   // form, so a rotated secret is a new entry. Bounded so a long-lived worker can't grow it forever.
-  const signingKeys = new Map<string, Promise<CryptoKey>>();
-  const signingKey = (sealed: string): Promise<CryptoKey> => {
+  const signingKeys = new Map<string, Promise<HmacKey>>();
+  const signingKey = (sealed: string): Promise<HmacKey> => {
     let key = signingKeys.get(sealed);
     if (key === undefined) {
       if (signingKeys.size >= 1000) signingKeys.clear();
-      key = options.secretBox.open(sealed).then(importHmacKey);
+      key = options.secretBox.open(sealed).then(hmacKey);
       key.catch(() => signingKeys.delete(sealed));
       signingKeys.set(sealed, key);
     }

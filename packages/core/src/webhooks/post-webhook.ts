@@ -1,4 +1,4 @@
-import { hmacSha256Hex, importHmacKey, signedPayload } from "../crypto/hmac.js";
+import { hmacKey, hmacSha256Hex, signedPayload, type HmacKey } from "../crypto/hmac.js";
 
 export const USER_AGENT = "Vitrina-Webhooks/1.0";
 /** The receiver has this long to answer 2xx, headers and body (spec: under 5 seconds). */
@@ -27,9 +27,9 @@ function storableText(bytes: Uint8Array): string {
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, Stripe's scheme, no spaces. */
-export async function signatureHeader(secret: string | CryptoKey, unixSeconds: number, body: string): Promise<string> {
+export async function signatureHeader(secret: string | HmacKey, unixSeconds: number, body: string): Promise<string> {
   const t = String(unixSeconds);
-  const key = typeof secret === "string" ? await importHmacKey(secret) : secret;
+  const key = typeof secret === "string" ? await hmacKey(secret) : secret;
   return `t=${t},v1=${await hmacSha256Hex(key, signedPayload(t, body))}`;
 }
 
