@@ -26,7 +26,8 @@ export function memoryStorage(): Storage {
   async function transaction<T>(work: (tx: StorageRepositories) => Promise<T>): Promise<T> {
     if (closed) throw new StorageError("storage_unavailable", "memory storage is closed");
     return mutex.run(async () => {
-      const undo = (journal = []);
+      const undo: Array<() => void> = [];
+      journal = undo;
       try {
         return await work(repositories);
       } catch (error) {
