@@ -1,4 +1,6 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { jsonResponse } from "../http/json.js";
 import { MCP_PATH } from "../http/body-too-large.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
@@ -13,7 +15,8 @@ import { conversationTools } from "./conversation-tools.js";
 import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
 import { originPolicy, preflightResponse, withCors } from "./mcp-cors.js";
 import { DEFAULT_MCP_BODY_LIMIT, type CapabilitySource, type McpOptions } from "./mcp-options.js";
-import { createMcpServer, createToolCatalog, type ToolCatalog } from "./mcp-server.js";
+import { createMcpServer, createToolCatalog, type McpCallContext, type ToolCatalog } from "./mcp-server.js";
+import type { RequestMultiplexer } from "./request-multiplexer.js";
 import { checkRequestShape, type RequestShapeOptions } from "./mcp-request-checks.js";
 import { createQuoteTool } from "./quote-tool.js";
 
@@ -30,17 +33,13 @@ export interface McpRouteDependencies {
   resourceMetadataUrl?: (request: Request) => string;
 }
 
-/**
- * The request as the SDK transport wants it. The transport insists on `Accept` listing both JSON
- * and `text/event-stream` (406 otherwise), though in JSON-response mode it never streams; the
- * gate already checked the client accepts JSON. The body was read by the gate and is passed as
- * `parsedBody`, so the copy carries none.
- */
-function asJsonOnlyClient(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.set("accept", "application/json, text/event-stream");
-  headers.delete("content-length");
-  return new Request(request.url, { method: request.method, headers, signal: request.signal });
+function unsupportedMediaType(): Response {
+  return jsonRpcErrorResponse(
+    415,
+    JSONRPC_SERVER_ERROR,
+    "invalid_argument",
+    "Unsupported Media Type: send Content-Type: application/json",
+  );
 }
 
 function postOnly(method: string): Response {
@@ -87,24 +86,25 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
 
+  // One SDK server for the route's life, built on first use (see RequestMultiplexer).
+  let server: Promise<RequestMultiplexer<McpCallContext>> | undefined;
+
+  /**
+   * Hands a checked request to the server and answers with its JSON-RPC response. A notification
+   * (or a response) is accepted with 202 and no body, as MCP's HTTP transport says, and goes no
+   * further: a stateless server has no request of that client's to cancel or progress to report.
+   */
   async function serveAuthenticated(
     request: Request,
     principal: Principal,
     body: unknown,
     logger: Logger,
   ): Promise<Response> {
-    // A stateless transport answers exactly one request, so server and transport are per request.
-    const server = createMcpServer(catalog, principal, logger);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(asJsonOnlyClient(request), { parsedBody: body });
-    } finally {
-      void server.close().catch(() => {});
-    }
+    if (!isJsonContentType(request.headers.get("content-type"))) return unsupportedMediaType();
+    const message = body as JSONRPCMessage;
+    if (!("method" in message) || !("id" in message)) return new Response(null, { status: 202 });
+    const transport = await (server ??= createMcpServer(catalog));
+    return jsonResponse(await transport.request(message as JSONRPCRequest, { principal, logger }));
   }
 
   return [

@@ -13,6 +13,7 @@ import { observeToolCall } from "../telemetry/mcp-telemetry.js";
 import type { Principal } from "../auth/authenticators.js";
 import { MCP_SERVER_INFO } from "./protocol.js";
 import { listedTool, runTool, type ToolDefinition } from "./tool-definition.js";
+import { RequestMultiplexer } from "./request-multiplexer.js";
 
 /** The tools, indexed by name, with their tools/list entries computed once at startup. */
 export interface ToolCatalog {
@@ -30,39 +31,50 @@ export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {
 }
 
 /**
- * One JSON-schema validator for every per-request server. Left out, the SDK's `Server` constructor
- * builds a new Ajv instance (with its formats) on each request, about a quarter of a tools/call.
- * The server only uses it to check elicitation replies, which a stateless server never requests,
- * so it is built on first use and then shared; Ajv keeps no per-request state.
+ * One JSON-schema validator for every server. Left out, the SDK's `Server` constructor builds a new
+ * Ajv instance (with its formats). The server only uses it to check elicitation replies, which a
+ * stateless server never requests, so it is built on first use and then shared.
  */
 let sharedAjv: AjvJsonSchemaValidator | undefined;
 const sharedValidator: jsonSchemaValidator = {
   getValidator: (schema) => (sharedAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
 };
 
+/** Who is calling, and the request's logger: what a tool call needs besides its arguments. */
+export interface McpCallContext {
+  principal: Principal;
+  logger: Logger;
+}
+
 /**
- * A fresh SDK server for one HTTP request, bound to the caller. The low-level `Server` (not
- * `McpServer`) on purpose: `McpServer.registerTool` would convert zod to JSON Schema on every
- * request, while here the listing is computed once and construction costs two map entries.
+ * The SDK server that answers every request of `/mcp`, built once, with the transport that carries
+ * requests to it (see `RequestMultiplexer`). The low-level `Server` (not `McpServer`) on purpose:
+ * `McpServer.registerTool` converts zod to JSON Schema, while here the listing is computed once.
  * Arguments are validated by `runTool` with our zod schemas, so errors read like every other
  * Vitrina validation error.
  */
-export function createMcpServer(catalog: ToolCatalog, principal: Principal, logger: Logger): Server {
+export async function createMcpServer(catalog: ToolCatalog): Promise<RequestMultiplexer<McpCallContext>> {
   const server = new Server(
     { ...MCP_SERVER_INFO },
     { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator },
   );
+  const transport = new RequestMultiplexer<McpCallContext>();
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = catalog.byName.get(request.params.name);
-    const call = { tool: tool?.name ?? null, requestId: extra.requestId, meta: request.params._meta };
+    const inFlight = transport.inFlight(extra.requestId);
+    const call = { tool: tool?.name ?? null, requestId: inFlight?.clientId, meta: request.params._meta };
     return observeToolCall(call, async () => {
-      // The gate answers unknown tools (refuseInvalidMessage); this only guards the invariant. Not an
-      // McpError: its message already carries "MCP error -32602:", which clients would prefix again.
+      // The gate answers unknown tools (refuseInvalidMessage), and every request arrives through
+      // the multiplexer; this only guards those invariants. Not an McpError: its message already
+      // carries "MCP error -32602:", which clients would prefix again.
       if (tool === undefined)
         throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: ErrorCode.InvalidParams });
+      if (inFlight === undefined) throw new Error(`MCP request ${String(extra.requestId)} has no caller`);
+      const { principal, logger } = inFlight.context;
       return runTool(tool, request.params.arguments, { principal, meta: request.params._meta }, logger);
     });
   });
-  return server;
+  await server.connect(transport);
+  return transport;
 }

@@ -14,6 +14,33 @@ export const CATALOG = [
   { sku: "EST-01", name: "Estacionamiento", price: 9_500_000, stock: 12 },
 ];
 
+/** A stored catalog item for a test: `item`'s fields, the rest empty. */
+export function catalogItem(
+  f: ReturnType<typeof fixtures>,
+  workspaceId: string,
+  item: { sku: string; name: string; price: number; stock: number },
+): Parameters<Storage["catalogItems"]["upsert"]>[0] {
+  return {
+    id: f.id(),
+    workspaceId,
+    source: "service_native",
+    currency: "CLP",
+    availability: item.stock > 0 ? "in_stock" : "out_of_stock",
+    description: null,
+    location: null,
+    delivery: null,
+    address: null,
+    developer: null,
+    amenities: null,
+    typologies: null,
+    variants: [],
+    images: [],
+    createdAt: f.at(),
+    updatedAt: f.at(),
+    ...item,
+  };
+}
+
 export const ALL_SCOPES = [
   "catalog:read",
   "customers:read",
@@ -77,27 +104,7 @@ export async function startMcpHarness(
     createdAt: f.at(2000),
   });
 
-  for (const item of CATALOG) {
-    await storage.catalogItems.upsert({
-      id: f.id(),
-      workspaceId: workspace.id,
-      source: "service_native",
-      currency: "CLP",
-      availability: item.stock > 0 ? "in_stock" : "out_of_stock",
-      description: null,
-      location: null,
-      delivery: null,
-      address: null,
-      developer: null,
-      amenities: null,
-      typologies: null,
-      variants: [],
-      images: [],
-      createdAt: f.at(),
-      updatedAt: f.at(),
-      ...item,
-    });
-  }
+  for (const item of CATALOG) await storage.catalogItems.upsert(catalogItem(f, workspace.id, item));
 
   const principal = (keyId: string, scopes: string[]): Omit<Principal, "kind"> => ({
     workspaceId: workspace.id,
