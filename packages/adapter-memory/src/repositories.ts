@@ -1,5 +1,6 @@
 import { enabledSubscribers } from "./webhook-repositories.js";
 import { ConflictError, VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
+import { fannedOutDelivery } from "@vitrina/core/storage";
 import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
@@ -179,9 +180,14 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async append(event) {
         state.events.insert(event, undo);
       },
-      async appendAndFindSubscribers(event) {
+      async appendAndFanOut(event, { retryUntil }) {
         state.events.insert(event, undo);
-        return enabledSubscribers(state, event.workspaceId, event.type);
+        return enabledSubscribers(state, event.workspaceId, event.type).map((subscription) => {
+          const id = `whd_${crypto.randomUUID().replace(/-/g, "")}`;
+          const delivery = fannedOutDelivery(event, subscription.id, id, retryUntil);
+          state.webhookDeliveries.insert(delivery, undo);
+          return delivery;
+        });
       },
       async get(id) {
         return state.events.get(id);

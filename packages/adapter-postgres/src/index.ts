@@ -20,6 +20,7 @@ import { oauthRepositories } from "./repositories/oauth.js";
 import { workspaceRepositories } from "./repositories/workspaces.js";
 import { commerceRepositories } from "./repositories/commerce.js";
 import { deliveryRepositories } from "./repositories/deliveries.js";
+import { eventRepositories } from "./repositories/events.js";
 import { subscriptionRepositories } from "./repositories/subscriptions.js";
 
 export { migrate, migrations, type Migration } from "./migrations/index.js";
@@ -57,6 +58,7 @@ function repositories(q: Queryable, s: string, channel: string): StorageReposito
     ...capabilityRepositories(mapped, s),
     ...commerceRepositories(mapped, s),
     ...subscriptionRepositories(mapped, s),
+    ...eventRepositories(mapped, s, channel),
     ...deliveryRepositories(mapped, s, channel),
     ...retentionRepository(mapped, s),
     ...adminRepositories(mapped, s),

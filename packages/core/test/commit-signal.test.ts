@@ -1,5 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { describe, expect, it } from "vitest";
+import type { EventRepository } from "../src/ports/event-storage.js";
 import type { WebhookDeliveryRepository } from "../src/ports/webhook-storage.js";
 import { createCommitSignal, notifyOnDeliveryCommit } from "../src/webhooks/commit-signal.js";
 
@@ -79,7 +80,53 @@ describe("notifyOnDeliveryCommit", () => {
   it("keeps the storage's other repositories and lifecycle methods", async () => {
     const inner = memoryStorage();
     const storage = notifyOnDeliveryCommit(inner, createCommitSignal());
-    expect(storage.events).toBe(inner.events);
+    expect(storage.contacts).toBe(inner.contacts);
     await expect(storage.ping()).resolves.toBeUndefined();
+  });
+});
+
+describe("notifyOnDeliveryCommit: an event's fan-out", () => {
+  /** Every method of the event port; only a fan-out can make deliveries due. */
+  const eventMethods: Record<keyof EventRepository, true> = {
+    append: true,
+    appendAndFanOut: true,
+    get: true,
+    listByWorkspace: true,
+  };
+  /** A Storage whose fan-out writes `written` deliveries (and does nothing else). */
+  function fanningOut(written: number) {
+    const storage = memoryStorage();
+    const events: EventRepository = {
+      ...storage.events,
+      appendAndFanOut: async () => Array.from({ length: written }, () => ({}) as never),
+    };
+    return {
+      ...storage,
+      events,
+      transaction: <T>(work: (tx: typeof storage) => Promise<T>) => work({ ...storage, events }),
+    };
+  }
+
+  it("wraps every method a real adapter's event repository has", () => {
+    expect(Object.keys(memoryStorage().events).sort()).toEqual(Object.keys(eventMethods).sort());
+  });
+
+  it.each([
+    [2, 1],
+    [0, 0],
+  ])("a fan-out that wrote %i deliveries wakes workers %i time(s), after the commit", async (written, expected) => {
+    const signal = createCommitSignal();
+    let wakes = 0;
+    signal.subscribe(() => wakes++);
+    const storage = notifyOnDeliveryCommit(fanningOut(written), signal);
+    await storage.events.appendAndFanOut({} as never, { retryUntil: "" });
+    expect(wakes).toBe(expected);
+    wakes = 0;
+    await storage.transaction(async (tx) => {
+      await tx.events.appendAndFanOut({} as never, { retryUntil: "" });
+      await tx.events.append({} as never).catch(() => {});
+      expect(wakes).toBe(0);
+    });
+    expect(wakes).toBe(expected);
   });
 });

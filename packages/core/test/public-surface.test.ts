@@ -127,6 +127,7 @@ const expected: Record<string, string[]> = {
     "STORAGE_CONTRACT_VERSION",
     "UNSTORABLE_TEXT_REASON",
     "assertStorableText",
+    "fannedOutDelivery",
     "findUnstorableText",
     "isStorableText",
   ],

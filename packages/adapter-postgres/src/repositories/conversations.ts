@@ -1,5 +1,4 @@
-import type { ConversationRecord, EventRecord, MessageRecord, StorageRepositories } from "@vitrina/core";
-import { toSubscription } from "./subscriptions.js";
+import type { ConversationRecord, MessageRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
 
@@ -23,14 +22,6 @@ const toMessage = (r: any): MessageRecord => ({
   createdAt: iso(r.created_at),
 });
 
-export const toEvent = (r: any): EventRecord => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
-  type: r.type,
-  created: iso(r.created),
-  data: r.data,
-});
-
 const conversationValues = (c: ConversationRecord) => [
   c.id,
   c.workspaceId,
@@ -48,7 +39,7 @@ const limitOf = (options?: { limit?: number }) => options?.limit ?? null;
 export function conversationRepositories(
   q: Queryable,
   s: string,
-): Pick<StorageRepositories, "conversations" | "messages" | "events"> {
+): Pick<StorageRepositories, "conversations" | "messages"> {
   return {
     conversations: {
       async insert(c) {
@@ -126,35 +117,6 @@ export function conversationRepositories(
           0
         );
       },
-    },
-    events: {
-      async append(e) {
-        await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [
-          e.id,
-          e.workspaceId,
-          e.type,
-          e.created,
-          json(e.data),
-        ]);
-      },
-      appendAndFindSubscribers: (e) =>
-        // The INSERT runs as a data-modifying CTE (always, to completion); the SELECT reads the
-        // subscriptions as listEnabledForEvent does. One round trip instead of two.
-        many(
-          q,
-          `WITH event AS (INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)}))
-           SELECT * FROM ${s}.webhook_subscriptions WHERE workspace_id = $2 AND enabled AND events ? $3 ORDER BY created_at, id`,
-          [e.id, e.workspaceId, e.type, e.created, json(e.data)],
-          toSubscription,
-        ),
-      get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
-      listByWorkspace: (workspaceId, options = {}) =>
-        many(
-          q,
-          `SELECT * FROM ${s}.events WHERE workspace_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created, id`,
-          [workspaceId, options.type ?? null],
-          toEvent,
-        ),
     },
   };
 }

@@ -15,3 +15,4 @@ export {
   UNSTORABLE_TEXT_REASON,
 } from "../validation/storable-text.js";
 export { OUTCOME_UNKNOWN_REASON } from "../leads/reconcile-first-messages.js";
+export { fannedOutDelivery } from "../events/fanned-out-delivery.js";

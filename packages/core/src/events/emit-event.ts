@@ -36,25 +36,6 @@ export async function emitEvent<T extends EventType>(
     created: now.toISOString(),
     data: parsed.data as Record<string, unknown>,
   };
-  const subscribers = await tx.events.appendAndFindSubscribers(record);
-  const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
-  for (const subscription of subscribers) {
-    await tx.webhookDeliveries.insert({
-      id: `whd_${deps.ids().replace(/-/g, "")}`,
-      workspaceId: event.workspaceId,
-      subscriptionId: subscription.id,
-      eventId: record.id,
-      eventType: record.type,
-      status: "pending",
-      attemptCount: 0,
-      nextAttemptAt: record.created,
-      retryUntil,
-      leaseUntil: null,
-      leasedBy: null,
-      lastError: null,
-      createdAt: record.created,
-      deliveredAt: null,
-    });
-  }
+  await tx.events.appendAndFanOut(record, { retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString() });
   return record;
 }

@@ -37,8 +37,10 @@ export type * from "./member-storage.js";
  * its changeset, so an adapter can check `STORAGE_CONTRACT_VERSION` against the one it was written for.
  *
  * 2: `webhookSubscriptions.update(record)` became `patch(workspaceId, id, changes)` (targeted writes).
+ * 3: `events.appendAndFindSubscribers(event)` became `appendAndFanOut(event, { retryUntil })`: the
+ *    adapter writes the deliveries too (one round trip per event instead of one per subscriber).
  */
-export const STORAGE_CONTRACT_VERSION = 2;
+export const STORAGE_CONTRACT_VERSION = 3;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import type { Storage } from "../ports/storage.js";
+import { fannedOutDelivery } from "../events/fanned-out-delivery.js";
 import { fixtures } from "./fixtures.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
@@ -302,7 +303,7 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.events.get("evt_missing")).toBeNull();
   });
 
-  it("appends an event and returns its subscribers in one step, as listEnabledForEvent lists them", async () => {
+  it("appends an event and writes one pending delivery per subscriber in one step, oldest subscription first", async () => {
     const { storage, workspaceId } = await seed();
     const older = w.subscription(workspaceId, { events: ["order.confirmed"], createdAt: f.at(1) });
     const newer = w.subscription(workspaceId, { events: ["order.confirmed", "quote.created"], createdAt: f.at(2) });
@@ -311,10 +312,20 @@ export function webhookContract(getStorage: () => Storage): void {
     for (const subscription of [newer, disabled, older, otherType])
       await storage.webhookSubscriptions.insert(subscription);
     const event = w.event(workspaceId);
-    const subscribers = await storage.events.appendAndFindSubscribers(event);
-    expect(subscribers.map((s) => s.id)).toEqual([older.id, newer.id]);
-    expect(subscribers).toEqual(await storage.webhookSubscriptions.listEnabledForEvent(workspaceId, "order.confirmed"));
+    const retryUntil = f.at(86_400_000);
+    const deliveries = await storage.events.appendAndFanOut(event, { retryUntil });
+    expect(deliveries.map((d) => d.subscriptionId)).toEqual([older.id, newer.id]);
+    for (const delivery of deliveries) {
+      expect(delivery.id).toMatch(/^whd_[0-9a-f]{32}$/);
+      expect(delivery).toEqual(fannedOutDelivery(event, delivery.subscriptionId, delivery.id, retryUntil));
+      expect(await storage.webhookDeliveries.get(workspaceId, delivery.id)).toEqual(delivery);
+    }
+    expect(deliveries[0]!.id).not.toBe(deliveries[1]!.id);
     expect(await storage.events.get(event.id)).toEqual(event);
+    // No subscriber: the event alone.
+    const quiet = w.event(workspaceId, { type: "lead.received" });
+    expect(await storage.events.appendAndFanOut(quiet, { retryUntil })).toEqual([]);
+    expect(await storage.events.get(quiet.id)).toEqual(quiet);
   });
 
   it("completes a claim and records its attempt in one step, and writes neither once the lease is lost", async () => {

@@ -1,4 +1,4 @@
-import type { Storage, StorageTransaction, WebhookDeliveryRepository } from "../ports/storage.js";
+import type { EventRepository, Storage, StorageTransaction, WebhookDeliveryRepository } from "../ports/storage.js";
 
 /** Listeners told "deliveries were just committed": running workers wake on it. */
 export function createCommitSignal() {
@@ -20,21 +20,28 @@ export type CommitSignal = ReturnType<typeof createCommitSignal>;
  * commit (never before: a worker woken early would find nothing). Domain code stays unaware of
  * workers, which is why every emitter gets millisecond delivery for free.
  *
- * Only two methods of the port make a delivery due, and they are listed here on purpose:
- * `insert` (a new delivery) and `reschedule` (a resend). `claimDueDeliveries` and `completeClaim`
- * are the worker's own writes, and it re-arms its timer itself. A new port method that makes
- * deliveries due must be added to `signalingDeliveries`; commit-signal.test.ts classifies every
- * method of the port and fails until it is.
+ * Only three methods of the port make a delivery due, and they are listed here on purpose:
+ * `events.appendAndFanOut` (an event's deliveries, when it has subscribers),
+ * `webhookDeliveries.insert` (a new delivery) and `reschedule` (a resend). `claimDueDeliveries` and
+ * `completeClaim` are the worker's own writes, and it re-arms its timer itself. A new port method
+ * that makes deliveries due must be added here; commit-signal.test.ts classifies every method of
+ * both repositories and fails until it is.
  */
 export function notifyOnDeliveryCommit(storage: Storage, signal: CommitSignal): Storage {
   return {
     ...storage,
     // Outside a transaction each write is its own commit: notify as soon as it resolves.
+    events: signalingEvents(storage.events, () => signal.notify()),
     webhookDeliveries: signalingDeliveries(storage.webhookDeliveries, () => signal.notify()),
     transaction: async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
       let wrote = false;
+      const onWrite = () => (wrote = true);
       const result = await storage.transaction((tx) =>
-        work({ ...tx, webhookDeliveries: signalingDeliveries(tx.webhookDeliveries, () => (wrote = true)) }),
+        work({
+          ...tx,
+          events: signalingEvents(tx.events, onWrite),
+          webhookDeliveries: signalingDeliveries(tx.webhookDeliveries, onWrite),
+        }),
       );
       if (wrote) signal.notify();
       return result;
@@ -64,6 +71,20 @@ function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () 
       const rescheduled = await deliveries.reschedule(...args);
       onWrite();
       return rescheduled;
+    },
+  };
+}
+
+/** `events` with `onWrite` called after a fan-out that wrote at least one delivery. */
+function signalingEvents(events: EventRepository, onWrite: () => void): EventRepository {
+  return {
+    append: (...args) => events.append(...args),
+    get: (...args) => events.get(...args),
+    listByWorkspace: (...args) => events.listByWorkspace(...args),
+    appendAndFanOut: async (...args) => {
+      const deliveries = await events.appendAndFanOut(...args);
+      if (deliveries.length > 0) onWrite();
+      return deliveries;
     },
   };
 }

@@ -1,3 +1,4 @@
+import { fannedOutDelivery } from "../events/fanned-out-delivery.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { RETRY_WINDOW_MS } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
@@ -39,22 +40,8 @@ export function createTestDelivery(deps: { storage: Storage; clock: Clock; ids: 
       };
       await tx.events.append(event);
       const deliveryId = `whd_${ids().replace(/-/g, "")}`;
-      await tx.webhookDeliveries.insert({
-        id: deliveryId,
-        workspaceId,
-        subscriptionId,
-        eventId: event.id,
-        eventType: event.type,
-        status: "pending",
-        attemptCount: 0,
-        nextAttemptAt: event.created,
-        retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(),
-        leaseUntil: null,
-        leasedBy: null,
-        lastError: null,
-        createdAt: event.created,
-        deliveredAt: null,
-      });
+      const retryUntil = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
+      await tx.webhookDeliveries.insert(fannedOutDelivery(event, subscriptionId, deliveryId, retryUntil));
       return { delivery_id: deliveryId, event_id: event.id };
     });
   };

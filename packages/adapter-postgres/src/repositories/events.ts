@@ -1,0 +1,63 @@
+import type { EventRecord, StorageRepositories } from "@vitrina/core";
+import type { Queryable } from "../driver.js";
+import { iso, json, many, one, placeholders } from "../rows.js";
+import { toDelivery } from "./delivery-rows.js";
+
+export const toEvent = (r: any): EventRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  type: r.type,
+  created: iso(r.created),
+  data: r.data,
+});
+
+/** The outbox's source: domain events, appended with their deliveries in one statement. */
+export function eventRepositories(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "events"> {
+  return {
+    events: {
+      async append(e) {
+        await q.query(`INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})`, [
+          e.id,
+          e.workspaceId,
+          e.type,
+          e.created,
+          json(e.data),
+        ]);
+      },
+      appendAndFanOut: (e, { retryUntil }) =>
+        // One round trip for the event and all its deliveries: both INSERTs run as data-modifying
+        // CTEs (always, to completion, in this statement's transaction). The subscriptions are read
+        // as listEnabledForEvent reads them; delivery ids come from gen_random_uuid, since a single
+        // statement can't ask the caller for them. The NOTIFY rides along as on
+        // webhookDeliveries.insert (once per row; PostgreSQL folds repeats within a transaction)
+        // and only when a delivery was written.
+        many(
+          q,
+          `WITH event AS (
+             INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})
+           ), subscriber AS (
+             SELECT id, created_at FROM ${s}.webhook_subscriptions WHERE workspace_id = $2 AND enabled AND events ? $3
+           ), delivery AS (
+             INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status,
+               attempt_count, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+             SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $2, id, $1, $3, 'pending',
+               0, $4, $6, NULL, NULL, NULL, $4, NULL
+             FROM subscriber
+             RETURNING *
+           )
+           SELECT delivery.*, pg_notify($7, '') FROM delivery JOIN subscriber ON subscriber.id = delivery.subscription_id
+           ORDER BY subscriber.created_at, subscriber.id`,
+          [e.id, e.workspaceId, e.type, e.created, json(e.data), retryUntil, channel],
+          toDelivery,
+        ),
+      get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
+      listByWorkspace: (workspaceId, options = {}) =>
+        many(
+          q,
+          `SELECT * FROM ${s}.events WHERE workspace_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created, id`,
+          [workspaceId, options.type ?? null],
+          toEvent,
+        ),
+    },
+  };
+}
