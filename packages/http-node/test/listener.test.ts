@@ -178,4 +178,62 @@ describe("serve / toNodeListener", () => {
     await closed;
     server = undefined;
   });
+
+  /** GET over a raw node:http request: status, headers as sent, and each body chunk as it arrived. */
+  function rawGet(url: string, onChunk: (chunk: string) => void = () => {}) {
+    return new Promise<{ headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+      httpRequest(url, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+          onChunk(chunk);
+        });
+        res.on("end", () => resolve({ headers: res.headers, body }));
+      })
+        .on("error", reject)
+        .end();
+    });
+  }
+
+  it("sends a body that is all there at once with content-length, not chunked", async () => {
+    const json = JSON.stringify({ ok: true, text: "¿qué tal?" });
+    server = await serve(
+      async (request) =>
+        new URL(request.url).pathname === "/empty" ? new Response("") : Response.json(JSON.parse(json)),
+      { port: 0, handleSignals: false },
+    );
+    const answer = await rawGet(server.url);
+    expect(answer.body).toBe(json);
+    expect(answer.headers["content-length"]).toBe(String(Buffer.byteLength(json)));
+    expect(answer.headers["transfer-encoding"]).toBeUndefined();
+    const empty = await rawGet(`${server.url}/empty`);
+    expect(empty).toMatchObject({ body: "", headers: { "content-length": "0" } });
+  });
+
+  it("streams a body still being produced: each chunk leaves before the next exists", async () => {
+    let clientGot!: () => void;
+    const firstArrived = new Promise<void>((resolve) => (clientGot = resolve));
+    server = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            async start(controller) {
+              controller.enqueue(new TextEncoder().encode("first;"));
+              // Produced only once the client holds the first chunk: buffering it would deadlock.
+              await firstArrived;
+              controller.enqueue(new TextEncoder().encode("second"));
+              controller.close();
+            },
+          }),
+        ),
+      { port: 0, handleSignals: false },
+    );
+    const answer = await rawGet(server.url, (chunk) => {
+      if (chunk.includes("first;")) clientGot();
+    });
+    expect(answer.body).toBe("first;second");
+    expect(answer.headers["transfer-encoding"]).toBe("chunked");
+    expect(answer.headers["content-length"]).toBeUndefined();
+  });
 });
