@@ -1,13 +1,9 @@
 // Agent-runtime invoke calls/s on the memory adapter, next to calling the same storage functions
 // directly: the ratio is what the runtime adds (scope check, zod input/output validation,
 // provenance; for contacts.update also the logical attempt: fingerprint + 3 attempt writes).
-import {
-  createManualClock,
-  createVitrina,
-  logMessagingTransport,
-  seedDemoData,
-  silentLogger,
-} from "../packages/core/dist/index.js";
+import { createVitrina, silentLogger } from "../packages/core/dist/index.js";
+import { logMessagingTransport, seedDemoData } from "../packages/core/dist/demo.js";
+import { createManualClock } from "../packages/core/dist/testing/index.js";
 import { memoryStorage } from "../packages/adapter-memory/dist/index.js";
 import { opsPerSecond } from "./lib.mjs";
 
