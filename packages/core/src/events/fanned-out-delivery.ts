@@ -2,9 +2,10 @@ import type { EventRecord } from "../ports/records.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 
 /**
- * A fresh delivery of `event` to one subscriber, as `events.appendAndFanOut` (and a test delivery) writes it: pending, due at once,
- * never attempted, unleased. For adapters that build records in code (the memory adapter; the
- * PostgreSQL one writes the same columns in SQL) and for the contract suite, which checks them.
+ * A fresh delivery of `event` to one subscriber, as `events.appendAndFanOut` (and a test delivery)
+ * writes it: pending, due at once, never attempted, unleased. For adapters that build records in
+ * code (the memory adapter; the PostgreSQL one writes the same columns in SQL) and for the
+ * contract suite, which checks them.
  */
 export function fannedOutDelivery(
   event: EventRecord,
