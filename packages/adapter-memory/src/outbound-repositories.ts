@@ -1,6 +1,7 @@
 import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
+import { appendAndFanOut } from "./webhook-repositories.js";
 
 const byCreated = (a: OutboundMessageRecord, b: OutboundMessageRecord) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -17,8 +18,19 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
       async findByLeadEvent(leadEventId) {
         return state.outbound.lookup("lead", leadEventId);
       },
-      async update(message) {
-        return state.outbound.replace(message, undo);
+      async recordOutcome({ id, ...answer }, thread) {
+        const current = state.outbound.get(id);
+        if (current === null) return { recorded: false, conversationId: null, opened: false, deliveries: 0 };
+        state.outbound.replace({ ...current, ...answer }, undo);
+        if (thread === undefined) return { recorded: true, conversationId: null, opened: false, deliveries: 0 };
+        const at = thread.message.createdAt;
+        const active = state.conversations.lookup("activeWhatsapp", thread.conversation.contactId);
+        if (active !== null) state.conversations.replace({ ...active, updatedAt: at }, undo);
+        else state.conversations.insert(thread.conversation, undo);
+        const conversationId = active?.id ?? thread.conversation.id;
+        state.messages.insert({ ...thread.message, conversationId }, undo);
+        const deliveries = active === null ? appendAndFanOut(state, undo, thread.started, thread.retryUntil).length : 0;
+        return { recorded: true, conversationId, opened: active === null, deliveries };
       },
       async listByWorkspace(workspaceId) {
         return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);

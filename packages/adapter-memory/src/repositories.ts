@@ -1,13 +1,11 @@
-import { enabledSubscribers } from "./webhook-repositories.js";
 import { ConflictError, VitrinaError, type ConversationRecord, type StorageRepositories } from "@vitrina/core";
-import { fannedOutDelivery } from "@vitrina/core/storage";
 import { createMemoryOAuthRepositories } from "./oauth-repositories.js";
 import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { createCommerceRepositories } from "./commerce-repositories.js";
 import { createContactRepositories } from "./contact-repositories.js";
-import { createWebhookRepositories } from "./webhook-repositories.js";
+import { appendAndFanOut, createWebhookRepositories } from "./webhook-repositories.js";
 import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
@@ -181,13 +179,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.events.insert(event, undo);
       },
       async appendAndFanOut(event, { retryUntil }) {
-        state.events.insert(event, undo);
-        return enabledSubscribers(state, event.workspaceId, event.type).map((subscription) => {
-          const id = `whd_${crypto.randomUUID().replace(/-/g, "")}`;
-          const delivery = fannedOutDelivery(event, subscription.id, id, retryUntil);
-          state.webhookDeliveries.insert(delivery, undo);
-          return delivery;
-        });
+        return appendAndFanOut(state, undo, event, retryUntil);
       },
       async get(id) {
         return state.events.get(id);

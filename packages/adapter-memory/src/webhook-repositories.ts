@@ -1,5 +1,5 @@
 import { ConflictError, type StorageRepositories } from "@vitrina/core";
-import { type WebhookDeliveryRecord } from "@vitrina/core/storage";
+import { fannedOutDelivery, type EventRecord, type WebhookDeliveryRecord } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -15,6 +15,26 @@ export function enabledSubscribers(state: MemoryState, workspaceId: string, even
   return state.webhookSubscriptions
     .filter((s) => s.workspaceId === workspaceId && s.enabled && s.events.includes(eventType))
     .sort(oldestFirst);
+}
+
+/** `events.appendAndFanOut`: the event, and one pending delivery per subscriber that chose its type. */
+export function appendAndFanOut(
+  state: MemoryState,
+  undo: UndoLog,
+  event: EventRecord,
+  retryUntil: string,
+): WebhookDeliveryRecord[] {
+  state.events.insert(event, undo);
+  return enabledSubscribers(state, event.workspaceId, event.type).map((subscription) => {
+    const delivery = fannedOutDelivery(
+      event,
+      subscription.id,
+      `whd_${crypto.randomUUID().replace(/-/g, "")}`,
+      retryUntil,
+    );
+    state.webhookDeliveries.insert(delivery, undo);
+    return delivery;
+  });
 }
 
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);

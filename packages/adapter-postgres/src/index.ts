@@ -52,7 +52,7 @@ function repositories(q: Queryable, s: string, channel: string): StorageReposito
     ...workspaceRepositories(mapped, s),
     ...contactRepositories(mapped, s),
     ...leadRepositories(mapped, s),
-    ...outboundRepository(mapped, s),
+    ...outboundRepository(mapped, s, channel),
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
     ...capabilityRepositories(mapped, s),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Storage } from "@vitrina/core";
 import { fixtures } from "@vitrina/core/testing";
-import { backends, openTestStorage } from "./support.js";
+import { backends, openTestStorage, waitsOnALock } from "./support.js";
 
 // The first-message claim is one statement outside any transaction. It must still wait for an
 // opt-out that is being written at that moment and then honour it: without the contact's row lock,
@@ -20,21 +20,6 @@ describe.each(backends)("first-message claim against an opt-out in flight on %s"
   afterAll(async () => {
     await storage.close();
   });
-
-  /** True once the claim waits on a row lock, false if it finished first (it did not wait: PostgreSQL only). */
-  async function claimWaitsOnTheLock(claim: Promise<unknown>, marker: string): Promise<boolean> {
-    let finished = false;
-    void claim.finally(() => (finished = true));
-    while (!finished) {
-      const { rows } = await db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-        [`%${marker}%`],
-      );
-      if (rows[0].n > 0) return true;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return false;
-  }
 
   it(`never claims a message whose contact opts out while the claim runs (${RUNS[backend]} runs)`, async () => {
     const workspace = f.workspace();
@@ -69,7 +54,7 @@ describe.each(backends)("first-message claim against an opt-out in flight on %s"
         handedToProviderAt: f.at(i + 1),
         updatedAt: f.at(i + 1),
       });
-      if (backend === "PostgreSQL" && !(await claimWaitsOnTheLock(claim, "claimed AS"))) didNotWait++;
+      if (backend === "PostgreSQL" && !(await waitsOnALock(db, claim, "claimed AS"))) didNotWait++;
       commit();
       await optOut;
       const result = await claim;

@@ -48,7 +48,7 @@ async function setup(storage: Storage) {
       storage.transaction((tx) => {
         if (!control.crashBeforeSend) return work(tx);
         // Older releases claimed inside a transaction (and before that, with a whole-row update).
-        return work({ ...tx, outbound: { ...tx.outbound, claimUnsent: stop, update: stop } });
+        return work({ ...tx, outbound: { ...tx.outbound, claimUnsent: stop, recordOutcome: stop } });
       }),
   };
   const vitrina = createVitrina({

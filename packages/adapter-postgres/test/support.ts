@@ -55,3 +55,28 @@ export function testVitrina(storage: Storage, options: Partial<VitrinaOptions> =
     ...options,
   });
 }
+
+/**
+ * True once `statement` waits on a lock in PostgreSQL (found in `pg_stat_activity` by `marker`, a
+ * piece of its SQL); false if it finished without waiting. How a race test proves it raced.
+ */
+export async function waitsOnALock(
+  db: { query(text: string, params?: unknown[]): Promise<{ rows: any[] }> },
+  statement: Promise<unknown>,
+  marker: string,
+): Promise<boolean> {
+  let finished = false;
+  void statement.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
+  while (!finished) {
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+      [`%${marker}%`],
+    );
+    if (rows[0].n > 0) return true;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { describe, expect, it } from "vitest";
 import type { EventRepository } from "../src/ports/event-storage.js";
+import type { OutboundMessageRepository } from "../src/ports/lead-storage.js";
 import type { WebhookDeliveryRepository } from "../src/ports/webhook-storage.js";
 import { createCommitSignal, notifyOnDeliveryCommit } from "../src/webhooks/commit-signal.js";
 
@@ -125,6 +126,56 @@ describe("notifyOnDeliveryCommit: an event's fan-out", () => {
     await storage.transaction(async (tx) => {
       await tx.events.appendAndFanOut({} as never, { retryUntil: "" });
       await tx.events.append({} as never).catch(() => {});
+      expect(wakes).toBe(0);
+    });
+    expect(wakes).toBe(expected);
+  });
+});
+
+describe("notifyOnDeliveryCommit: a first message that opens a conversation", () => {
+  /** Every method of the first-message port; only recording an outcome can fan an event out. */
+  const outboundMethods: Record<keyof OutboundMessageRepository, true> = {
+    insert: true,
+    findByLeadEvent: true,
+    recordOutcome: true,
+    listByWorkspace: true,
+    findLatestLiveByContact: true,
+    claimUnsent: true,
+    claimForSending: true,
+    failInFlight: true,
+    listUnsettled: true,
+  };
+  /** A Storage whose outcome recording reports `written` deliveries (and does nothing else). */
+  function recording(written: number) {
+    const storage = memoryStorage();
+    const outbound: OutboundMessageRepository = {
+      ...storage.outbound,
+      recordOutcome: async () => ({ recorded: true, conversationId: "c", opened: written > 0, deliveries: written }),
+    };
+    return {
+      ...storage,
+      outbound,
+      transaction: <T>(work: (tx: typeof storage) => Promise<T>) => work({ ...storage, outbound }),
+    };
+  }
+
+  it("wraps every method a real adapter's first-message repository has", () => {
+    expect(Object.keys(memoryStorage().outbound).sort()).toEqual(Object.keys(outboundMethods).sort());
+  });
+
+  it.each([
+    [3, 1],
+    [0, 0],
+  ])("an outcome that wrote %i deliveries wakes workers %i time(s), after the commit", async (written, expected) => {
+    const signal = createCommitSignal();
+    let wakes = 0;
+    signal.subscribe(() => wakes++);
+    const storage = notifyOnDeliveryCommit(recording(written), signal);
+    await storage.outbound.recordOutcome({} as never);
+    expect(wakes).toBe(expected);
+    wakes = 0;
+    await storage.transaction(async (tx) => {
+      await tx.outbound.recordOutcome({} as never);
       expect(wakes).toBe(0);
     });
     expect(wakes).toBe(expected);

@@ -1,6 +1,7 @@
 import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
+import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcome.js";
 import { toContact } from "./contacts.js";
 
 const toOutbound = (r: any): OutboundMessageRecord => ({
@@ -34,7 +35,7 @@ export const outboundValues = (m: OutboundMessageRecord) => [
 ];
 
 /** First messages of leads, and the send lease's compare-and-set updates. */
-export function outboundRepository(q: Queryable, s: string): Pick<StorageRepositories, "outbound"> {
+export function outboundRepository(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "outbound"> {
   return {
     outbound: {
       async insert(m) {
@@ -47,14 +48,8 @@ export function outboundRepository(q: Queryable, s: string): Pick<StorageReposit
       },
       findByLeadEvent: (leadEventId) =>
         one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
-      async update(m) {
-        const result = await q.query(
-          `UPDATE ${s}.outbound_messages SET workspace_id = $2, lead_event_id = $3, contact_id = $4, channel = $5, status = $6, reason = $7,
-             provider_message_id = $8, handed_to_provider_at = $9, provider_answered_at = $10, created_at = $11, updated_at = $12 WHERE id = $1`,
-          outboundValues(m),
-        );
-        return affected(result) > 0;
-      },
+      recordOutcome: (outcome, thread) =>
+        thread === undefined ? recordOutcomeOnly(q, s, outcome) : recordOutcomeInThread(q, s, channel, outcome, thread),
       listByWorkspace: (workspaceId) =>
         many(
           q,

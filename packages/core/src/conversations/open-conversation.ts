@@ -1,9 +1,9 @@
-import { emitEvent } from "../events/emit-event.js";
+import { emitEvent, newEvent } from "../events/emit-event.js";
 import type { EventData } from "../events/event-schemas.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { ConversationRecord, MessageRecord } from "../ports/records.js";
-import type { StorageTransaction } from "../ports/storage.js";
+import type { FirstMessageThread, StorageTransaction } from "../ports/storage.js";
 
 export interface OpenConversationInput {
   workspaceId: string;
@@ -23,17 +23,8 @@ export async function openConversation(
   deps: { clock: Clock; ids: IdGenerator },
   input: OpenConversationInput,
 ): Promise<{ conversation: ConversationRecord; message: MessageRecord | null }> {
-  const now = deps.clock.now().toISOString();
-  const conversation: ConversationRecord = {
-    id: deps.ids(),
-    workspaceId: input.workspaceId,
-    contactId: input.contactId,
-    channel: input.channel,
-    status: "open",
-    escalatedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const conversation = newConversation(deps, input);
+  const now = conversation.createdAt;
   await tx.conversations.insert(conversation);
   let message: MessageRecord | null = null;
   if (input.firstMessage) {
@@ -46,41 +37,57 @@ export async function openConversation(
     };
     await tx.messages.insert(message);
   }
-  await emitEvent(tx, deps, {
-    workspaceId: input.workspaceId,
-    type: "conversation.started",
-    data: {
-      conversation_id: conversation.id,
-      contact_id: input.contactId,
-      channel: input.channel,
-      started_by: input.startedBy,
-    },
-  });
+  await emitEvent(tx, deps, conversationStarted(conversation, input.startedBy));
   return { conversation, message };
 }
 
-/**
- * Adds `firstMessage` to the contact's active conversation on the channel when there is one
- * (bumping its `updatedAt`, no event), or opens one as `openConversation` does. Call it with the
- * contact's row locked, so two callers for one contact never both open a thread; on WhatsApp a
- * unique rule refuses a second active one anyway.
- */
-export async function continueOrOpenConversation(
-  tx: StorageTransaction,
+function newConversation(
   deps: { clock: Clock; ids: IdGenerator },
-  input: OpenConversationInput & { firstMessage: { sender: string; content: string } },
-): Promise<{ conversation: ConversationRecord; message: MessageRecord | null; opened: boolean }> {
-  const active = await tx.conversations.findActive(input.workspaceId, input.contactId, input.channel);
-  if (active === null) return { ...(await openConversation(tx, deps, input)), opened: true };
+  input: Pick<OpenConversationInput, "workspaceId" | "contactId" | "channel">,
+): ConversationRecord {
   const now = deps.clock.now().toISOString();
-  const message: MessageRecord = {
+  return {
     id: deps.ids(),
     workspaceId: input.workspaceId,
-    conversationId: active.id,
-    ...input.firstMessage,
+    contactId: input.contactId,
+    channel: input.channel,
+    status: "open",
+    escalatedAt: null,
     createdAt: now,
+    updatedAt: now,
   };
-  await tx.messages.insert(message);
-  await tx.conversations.touch(input.workspaceId, active.id, now);
-  return { conversation: { ...active, updatedAt: now }, message, opened: false };
+}
+
+function conversationStarted(conversation: ConversationRecord, startedBy: OpenConversationInput["startedBy"]) {
+  return {
+    workspaceId: conversation.workspaceId,
+    type: "conversation.started" as const,
+    data: {
+      conversation_id: conversation.id,
+      contact_id: conversation.contactId,
+      channel: conversation.channel,
+      started_by: startedBy,
+    },
+  };
+}
+
+/**
+ * What `outbound.recordOutcome` needs to put a first message that went out into the contact's
+ * WhatsApp history: the message, and the conversation and `conversation.started` event to open
+ * when the contact has no active thread. Storage decides which, in the same atomic step, so two
+ * first messages for one contact never open two threads.
+ */
+export function whatsappThreadFor(
+  deps: { clock: Clock; ids: IdGenerator },
+  input: { workspaceId: string; contactId: string; startedBy: OpenConversationInput["startedBy"] },
+  firstMessage: { sender: string; content: string },
+): FirstMessageThread {
+  const conversation = newConversation(deps, { ...input, channel: "whatsapp" });
+  const { record, retryUntil } = newEvent(deps, conversationStarted(conversation, input.startedBy));
+  return {
+    conversation,
+    message: { id: deps.ids(), workspaceId: input.workspaceId, ...firstMessage, createdAt: conversation.createdAt },
+    started: record,
+    retryUntil,
+  };
 }

@@ -11,17 +11,15 @@ import type { EventType } from "./event-types.js";
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Writes an event into the transactional outbox, inside the caller's transaction, and fans it out
- * there too: one pending delivery per enabled subscription that chose its type. The event and its
- * deliveries commit with the state change that caused them, or none of it does. Every domain
- * operation emits through this one function; `data` is checked against the type's schema so a
- * receiver never gets a shape the README doesn't promise.
+ * An event record checked against its type's published schema, with the retry deadline of its
+ * deliveries: what `emitEvent` appends, and what a storage step that appends an event inside a
+ * larger write (`outbound.recordOutcome`) is handed. `data` is checked so a receiver never gets a
+ * shape the README doesn't promise.
  */
-export async function emitEvent<T extends EventType>(
-  tx: StorageTransaction,
+export function newEvent<T extends EventType>(
   deps: { clock: Clock; ids: IdGenerator },
   event: { workspaceId: string; type: T; data: EventData<T> },
-): Promise<EventRecord> {
+): { record: EventRecord; retryUntil: string } {
   const parsed = eventDataSchemas[event.type].safeParse(event.data);
   if (!parsed.success) {
     throw new VitrinaError("internal", `event ${event.type} has invalid data`, {
@@ -29,13 +27,31 @@ export async function emitEvent<T extends EventType>(
     });
   }
   const now = deps.clock.now();
-  const record: EventRecord = {
-    id: `evt_${deps.ids().replace(/-/g, "")}`,
-    workspaceId: event.workspaceId,
-    type: event.type,
-    created: now.toISOString(),
-    data: parsed.data as Record<string, unknown>,
+  return {
+    record: {
+      id: `evt_${deps.ids().replace(/-/g, "")}`,
+      workspaceId: event.workspaceId,
+      type: event.type,
+      created: now.toISOString(),
+      data: parsed.data as Record<string, unknown>,
+    },
+    retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(),
   };
-  await tx.events.appendAndFanOut(record, { retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString() });
+}
+
+/**
+ * Writes an event into the transactional outbox, inside the caller's transaction, and fans it out
+ * there too: one pending delivery per enabled subscription that chose its type. The event and its
+ * deliveries commit with the state change that caused them, or none of it does. Every domain
+ * operation emits through this one function (or hands `newEvent`'s record to the one storage step
+ * that appends it).
+ */
+export async function emitEvent<T extends EventType>(
+  tx: StorageTransaction,
+  deps: { clock: Clock; ids: IdGenerator },
+  event: { workspaceId: string; type: T; data: EventData<T> },
+): Promise<EventRecord> {
+  const { record, retryUntil } = newEvent(deps, event);
+  await tx.events.appendAndFanOut(record, { retryUntil });
   return record;
 }

@@ -1,11 +1,11 @@
-import { continueOrOpenConversation } from "../conversations/open-conversation.js";
+import { whatsappThreadFor } from "../conversations/open-conversation.js";
 import { VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport, OutgoingMessage } from "../ports/messaging.js";
 import type { ContactRecord, OutboundMessageRecord } from "../ports/records.js";
-import type { Storage } from "../ports/storage.js";
+import type { FirstMessageOutcome, Storage } from "../ports/storage.js";
 import { buildFirstMessage, type FirstMessageOptions } from "./first-message.js";
 import type { LeadPayload } from "./lead-schema.js";
 
@@ -90,39 +90,43 @@ export async function sendFirstMessage(
   const claimed = await claimForSending(deps, message, payload);
   if (claimed.contact === null) return claimed.outbound;
   const outgoing = buildFirstMessage(deps.firstMessage, claimed.contact, payload);
-  let next: OutboundMessageRecord;
+  let outcome: FirstMessageOutcome;
   try {
     const result = await deps.messaging.send(outgoing);
-    next = {
-      ...claimed.outbound,
+    outcome = {
+      id: message.id,
       status: result.status,
       reason: result.status === "queued" ? "held by the messaging provider" : null,
       providerMessageId: result.providerMessageId,
       providerAnsweredAt: deps.clock.now().toISOString(),
+      updatedAt: deps.clock.now().toISOString(),
     };
   } catch (error) {
     // Provider errors are VitrinaErrors with a message meant for users; anything else is a bug
     // whose details belong in the log, not in the response.
     const reason = error instanceof VitrinaError ? error.message : "messaging transport failed unexpectedly";
     deps.logger.warn({ leadEventId: message.leadEventId, error: String(error) }, "first message failed");
-    next = { ...claimed.outbound, status: "failed", reason, providerAnsweredAt: deps.clock.now().toISOString() };
+    const at = deps.clock.now().toISOString();
+    outcome = {
+      id: message.id,
+      status: "failed",
+      reason,
+      providerMessageId: null,
+      providerAnsweredAt: at,
+      updatedAt: at,
+    };
   }
-  next.updatedAt = deps.clock.now().toISOString();
-  if (next.status === "failed") {
-    await deps.storage.outbound.update(next);
-    return next;
-  }
-  await deps.storage.transaction(async (tx) => {
-    // Locked so that two first messages for one contact never both open a thread.
-    await tx.contacts.getForUpdate(message.workspaceId, message.contactId);
-    await tx.outbound.update(next);
-    await continueOrOpenConversation(tx, deps, {
-      workspaceId: message.workspaceId,
-      contactId: message.contactId,
-      channel: "whatsapp",
-      startedBy: "lead_intake",
-      firstMessage: { sender: "agent", content: describeOutgoing(outgoing) },
-    });
-  });
-  return next;
+  // One atomic storage step (one statement on PostgreSQL): the outcome, and for a message that
+  // went out, its place in the contact's WhatsApp thread (opened with `conversation.started` only
+  // when none is active).
+  const thread =
+    outcome.status === "failed"
+      ? undefined
+      : whatsappThreadFor(
+          deps,
+          { workspaceId: message.workspaceId, contactId: message.contactId, startedBy: "lead_intake" },
+          { sender: "agent", content: describeOutgoing(outgoing) },
+        );
+  await deps.storage.outbound.recordOutcome(outcome, thread);
+  return { ...claimed.outbound, ...outcome };
 }

@@ -1,4 +1,12 @@
-import type { ContactRecord, LeadEventRecord, OpportunityRecord, OutboundMessageRecord } from "./records.js";
+import type {
+  ContactRecord,
+  ConversationRecord,
+  EventRecord,
+  LeadEventRecord,
+  MessageRecord,
+  OpportunityRecord,
+  OutboundMessageRecord,
+} from "./records.js";
 
 // Part of the Storage port (lead intake: lead events, their opportunities and first messages.); see storage.ts.
 
@@ -28,7 +36,16 @@ export interface OpportunityRepository {
 export interface OutboundMessageRepository {
   insert(message: OutboundMessageRecord): Promise<void>;
   findByLeadEvent(leadEventId: string): Promise<OutboundMessageRecord | null>;
-  update(message: OutboundMessageRecord): Promise<boolean>;
+  /**
+   * Records the provider's answer for a first message, setting only the outcome's columns (a
+   * concurrent write to the others survives). With `thread` (a message that went out), in the same
+   * atomic step: the message joins the contact's active WhatsApp conversation, whose `updatedAt`
+   * becomes the message's time, or, when the contact has none, `thread.conversation` is opened with
+   * it and `thread.started` is appended and fanned out as `events.appendAndFanOut` would. Two calls
+   * for one contact never open two threads, whatever their timing. `recorded` is false (and nothing
+   * is written) when no message has `outcome.id`.
+   */
+  recordOutcome(outcome: FirstMessageOutcome, thread?: FirstMessageThread): Promise<RecordedOutcome>;
   listByWorkspace(workspaceId: string): Promise<OutboundMessageRecord[]>;
   /**
    * The contact's most recent first message that is `queued` or `sent` and was created at or after
@@ -71,3 +88,35 @@ export interface OutboundMessageRepository {
 export type UnsentMessageChange =
   | { status: "queued"; reason: string; handedToProviderAt: string; updatedAt: string }
   | { status: "blocked" | "failed"; reason: string; handedToProviderAt: null; updatedAt: string };
+
+/** The provider's answer for a first message that was handed to it. */
+export interface FirstMessageOutcome {
+  id: string;
+  status: "sent" | "queued" | "failed";
+  reason: string | null;
+  providerMessageId: string | null;
+  providerAnsweredAt: string;
+  updatedAt: string;
+}
+
+/** Where a first message that went out is written in the contact's WhatsApp history. */
+export interface FirstMessageThread {
+  /** Opened only when the contact has no WhatsApp conversation that is not closed. */
+  conversation: ConversationRecord;
+  /** Stored in whichever conversation ends up holding it (its `conversationId` is set then). */
+  message: Omit<MessageRecord, "conversationId">;
+  /** `conversation.started` for `conversation`: appended and fanned out only when it was opened. */
+  started: EventRecord;
+  /** The deliveries' retry deadline, as in `events.appendAndFanOut`. */
+  retryUntil: string;
+}
+
+export interface RecordedOutcome {
+  recorded: boolean;
+  /** The conversation now holding the message (null without a thread, or when not recorded). */
+  conversationId: string | null;
+  /** True when `thread.conversation` was opened (and `thread.started` appended). */
+  opened: boolean;
+  /** How many deliveries of `thread.started` were written (0 unless opened). */
+  deliveries: number;
+}

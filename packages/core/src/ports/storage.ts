@@ -39,8 +39,11 @@ export type * from "./member-storage.js";
  * 2: `webhookSubscriptions.update(record)` became `patch(workspaceId, id, changes)` (targeted writes).
  * 3: `events.appendAndFindSubscribers(event)` became `appendAndFanOut(event, { retryUntil })`: the
  *    adapter writes the deliveries too (one round trip per event instead of one per subscriber).
+ * 4: `outbound.update(record)` became `recordOutcome(outcome, thread?)`: only the provider's answer
+ *    is written, and a message that went out joins (or opens) the contact's WhatsApp thread in the
+ *    same atomic step.
  */
-export const STORAGE_CONTRACT_VERSION = 3;
+export const STORAGE_CONTRACT_VERSION = 4;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

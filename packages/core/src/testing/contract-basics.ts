@@ -186,18 +186,16 @@ export const basicsSection: ContractSection = {
       expect(await storage().opportunities.listByContact(contact.id)).toEqual([opportunity]);
     });
 
-    it("stores and updates outbound message records", async () => {
+    it("stores outbound message records", async () => {
       const { workspace, connector } = await seedWorkspace();
       const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
       const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
       await storage().leads.insertIfNew(lead);
       const message = f.outbound(workspace.id, lead.id, contact.id);
       await storage().outbound.insert(message);
-      const sent = { ...message, status: "sent" as const, providerMessageId: "wamid.X", updatedAt: f.at(99) };
-      expect(await storage().outbound.update(sent)).toBe(true);
-      expect(await storage().outbound.findByLeadEvent(lead.id)).toEqual(sent);
-      expect(await storage().outbound.listByWorkspace(workspace.id)).toEqual([sent]);
-      expect(await storage().outbound.update(f.outbound(workspace.id, f.id(), contact.id))).toBe(false);
+      expect(await storage().outbound.findByLeadEvent(lead.id)).toEqual(message);
+      expect(await storage().outbound.listByWorkspace(workspace.id)).toEqual([message]);
+      expect(await storage().outbound.findByLeadEvent(f.id())).toBeNull();
     });
 
     it("appends events and lists them oldest first, filtered by type", async () => {

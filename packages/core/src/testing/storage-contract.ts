@@ -5,6 +5,7 @@ import { capabilityStorageContract } from "./contract-capabilities.js";
 import { inputContract } from "./contract-input.js";
 import { concurrencyContract } from "./contract-concurrency.js";
 import { leadIntakeContract } from "./contract-lead-intake.js";
+import { firstMessageOutcomeContract } from "./contract-first-message-outcome.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { retentionContract } from "./contract-retention.js";
 import { basicsSection } from "./contract-basics.js";
@@ -22,7 +23,13 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "webhooks", run: (c) => webhookContract(c.storage) },
   { name: "bad input", run: (c) => inputContract(c.storage) },
   { name: "concurrency", run: (c) => concurrencyContract(c.storage, c.f, c.seedWorkspace) },
-  { name: "lead intake", run: (c) => leadIntakeContract(c.storage, c.f, c.seedWorkspace) },
+  {
+    name: "lead intake",
+    run: (c) => {
+      leadIntakeContract(c.storage, c.f, c.seedWorkspace);
+      firstMessageOutcomeContract(c.storage, c.f, c.seedWorkspace);
+    },
+  },
   { name: "retention", run: (c) => retentionContract(c.create) },
   { name: "admin", run: (c) => adminContract(c.storage) },
   deliveryListenerSection,

@@ -1,4 +1,10 @@
-import type { EventRepository, Storage, StorageTransaction, WebhookDeliveryRepository } from "../ports/storage.js";
+import type {
+  EventRepository,
+  OutboundMessageRepository,
+  Storage,
+  StorageTransaction,
+  WebhookDeliveryRepository,
+} from "../ports/storage.js";
 
 /** Listeners told "deliveries were just committed": running workers wake on it. */
 export function createCommitSignal() {
@@ -20,18 +26,20 @@ export type CommitSignal = ReturnType<typeof createCommitSignal>;
  * commit (never before: a worker woken early would find nothing). Domain code stays unaware of
  * workers, which is why every emitter gets millisecond delivery for free.
  *
- * Only three methods of the port make a delivery due, and they are listed here on purpose:
+ * Only four methods of the port make a delivery due, and they are listed here on purpose:
  * `events.appendAndFanOut` (an event's deliveries, when it has subscribers),
+ * `outbound.recordOutcome` (a first message that opened a conversation, ditto),
  * `webhookDeliveries.insert` (a new delivery) and `reschedule` (a resend). `claimDueDeliveries` and
  * `completeClaim` are the worker's own writes, and it re-arms its timer itself. A new port method
  * that makes deliveries due must be added here; commit-signal.test.ts classifies every method of
- * both repositories and fails until it is.
+ * these three repositories and fails until it is.
  */
 export function notifyOnDeliveryCommit(storage: Storage, signal: CommitSignal): Storage {
   return {
     ...storage,
     // Outside a transaction each write is its own commit: notify as soon as it resolves.
     events: signalingEvents(storage.events, () => signal.notify()),
+    outbound: signalingOutbound(storage.outbound, () => signal.notify()),
     webhookDeliveries: signalingDeliveries(storage.webhookDeliveries, () => signal.notify()),
     transaction: async <T>(work: (tx: StorageTransaction) => Promise<T>): Promise<T> => {
       let wrote = false;
@@ -40,6 +48,7 @@ export function notifyOnDeliveryCommit(storage: Storage, signal: CommitSignal): 
         work({
           ...tx,
           events: signalingEvents(tx.events, onWrite),
+          outbound: signalingOutbound(tx.outbound, onWrite),
           webhookDeliveries: signalingDeliveries(tx.webhookDeliveries, onWrite),
         }),
       );
@@ -85,6 +94,18 @@ function signalingEvents(events: EventRepository, onWrite: () => void): EventRep
       const deliveries = await events.appendAndFanOut(...args);
       if (deliveries.length > 0) onWrite();
       return deliveries;
+    },
+  };
+}
+
+/** `outbound` with `onWrite` called after an outcome whose new conversation's event was fanned out. */
+function signalingOutbound(outbound: OutboundMessageRepository, onWrite: () => void): OutboundMessageRepository {
+  return {
+    ...outbound,
+    recordOutcome: async (...args) => {
+      const recorded = await outbound.recordOutcome(...args);
+      if (recorded.deliveries > 0) onWrite();
+      return recorded;
     },
   };
 }

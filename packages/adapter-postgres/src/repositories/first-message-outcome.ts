@@ -1,0 +1,111 @@
+import type { FirstMessageOutcome, FirstMessageThread, RecordedOutcome } from "@vitrina/core/storage";
+import { affected, type Queryable } from "../driver.js";
+import { json } from "../rows.js";
+
+const outcomeValues = (o: FirstMessageOutcome) => [
+  o.id,
+  o.status,
+  o.reason,
+  o.providerMessageId,
+  o.providerAnsweredAt,
+  o.updatedAt,
+];
+
+/** A failed send: only the outcome's columns change, so a concurrent write to the others survives. */
+export async function recordOutcomeOnly(
+  q: Queryable,
+  s: string,
+  outcome: FirstMessageOutcome,
+): Promise<RecordedOutcome> {
+  const result = await q.query(
+    `UPDATE ${s}.outbound_messages SET status = $2, reason = $3, provider_message_id = $4, provider_answered_at = $5, updated_at = $6
+     WHERE id = $1`,
+    outcomeValues(outcome),
+  );
+  return { recorded: affected(result) > 0, conversationId: null, opened: false, deliveries: 0 };
+}
+
+/**
+ * A first message that went out, in one statement (its own transaction): the outcome, the message
+ * in the contact's active WhatsApp thread or in a new one, and for a new one `conversation.started`
+ * with its deliveries. Before, this took a transaction of eight round trips with the contact locked.
+ *
+ * The thread is found-or-opened by `INSERT … ON CONFLICT` on `conversations_one_active_whatsapp_key`
+ * (one WhatsApp conversation that is not closed per contact), not by a SELECT: under READ
+ * COMMITTED a SELECT in this statement sees the snapshot taken when it began, so it could miss a
+ * thread another first message opened meanwhile. ON CONFLICT checks the index against what is
+ * committed now: it waits for a concurrent insert of the same contact's thread and then continues
+ * that one (`DO UPDATE` moves only `updated_at`, as `conversations.touch` does; an escalation
+ * written meanwhile survives); if the active thread is closed meanwhile, it retries and opens a new
+ * one. `id = $7` tells which happened: the candidate's id comes back only when it was inserted.
+ *
+ * Every data-modifying CTE runs to completion whether or not the final SELECT reads it; each one
+ * after `outcome` reads from the one before, so an unknown message id writes nothing. The NOTIFY
+ * that wakes outbox workers is sent once, and only when a delivery was written.
+ */
+export async function recordOutcomeInThread(
+  q: Queryable,
+  s: string,
+  channel: string,
+  outcome: FirstMessageOutcome,
+  { conversation: c, message: m, started: e, retryUntil }: FirstMessageThread,
+): Promise<RecordedOutcome> {
+  const { rows } = await q.query(
+    `WITH outcome AS (
+       UPDATE ${s}.outbound_messages SET status = $2, reason = $3, provider_message_id = $4, provider_answered_at = $5, updated_at = $6
+       WHERE id = $1 RETURNING id
+     ), thread AS (
+       INSERT INTO ${s}.conversations (id, workspace_id, contact_id, channel, status, escalated_at, created_at, updated_at)
+       SELECT $7, $8, $9, $10, $11, NULL, $12, $13 FROM outcome
+       ON CONFLICT (contact_id) WHERE channel = 'whatsapp' AND status <> 'closed'
+       DO UPDATE SET updated_at = $17
+       RETURNING id, id = $7 AS opened
+     ), message AS (
+       INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at)
+       SELECT $14, $8, thread.id, $15, $16, $17 FROM thread
+     ), event AS (
+       INSERT INTO ${s}.events (id, workspace_id, type, created, data)
+       SELECT $18, $8, $19, $20, $21 FROM thread WHERE opened
+       RETURNING id
+     ), delivery AS (
+       INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status,
+         attempt_count, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+       SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $8, subscriber.id, event.id, $19, 'pending',
+         0, $20, $22, NULL, NULL, NULL, $20, NULL
+       FROM event CROSS JOIN ${s}.webhook_subscriptions subscriber
+       WHERE subscriber.workspace_id = $8 AND subscriber.enabled AND subscriber.events ? $19
+       RETURNING id
+     )
+     SELECT (SELECT count(*) FROM outcome)::int AS recorded, thread.id AS conversation_id,
+       coalesce(thread.opened, false) AS opened, (SELECT count(*) FROM delivery)::int AS deliveries,
+       (SELECT pg_notify($23, '') FROM delivery LIMIT 1) AS notified
+     FROM (VALUES (1)) AS one LEFT JOIN thread ON true`,
+    [
+      ...outcomeValues(outcome),
+      c.id,
+      c.workspaceId,
+      c.contactId,
+      c.channel,
+      c.status,
+      c.createdAt,
+      c.updatedAt,
+      m.id,
+      m.sender,
+      m.content,
+      m.createdAt,
+      e.id,
+      e.type,
+      e.created,
+      json(e.data),
+      retryUntil,
+      channel,
+    ],
+  );
+  const row = rows[0];
+  return {
+    recorded: row.recorded > 0,
+    conversationId: row.conversation_id ?? null,
+    opened: row.opened,
+    deliveries: row.deliveries,
+  };
+}
