@@ -35,6 +35,14 @@ export function isPool(db: PostgresDriver): db is PoolLike {
   return typeof (db as PoolLike).connect === "function" && typeof (db as PGliteLike).transaction !== "function";
 }
 
+/**
+ * A `pg.Pool` itself (it carries its `Client` class), not just something pool-shaped: only pg's
+ * clients are known to take a `{ name, text, values }` statement, which prepared statements need.
+ */
+export function isPgPool(db: PostgresDriver): db is PoolLike {
+  return isPool(db) && typeof (db as { Client?: unknown }).Client === "function";
+}
+
 export function isPGlite(db: PostgresDriver): db is PGliteLike {
   return typeof (db as PGliteLike).transaction === "function";
 }

@@ -3,12 +3,14 @@ import type { Storage, StorageRepositories } from "@vitrina/core";
 import {
   checkStorableParams,
   closeDriver,
+  isPgPool,
   runTransaction,
   toStorageError,
   type PostgresDriver,
   type Queryable,
 } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
+import { preparedStatements } from "./prepared-statements.js";
 import { deliveriesChannel, deliveriesListener } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
@@ -36,16 +38,32 @@ export interface PostgresStorageOptions {
   statementTimeoutMs?: number;
   /** `close()` ends the pool / closes PGlite. Default true; false when you share the driver. */
   closeDriver?: boolean;
+  /**
+   * Send statements as named prepared statements, so PostgreSQL parses and plans each one once per
+   * connection. Default true for a `pg.Pool` (recognised by its `Client` class, since the statement
+   * goes as pg's `{ name, text, values }`), and always off for PGlite or any other driver. Set
+   * false behind a pooler that can't keep prepared statements (PgBouncer in transaction mode before
+   * 1.21).
+   */
+  preparedStatements?: boolean;
+}
+
+/** How `repositories` sends statements: named (prepared) or not, and whether inside a transaction. */
+interface StatementMode {
+  prepared: ReturnType<typeof preparedStatements> | null;
+  inTransaction: boolean;
 }
 
 /** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
-function repositories(q: Queryable, s: string, channel: string): StorageRepositories {
+function repositories(q: Queryable, s: string, channel: string, mode: StatementMode): StorageRepositories {
   // Driver errors become StorageErrors (unavailable / timeout), `conflict` or `invalid_argument`
   // (text PostgreSQL cannot store), with the cause kept.
+  const { prepared, inTransaction } = mode;
   const mapped: Queryable = {
     query: async (text, params) => {
       checkStorableParams(params);
-      return q.query(text, params).catch((error: unknown) => Promise.reject(toStorageError(error)));
+      const sent = prepared === null ? q.query(text, params) : prepared.run(q, text, params, inTransaction);
+      return sent.catch((error: unknown) => Promise.reject(toStorageError(error)));
     },
   };
   return {
@@ -79,9 +97,13 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   const s = quoteIdent(options.schema ?? "vitrina");
   const channel = deliveriesChannel(options.schema ?? "vitrina");
   const listenForDeliveries = deliveriesListener(db, channel);
+  const prepared = isPgPool(db) && (options.preparedStatements ?? true) ? preparedStatements() : null;
   return {
-    ...repositories(db, s, channel),
-    transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(repositories(q, s, channel))),
+    ...repositories(db, s, channel, { prepared, inTransaction: false }),
+    transaction: (work) =>
+      runTransaction(db, options.statementTimeoutMs, (q) =>
+        work(repositories(q, s, channel, { prepared, inTransaction: true })),
+      ),
     ...(listenForDeliveries ? { listenForDeliveries } : {}),
     async ping() {
       try {
