@@ -33,7 +33,7 @@ describe.skipIf(!DATABASE_URL)("named prepared statements on a pg Pool", () => {
   }
   const preparedNames = async (pool: pg.Pool) =>
     (await pool.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'vitrina_%'`)).rows.length;
-  const read = (storage: Storage, contact: { workspaceId: string; id: string }) =>
+  const read = (storage: Pick<Storage, "contacts">, contact: { workspaceId: string; id: string }) =>
     storage.contacts.get(contact.workspaceId, contact.id);
 
   it("prepares each statement once per connection by default, and not when turned off", async () => {

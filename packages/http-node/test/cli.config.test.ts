@@ -77,7 +77,7 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
       `export default async () => ({ headerPrefix: "Acme", secretBox: ${JSON.stringify(SECRET_KEY)}, database: { schema: ${JSON.stringify(schema)} }, webhooks: { allowInsecureLoopback: true } });\n`,
     );
 
-    const { command, args } = cliCommand(["worker"]);
+    const { command, args } = await cliCommand(["worker"]);
     const worker = spawn(command, args, {
       cwd,
       env: { ...process.env, ...envFor(backend) },

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LOCK_FILE, lockDataDir } from "../src/data-dir-lock.js";
 import { storageFromEnv } from "../src/storage-from-env.js";
+import { runCli } from "./support/run-cli.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -33,17 +34,8 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-/** Runs the `vitrina` CLI from the sources in a separate process. */
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [runSource, vitePath, root, "packages/http-node/src/cli.ts", ...args],
-      { env: childEnv() },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+/** Runs the `vitrina` CLI, built from the sources, in a separate process. */
+const cli = (...args: string[]) => runCli(args, { env: childEnv() });
 
 /** Starts the demo server (examples/server) on the data dir in a separate process. */
 async function startDemoServer(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
