@@ -3,7 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { LogFields, Logger } from "@vitrina/core";
 import { migrate, migrations } from "@vitrina/adapter-postgres";
-import { DATABASE_URL, backends, uniqueSchema } from "./support.js";
+import { DATABASE_URL, backends, freshPGlite, uniqueSchema } from "./support.js";
 
 function recordingLogger() {
   const entries: Array<{ level: string; fields: LogFields; message: string }> = [];
@@ -15,7 +15,7 @@ function recordingLogger() {
 
 describe.each(backends)("migration logs on %s", (backend) => {
   it("logs each migration it applies at info, and says when there was nothing to do", async () => {
-    const db = backend === "PGlite" ? new PGlite() : new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+    const db = backend === "PGlite" ? await freshPGlite() : new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
     const schema = uniqueSchema();
     try {
       const first = recordingLogger();

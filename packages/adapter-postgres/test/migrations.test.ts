@@ -6,7 +6,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { fixtures } from "@vitrina/core/testing";
 import { migrate, migrations, postgresStorage, type Queryable } from "@vitrina/adapter-postgres";
-import { DATABASE_URL, backends, uniqueSchema } from "./support.js";
+import { DATABASE_URL, backends, freshPGlite, uniqueSchema } from "./support.js";
 
 const latest = migrations.at(-1)!.version;
 
@@ -18,8 +18,8 @@ async function tables(db: Queryable, schema: string): Promise<string[]> {
   return rows.map((r) => r.table_name);
 }
 
-function openDriver(backend: "PGlite" | "PostgreSQL") {
-  return backend === "PGlite" ? new PGlite() : new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+async function openDriver(backend: "PGlite" | "PostgreSQL") {
+  return backend === "PGlite" ? await freshPGlite() : new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
 }
 
 async function closeDriver(db: PGlite | pg.Pool, schema: string) {
@@ -30,7 +30,7 @@ async function closeDriver(db: PGlite | pg.Pool, schema: string) {
 
 describe.each(backends)("migrations on %s", (backend) => {
   it("applies every migration to a fresh database, then re-runs as a no-op", async () => {
-    const db = openDriver(backend);
+    const db = await openDriver(backend);
     const schema = uniqueSchema();
     try {
       expect(await migrate(db, { schema })).toEqual(migrations.map((m) => m.version));
@@ -48,7 +48,7 @@ describe.each(backends)("migrations on %s", (backend) => {
   });
 
   it("lets two concurrent migrate() calls both succeed, applying each migration once", async () => {
-    const db = openDriver(backend);
+    const db = await openDriver(backend);
     const schema = uniqueSchema();
     try {
       const [a, b] = await Promise.all([migrate(db, { schema }), migrate(db, { schema })]);
@@ -60,7 +60,7 @@ describe.each(backends)("migrations on %s", (backend) => {
   });
 
   it("leaves the schema as it was when a migration fails", async () => {
-    const db = openDriver(backend);
+    const db = await openDriver(backend);
     const schema = uniqueSchema();
     const broken = {
       version: latest + 1,

@@ -1,15 +1,14 @@
-import { PGlite } from "@electric-sql/pglite";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
 import { describe, expect, it } from "vitest";
 import { startOAuthHarness } from "../../core/test/oauth/support/oauth-harness.js";
-import { uniqueSchema } from "./support.js";
+import { freshPGlite, uniqueSchema } from "./support.js";
 
 const RESOURCE = "https://api.example.com/mcp";
 
 describe("OAuth across two server processes over one PostgreSQL (PGlite)", () => {
   it("a token issued by one process works at the other, and a refresh reused there revokes the grant everywhere", async () => {
-    const db = new PGlite();
+    const db = await freshPGlite();
     const schema = uniqueSchema();
     await migrate(db, { schema });
     // What a multi-process deployment must configure: the same key and the same public URLs.

@@ -1,3 +1,8 @@
+import { createHash } from "node:crypto";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { migrate, postgresStorage, type PostgresStorageOptions } from "@vitrina/adapter-postgres";
@@ -6,6 +11,13 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 
 export const DATABASE_URL = process.env.DATABASE_URL;
 
+// Where PGlite was installed from names its version (pnpm's store path does), so a cached data
+// directory never outlives the PGlite that wrote it.
+const PGLITE_BUILD = createHash("sha256")
+  .update(createRequire(import.meta.url).resolve("@electric-sql/pglite"))
+  .digest("hex")
+  .slice(0, 16);
+
 /** The backends every suite runs on: PGlite always, real PostgreSQL when DATABASE_URL is set. */
 export const backends = [
   { name: "PGlite", available: true },
@@ -13,6 +25,25 @@ export const backends = [
 ]
   .filter((b) => b.available)
   .map((b) => b.name as "PGlite" | "PostgreSQL");
+
+/**
+ * A new, empty in-memory PGlite. Booting one runs initdb (about 3 s here); loading the data
+ * directory of one that was just booted takes under 1 s. So the first test process boots one and
+ * leaves its dump in the temp directory (keyed by PGlite's build, written whole and then renamed
+ * so a concurrent reader never sees half of it), and every later PGlite in the run starts from it.
+ */
+export async function freshPGlite(): Promise<PGlite> {
+  const cached = join(tmpdir(), `vitrina-test-pglite-${PGLITE_BUILD}.tar`);
+  const dump = await readFile(cached).catch(() => null);
+  if (dump !== null) return new PGlite({ loadDataDir: new Blob([dump]) });
+  const db = new PGlite();
+  await db.waitReady; // dumpDataDir on a PGlite still starting never resolves
+  const blob = await db.dumpDataDir("none");
+  const partial = `${cached}.${process.pid}.part`;
+  await writeFile(partial, Buffer.from(await blob.arrayBuffer()));
+  await rename(partial, cached);
+  return db;
+}
 
 export function uniqueSchema(): string {
   return `t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -25,7 +56,7 @@ export function uniqueSchema(): string {
 export async function openTestStorage(backend: "PGlite" | "PostgreSQL", options: PostgresStorageOptions = {}) {
   const schema = uniqueSchema();
   if (backend === "PGlite") {
-    const db = new PGlite();
+    const db = await freshPGlite();
     await migrate(db, { schema });
     return { storage: postgresStorage(db, { ...options, schema }), db, schema };
   }

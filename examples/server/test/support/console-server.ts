@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PGlite } from "@electric-sql/pglite";
+import { freshPGlite } from "../../../../packages/adapter-postgres/test/support.js";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
 import { createVitrina, silentLogger, type ConsoleOptions } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
@@ -54,7 +54,7 @@ export async function startReceiver() {
 
 /** A real server (HTTP + outbox worker) on embedded PGlite with the console on, one workspace, an owner and a member. */
 export async function startConsoleServer() {
-  const db = new PGlite();
+  const db = await freshPGlite();
   await migrate(db, { schema: "vitrina" });
   const storage = postgresStorage(db, { schema: "vitrina" });
   let workspaceId = "";
