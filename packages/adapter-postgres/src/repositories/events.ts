@@ -11,6 +11,31 @@ export const toEvent = (r: any): EventRecord => ({
   data: r.data,
 });
 
+/**
+ * The two CTEs of a fan-out, for every statement that appends an event: `subscriber`, the
+ * workspace's enabled subscriptions that chose the type (as listEnabledForEvent reads them), and
+ * `delivery`, one pending delivery each, due at once (the record `fannedOutDelivery` describes).
+ * Delivery ids come from gen_random_uuid, since a single statement can't ask the caller for them.
+ * The arguments are SQL expressions (parameters); `when` limits the fan-out further, e.g. to
+ * "the event was written".
+ */
+export function fanOutCtes(
+  s: string,
+  p: { eventId: string; workspaceId: string; type: string; created: string; retryUntil: string; when?: string },
+): string {
+  return `subscriber AS (
+     SELECT id, created_at FROM ${s}.webhook_subscriptions
+     WHERE workspace_id = ${p.workspaceId} AND enabled AND events ? ${p.type}${p.when === undefined ? "" : ` AND ${p.when}`}
+   ), delivery AS (
+     INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status,
+       attempt_count, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+     SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), ${p.workspaceId}, id, ${p.eventId}, ${p.type}, 'pending',
+       0, ${p.created}, ${p.retryUntil}, NULL, NULL, NULL, ${p.created}, NULL
+     FROM subscriber
+     RETURNING *
+   )`;
+}
+
 /** The outbox's source: domain events, appended with their deliveries in one statement. */
 export function eventRepositories(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "events"> {
   return {
@@ -26,25 +51,14 @@ export function eventRepositories(q: Queryable, s: string, channel: string): Pic
       },
       appendAndFanOut: (e, { retryUntil }) =>
         // One round trip for the event and all its deliveries: both INSERTs run as data-modifying
-        // CTEs (always, to completion, in this statement's transaction). The subscriptions are read
-        // as listEnabledForEvent reads them; delivery ids come from gen_random_uuid, since a single
-        // statement can't ask the caller for them. The NOTIFY rides along as on
-        // webhookDeliveries.insert (once per row; PostgreSQL folds repeats within a transaction)
+        // CTEs (always, to completion, in this statement's transaction). The NOTIFY rides along as
+        // on webhookDeliveries.insert (once per row; PostgreSQL folds repeats within a transaction)
         // and only when a delivery was written.
         many(
           q,
           `WITH event AS (
              INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})
-           ), subscriber AS (
-             SELECT id, created_at FROM ${s}.webhook_subscriptions WHERE workspace_id = $2 AND enabled AND events ? $3
-           ), delivery AS (
-             INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status,
-               attempt_count, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
-             SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $2, id, $1, $3, 'pending',
-               0, $4, $6, NULL, NULL, NULL, $4, NULL
-             FROM subscriber
-             RETURNING *
-           )
+           ), ${fanOutCtes(s, { eventId: "$1", workspaceId: "$2", type: "$3", created: "$4", retryUntil: "$6" })}
            SELECT delivery.*, pg_notify($7, '') FROM delivery JOIN subscriber ON subscriber.id = delivery.subscription_id
            ORDER BY subscriber.created_at, subscriber.id`,
           [e.id, e.workspaceId, e.type, e.created, json(e.data), retryUntil, channel],

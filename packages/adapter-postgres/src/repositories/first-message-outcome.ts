@@ -1,6 +1,7 @@
 import type { FirstMessageOutcome, FirstMessageThread, RecordedOutcome } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { json } from "../rows.js";
+import { fanOutCtes } from "./events.js";
 
 const outcomeValues = (o: FirstMessageOutcome) => [
   o.id,
@@ -67,15 +68,14 @@ export async function recordOutcomeInThread(
        INSERT INTO ${s}.events (id, workspace_id, type, created, data)
        SELECT $18, $8, $19, $20, $21 FROM thread WHERE opened
        RETURNING id
-     ), delivery AS (
-       INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status,
-         attempt_count, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
-       SELECT 'whd_' || replace(gen_random_uuid()::text, '-', ''), $8, subscriber.id, event.id, $19, 'pending',
-         0, $20, $22, NULL, NULL, NULL, $20, NULL
-       FROM event CROSS JOIN ${s}.webhook_subscriptions subscriber
-       WHERE subscriber.workspace_id = $8 AND subscriber.enabled AND subscriber.events ? $19
-       RETURNING id
-     )
+     ), ${fanOutCtes(s, {
+       eventId: "$18",
+       workspaceId: "$8",
+       type: "$19",
+       created: "$20",
+       retryUntil: "$22",
+       when: "EXISTS (SELECT 1 FROM event)",
+     })}
      SELECT (SELECT count(*) FROM outcome)::int AS recorded, thread.id AS conversation_id,
        coalesce(thread.opened, false) AS opened, (SELECT count(*) FROM delivery)::int AS deliveries,
        (SELECT pg_notify($23, '') FROM delivery LIMIT 1) AS notified

@@ -86,8 +86,9 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MCP_BODY_LIMIT;
 
-  // One SDK server for the route's life, built on first use (see RequestMultiplexer).
-  let server: Promise<RequestMultiplexer<McpCallContext>> | undefined;
+  // One SDK server for the route's life, built on first use, reached through its transport (see
+  // RequestMultiplexer).
+  let multiplexer: Promise<RequestMultiplexer<McpCallContext>> | undefined;
 
   /**
    * Hands a checked request to the server and answers with its JSON-RPC response. A notification
@@ -103,8 +104,8 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
     if (!isJsonContentType(request.headers.get("content-type"))) return unsupportedMediaType();
     const message = body as JSONRPCMessage;
     if (!("method" in message) || !("id" in message)) return new Response(null, { status: 202 });
-    const transport = await (server ??= createMcpServer(catalog));
-    return jsonResponse(await transport.request(message as JSONRPCRequest, { principal, logger }));
+    const server = await (multiplexer ??= createMcpServer(catalog));
+    return jsonResponse(await server.request(message as JSONRPCRequest, { principal, logger }));
   }
 
   return [

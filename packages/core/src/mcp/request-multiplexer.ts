@@ -20,10 +20,11 @@ interface Pending<Context> {
  *
  * Only what a stateless, JSON-only server can use passes: requests in, responses out. Client
  * notifications never reach the server: a `notifications/cancelled` names a request id, and here
- * ids are shared by every caller, so passing it on would let one caller cancel another's request
- * (with a server per request, as the SDK's stateless pattern does, a notification reached a server
- * that answered nothing else, so dropping it changes nothing a client could observe). Messages the server would push to the client (progress, logging, server-to-client
- * requests) have no stream to travel on and are dropped, as the SDK's JSON-response mode does.
+ * ids are shared by every caller, so passing it on would let one caller cancel another's request.
+ * (With a server per request, as the SDK's stateless pattern does, a notification reached a server
+ * that answered nothing else, so dropping it changes nothing a client could observe.) Messages the
+ * server would push to the client (progress, logging, server-to-client requests) have no stream to
+ * travel on and are dropped, as the SDK's JSON-response mode does.
  */
 export class RequestMultiplexer<Context> implements Transport {
   onmessage?: Transport["onmessage"];
