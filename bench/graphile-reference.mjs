@@ -2,6 +2,7 @@
 // webhook POSTs to the same kind of receiver, one worker, the same concurrency. Its jobs are queued
 // first, then one runner drains them; the figure is jobs completed per second.
 import { Logger, makeWorkerUtils, run } from "graphile-worker";
+import { request } from "undici";
 
 const quiet = new Logger(() => () => {});
 import { signatureHeader } from "@vitrina/core/webhooks";
@@ -10,8 +11,16 @@ import { signatureHeader } from "@vitrina/core/webhooks";
  * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), runs one
  * graphile-worker runner with `concurrency`, and resolves with deliveries per second once
  * `received()` reaches `total`. `url` is the receiver's; the schema is created and dropped here.
+ * `client` is how the task POSTs: "fetch" (the global one) or "undici-request" (undici's request API).
  */
-export async function graphileDeliveriesPerSecond({ connectionString, url, total, concurrency, received }) {
+export async function graphileDeliveriesPerSecond({
+  connectionString,
+  url,
+  total,
+  concurrency,
+  received,
+  client = "fetch",
+}) {
   const schema = `bench_gw_${Date.now()}`;
   const utils = await makeWorkerUtils({ connectionString, schema, logger: quiet });
   await utils.migrate();
@@ -35,11 +44,19 @@ export async function graphileDeliveriesPerSecond({ connectionString, url, total
     taskList: {
       async deliver({ eventId, body: payload }) {
         const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", "vitrina-event-id": eventId, "vitrina-signature": signature },
-          body: payload,
-        });
+        const headers = {
+          "content-type": "application/json",
+          "vitrina-event-id": eventId,
+          "vitrina-signature": signature,
+        };
+        if (client === "undici-request") {
+          const response = await request(url, { method: "POST", headers, body: payload });
+          await response.body.arrayBuffer();
+          if (response.statusCode < 200 || response.statusCode >= 300)
+            throw new Error(`receiver answered ${response.statusCode}`);
+          return;
+        }
+        const response = await fetch(url, { method: "POST", headers, body: payload });
         await response.arrayBuffer();
         if (!response.ok) throw new Error(`receiver answered ${response.status}`);
       },

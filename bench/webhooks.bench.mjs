@@ -1,11 +1,14 @@
 // Webhook deliveries/s from one outbox worker to a local 2xx receiver, and commit-to-delivery
 // latency, on the BUILT packages (`pnpm build` first), with the memory adapter and, when a server
 // answers at DATABASE_URL, PostgreSQL. The receiver is a node:http server in the same process (it
-// shares the CPU with the worker: a conservative figure).
+// shares the CPU with the worker: a conservative figure). Vitrina sends as `nodeWebhookOptions()` sets
+// it up on Node; graphile-worker's task POSTs with `fetch`, as its task code usually would, and, in a
+// second reference row, with undici's request API like Vitrina, to show what the HTTP client is worth.
 import { createServer } from "node:http";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
+import { nodeWebhookOptions } from "@vitrina/http-node";
 import { graphileDeliveriesPerSecond } from "./graphile-reference.mjs";
 import { percentile } from "./lib.mjs";
 
@@ -61,7 +64,9 @@ async function setup(makeStorage, pool, onDelivery) {
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 3).toString("base64"),
     logger: silentLogger,
-    webhooks: { allowInsecureLoopback: true, ...pool },
+    // The production path on Node: nodeWebhookOptions() (DNS and connect-time SSRF checks, deliveries
+    // sent on undici's request API), as serveVitrina and the CLI set it up.
+    webhooks: { ...nodeWebhookOptions({ allowInsecureLoopback: true }), ...pool },
   });
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
   const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56900000001" });
@@ -150,38 +155,47 @@ async function measure(label, makeStorage, events) {
 async function graphileRows(makeStorage) {
   let count = 0;
   const receiver = await startReceiver(() => count++);
-  const graphile = [];
-  const vitrina = [];
+  const rounds = { fetch: [], request: [], vitrina: [] };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const graphile = async (client) => {
+    count = 0;
+    return graphileDeliveriesPerSecond({
+      connectionString: DATABASE_URL,
+      url: receiver.url,
+      total: 2000,
+      concurrency: 32,
+      received: () => count,
+      client,
+    });
+  };
   try {
     for (let round = 0; round < 3; round++) {
-      count = 0;
-      graphile.push(
-        await graphileDeliveriesPerSecond({
-          connectionString: DATABASE_URL,
-          url: receiver.url,
-          total: 2000,
-          concurrency: 32,
-          received: () => count,
-        }),
-      );
-      vitrina.push(await throughput(makeStorage, 2000, { concurrency: 32, perSubscriptionConcurrency: 32 }));
+      rounds.fetch.push(await graphile("fetch"));
+      rounds.request.push(await graphile("undici-request"));
+      rounds.vitrina.push(await throughput(makeStorage, 2000, { concurrency: 32, perSubscriptionConcurrency: 32 }));
     }
   } finally {
     await receiver.close();
   }
+  const [viaFetch, viaRequest, vitrina] = [median(rounds.fetch), median(rounds.request), median(rounds.vitrina)];
   return [
     {
       case: "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
-      value: median(graphile),
+      value: viaFetch,
       unit: "deliveries/s",
-      note: "same signed POSTs and receiver, 2000 jobs queued first, one runner; median of 3 alternating rounds",
+      note: "task POSTs with fetch; same signed POSTs and receiver, 2000 jobs queued first, one runner; median of 3 alternating rounds",
+    },
+    {
+      case: "graphile-worker, task POSTs with undici request: deliveries/s, 32 in flight",
+      value: viaRequest,
+      unit: "deliveries/s",
+      note: "the same HTTP client as Vitrina's Node sender",
     },
     {
       case: "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
-      value: median(vitrina),
+      value: vitrina,
       unit: "deliveries/s",
-      note: `${(median(vitrina) / median(graphile)).toFixed(2)}× graphile-worker`,
+      note: `${(vitrina / viaFetch).toFixed(2)}× graphile-worker (fetch), ${(vitrina / viaRequest).toFixed(2)}× with undici request`,
     },
   ];
 }

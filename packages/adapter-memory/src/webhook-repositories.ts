@@ -139,12 +139,14 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           subscriptions: [...subscriptionIds].flatMap((id) => state.webhookSubscriptions.get(id) ?? []),
         };
       },
-      async completeClaim(id, workerId, outcome, attempt) {
-        const current = state.webhookDeliveries.get(id);
-        if (current === null || current.leasedBy !== workerId) return false;
-        state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
-        if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
-        return true;
+      async completeClaims(completions) {
+        return completions.map(({ deliveryId, workerId, outcome, attempt }) => {
+          const current = state.webhookDeliveries.get(deliveryId);
+          if (current === null || current.leasedBy !== workerId) return false;
+          state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
+          if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
+          return true;
+        });
       },
       async reschedule(workspaceId, id, now, retryUntil) {
         const current = inWorkspace(state.webhookDeliveries.get(id), workspaceId);

@@ -6,7 +6,7 @@ import { DATABASE_URL, openTestStorage } from "./support.js";
 if (!DATABASE_URL) console.warn("claims.concurrency: skipped, races need real PostgreSQL (set DATABASE_URL)");
 
 // PGlite runs one statement at a time, so only a real server can race claims against each other.
-describe.runIf(DATABASE_URL)("capped claims racing on PostgreSQL", () => {
+describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
   it("never hand one delivery to two claimers, nor more of a subscription than its cap, over 120 races", async () => {
     const f = fixtures();
     const w = webhookFixtures();
@@ -41,6 +41,78 @@ describe.runIf(DATABASE_URL)("capped claims racing on PostgreSQL", () => {
         }
       }
       expect({ doubleClaims, overCap }).toEqual({ doubleClaims: 0, overCap: 0 });
+    } finally {
+      await storage.close();
+    }
+  }, 120_000);
+
+  // A worker whose lease ran out records its batch of outcomes just as another worker claims the same
+  // rows. For every row exactly one of them may win: the late outcome is written (and the row is no
+  // longer due, so the claim passes it over), or the claim takes the row (and the late outcome writes
+  // nothing, attempt included). Both winning would deliver the event twice with one attempt lost;
+  // neither would strand the row. PGlite runs one statement at a time, so only a real server races.
+  it("settles every row for exactly one of the late completer and the new claimer, over 100 races", async () => {
+    const f = fixtures();
+    const w = webhookFixtures();
+    const { storage } = await openTestStorage("PostgreSQL");
+    try {
+      const workspace = f.workspace();
+      await storage.workspaces.insert(workspace);
+      const subscription = w.subscription(workspace.id);
+      await storage.webhookSubscriptions.insert(subscription);
+      const violations: string[] = [];
+      let completerWon = 0;
+      let claimerWon = 0;
+      for (let round = 0; round < 100; round++) {
+        const now = f.at(round * 1000 + 500);
+        // Due, and leased to "late" by a lease that expired just before `now`.
+        const rows = Array.from({ length: 8 }, (_, i) =>
+          w.delivery(workspace.id, subscription.id, {
+            nextAttemptAt: f.at(round * 1000 + i),
+            leasedBy: `late-${round}`,
+            leaseUntil: f.at(round * 1000 + 100),
+          }),
+        );
+        for (const d of rows) await storage.webhookDeliveries.insert(d);
+        const completions = rows.map((d) => ({
+          deliveryId: d.id,
+          workerId: `late-${round}`,
+          // A failed attempt, retried later: the row stays pending but is no longer due at `now`.
+          outcome: {
+            status: "pending" as const,
+            attemptCount: 1,
+            nextAttemptAt: f.at(1e12),
+            lastError: "HTTP 500",
+            deliveredAt: null,
+          },
+          attempt: {
+            id: f.id(),
+            deliveryId: d.id,
+            number: 1,
+            attemptedAt: now,
+            statusCode: 500,
+            durationMs: 3,
+            error: "HTTP 500",
+            responseBodyPrefix: "",
+          },
+        }));
+        const [recorded, claimed] = await Promise.all([
+          storage.webhookDeliveries.completeClaims(completions),
+          storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `new-${round}`),
+        ]);
+        const claimedIds = new Set(claimed.map((d) => d.id));
+        const attempts = await storage.webhookAttempts.listByDeliveries(rows.map((d) => d.id));
+        const attempted = new Set(attempts.map((a) => a.deliveryId));
+        rows.forEach((d, i) => {
+          const wins = Number(recorded[i]) + Number(claimedIds.has(d.id));
+          if (wins !== 1) violations.push(`round ${round}, row ${i}: ${wins} winners`);
+          if (attempted.has(d.id) !== recorded[i]) violations.push(`round ${round}, row ${i}: attempt ≠ outcome`);
+          if (recorded[i]) completerWon++;
+          else claimerWon++;
+        });
+      }
+      console.info(`claims.concurrency: late completer won ${completerWon} rows, new claimer ${claimerWon}`);
+      expect(violations).toEqual([]);
     } finally {
       await storage.close();
     }

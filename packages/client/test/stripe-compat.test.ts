@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import Stripe from "stripe";
-import { postWebhook, signatureHeader } from "@vitrina/core/webhooks";
+import { fetchSender, postWebhook, signatureHeader } from "@vitrina/core/webhooks";
 
 // The client README says Stripe's verifiers accept Vitrina deliveries. This takes a delivery as
 // Vitrina's outbox sends it (core's signer and poster, captured at the receiving fetch) and hands
@@ -20,7 +20,7 @@ async function captureDelivery(secret: string) {
   }) as typeof fetch;
   const signature = await signatureHeader(secret, Math.floor(Date.now() / 1000), body);
   const result = await postWebhook({
-    fetch: capture,
+    send: fetchSender(capture),
     url: "https://receiver.example/hooks",
     body,
     signature,

@@ -16,7 +16,7 @@ const makesDeliveryDue: Record<keyof WebhookDeliveryRepository, boolean> = {
   reschedule: true,
   get: false,
   claimDueDeliveries: false,
-  completeClaim: false,
+  completeClaims: false,
   readEventsAndSubscriptions: false,
   outboxStats: false,
   listBySubscription: false,

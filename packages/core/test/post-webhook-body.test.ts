@@ -1,9 +1,9 @@
-import { postWebhook } from "@vitrina/core/webhooks";
+import { fetchSender, postWebhook } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 const request = (fetch: typeof globalThis.fetch, timeoutMs = 200) =>
   postWebhook({
-    fetch,
+    send: fetchSender(fetch),
     url: "https://erp.example.cl/hooks",
     body: "{}",
     signature: "t=1,v1=00",

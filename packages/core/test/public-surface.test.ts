@@ -61,7 +61,9 @@ const expected: Record<string, string[]> = {
   "@vitrina/core/webhooks": [
     "DEFAULT_DELIVERY_TIMEOUT_MS",
     "DEFAULT_SWEEP_INTERVAL_MS",
+    "MAX_RESPONSE_PREFIX_BYTES",
     "MIN_SECRET_LENGTH",
+    "RESPONSE_BODY_PREFIX_BYTES",
     "RETRY_WINDOW_MS",
     "USER_AGENT",
     "addressRefusal",
@@ -74,6 +76,7 @@ const expected: Record<string, string[]> = {
     "eventEnvelopeSchema",
     "eventJsonSchemas",
     "eventSchemasDocument",
+    "fetchSender",
     "hmacKey",
     "hmacSha256Hex",
     "importHmacKey",

@@ -28,6 +28,19 @@ describe("webhook delivery limits", () => {
     });
   });
 
+  it("takes either a fetch or a sender for deliveries, and says which to drop when given both", () => {
+    const send = async () => ({ status: 204, head: new Uint8Array() });
+    expect(() => withWebhooks({ send })).not.toThrow();
+    expect(() => withWebhooks({ fetch: globalThis.fetch })).not.toThrow();
+    expect(() => withWebhooks({ send, fetch: globalThis.fetch })).toThrow(
+      expect.objectContaining({
+        code: "invalid_argument",
+        message: "give webhooks.send or webhooks.fetch, not both",
+        reasons: [{ field: "webhooks.fetch", reason: "webhooks.send is set too; send replaces fetch" }],
+      }),
+    );
+  });
+
   it("refuses a lease no longer than the delivery deadline, and pool sizes that aren't positive integers", () => {
     expect(() => withWebhooks({ timeoutMs: 5_000, leaseMs: 5_000 })).toThrow(
       expect.objectContaining({

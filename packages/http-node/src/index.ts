@@ -18,7 +18,9 @@ export {
   type ConfiguredStorage,
   type StorageFromEnvOptions,
 } from "./storage-from-env.js";
-export { guardedLookup, nodeWebhookOptions, pinnedFetch, type LookupAll } from "./pinned-fetch.js";
+export { guardedLookup, pinnedFetch, type LookupAll } from "./pinned-fetch.js";
+export { nodeWebhookOptions } from "./node-webhook-options.js";
+export { pinnedSender } from "./pinned-sender.js";
 export {
   defineConfig,
   findConfigFile,

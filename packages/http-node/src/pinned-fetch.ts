@@ -2,7 +2,6 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { type DestinationPolicy } from "@vitrina/core";
 import { addressRefusal } from "@vitrina/core/webhooks";
 import { Agent, fetch as undiciFetch } from "undici";
-import { nodeHostResolver } from "./host-resolver.js";
 
 type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -43,27 +42,12 @@ export function guardedLookup(policy: Policy, lookup: LookupAll = dnsLookup) {
 
 /**
  * A `fetch` whose connections only reach addresses the webhook policy allows, checked on the
- * addresses the socket actually connects to. Pass it as `createVitrina({ webhooks: { fetch } })`;
- * `serveVitrina` and the CLI do. IP-literal URLs skip DNS and are covered by core's guard.
+ * addresses the socket actually connects to, for code that wants a guarded `fetch`. Deliveries use
+ * `pinnedSender` (through `nodeWebhookOptions()`), the same guard on a cheaper client. IP-literal
+ * URLs skip DNS and are covered by core's guard.
  */
 export function pinnedFetch(policy: Policy): typeof fetch {
   const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) as never } });
   return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
     undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
-}
-
-/**
- * Webhook options for Node: the policy, DNS checks before delivering (`nodeHostResolver`) and
- * connect-time checks on the socket (`pinnedFetch`). The one way to set up webhooks on Node:
- *
- * ```ts
- * createVitrina({ ..., webhooks: nodeWebhookOptions({ allowInsecureLoopback: false }) });
- * ```
- */
-export function nodeWebhookOptions(policy: Partial<Policy> = {}) {
-  const resolved = {
-    allowInsecureLoopback: policy.allowInsecureLoopback ?? false,
-    allowPrivateNetworks: policy.allowPrivateNetworks ?? false,
-  };
-  return { ...resolved, resolveHost: nodeHostResolver, fetch: pinnedFetch(resolved) };
 }

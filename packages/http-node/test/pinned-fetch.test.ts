@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardedLookup, pinnedFetch, type LookupAll } from "@vitrina/http-node";
+import { guardedLookup, pinnedFetch, pinnedSender, type LookupAll } from "@vitrina/http-node";
+import { postWebhook } from "@vitrina/core/webhooks";
 
 let server: Server;
 let port: number;
@@ -22,6 +23,24 @@ describe("connect-time SSRF guard", () => {
     expect(String((error as Error & { cause?: Error }).cause?.message ?? error)).toMatch(
       /refused to connect: localhost \((127\.0\.0\.1|::1)\)/,
     );
+  });
+
+  it("refuses the same connection for webhook deliveries sent with pinnedSender", async () => {
+    const attempt = (policy: { allowInsecureLoopback: boolean; allowPrivateNetworks: boolean }) =>
+      postWebhook({
+        send: pinnedSender(policy),
+        url: `http://localhost:${port}/`,
+        body: "{}",
+        signature: "t=1,v1=00",
+        eventId: "evt_1",
+        headerPrefix: "Vitrina",
+        timeoutMs: 2_000,
+      });
+    const refused = await attempt({ allowInsecureLoopback: false, allowPrivateNetworks: false });
+    expect(refused).toMatchObject({ ok: false, statusCode: null });
+    expect(refused.error).toMatch(/^ESSRF: refused to connect: localhost \((127\.0\.0\.1|::1)\)/);
+    const allowed = await attempt({ allowInsecureLoopback: true, allowPrivateNetworks: false });
+    expect(allowed).toMatchObject({ ok: true, statusCode: 200, responseBodyPrefix: "reached" });
   });
 
   it("connects when the policy allows loopback (demo mode)", async () => {

@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { verifyWebhook } from "@vitrina/client";
 import { afterEach, describe, expect, it } from "vitest";
+import { pinnedSender } from "../src/pinned-sender.js";
 import {
   RECEIVER_SECRET,
   startReceiver,
@@ -17,24 +18,33 @@ async function deliveriesOf(h: Awaited<ReturnType<typeof startWebhookHarness>>, 
   return (await h.api("GET", `/v1/webhooks/${subscriptionId}/deliveries`)).json.data as any[];
 }
 
-/** Subscribes the receiver, emits one quote.created and runs one worker batch. */
-async function subscribeQuoteAndRun(
-  receiver: { url: string; close(): Promise<void> },
-  over: Parameters<typeof startWebhookHarness>[0] = {},
-) {
-  closers.push(receiver.close);
-  const h = await startWebhookHarness(over);
-  const sub = await h.subscribe(receiver.url);
-  const quote = await h.quote();
-  await h.vitrina.outbox.dispatcher.runOnce("w");
-  return { h, sub, quote };
-}
+// Every behaviour holds for both ways a delivery can go out: core's default (the global fetch) and
+// the undici sender nodeWebhookOptions() passes on Node.
+const senders = {
+  "the global fetch": {},
+  pinnedSender: { send: pinnedSender({ allowInsecureLoopback: true, allowPrivateNetworks: false }) },
+};
 
-describe("webhook delivery", () => {
+describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sender) => {
+  type Over = Parameters<typeof startWebhookHarness>[0];
+  /** The harness sending with this block's sender, unless a test brings its own fetch. */
+  const harness = (over: Over = {}) =>
+    startWebhookHarness({ ...over, webhooks: { ...(over.webhooks?.fetch ? {} : sender), ...over.webhooks } });
+
+  /** Subscribes the receiver, emits one quote.created and runs one worker batch. */
+  async function subscribeQuoteAndRun(receiver: { url: string; close(): Promise<void> }, over: Over = {}) {
+    closers.push(receiver.close);
+    const h = await harness(over);
+    const sub = await h.subscribe(receiver.url);
+    const quote = await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    return { h, sub, quote };
+  }
+
   it("POSTs the signed envelope once, with the documented headers, and records the success", async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const h = await startWebhookHarness();
+    const h = await harness();
     const sub = await h.subscribe(receiver.url);
     const quote = await h.quote();
     expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(1);
@@ -84,7 +94,7 @@ describe("webhook delivery", () => {
   it("follows headerPrefix in header names", async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const h = await startWebhookHarness({ headerPrefix: "Acme" });
+    const h = await harness({ headerPrefix: "Acme" });
     await h.subscribe(receiver.url);
     await h.quote();
     await h.vitrina.outbox.dispatcher.runOnce("w");
@@ -143,7 +153,7 @@ describe("webhook delivery", () => {
         probe.close(() => resolve(port));
       });
     });
-    const h = await startWebhookHarness();
+    const h = await harness();
     const sub = await h.subscribe(`http://127.0.0.1:${port}/gone`);
     await h.quote();
     await h.vitrina.outbox.dispatcher.runOnce("w");
@@ -186,7 +196,7 @@ describe("webhook delivery", () => {
   it("wakes a running worker right after the commit: delivered in milliseconds, not at the 30 s sweep", async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const h = await startWebhookHarness();
+    const h = await harness();
     await h.subscribe(receiver.url);
     const worker = h.vitrina.outbox.startWorker();
     closers.push(() => worker.stop());
@@ -201,7 +211,7 @@ describe("webhook delivery", () => {
   it("re-checks DNS at delivery time and refuses a name that now points inside the network", async () => {
     let address = "93.184.216.34";
     let fetched = 0;
-    const h = await startWebhookHarness({
+    const h = await harness({
       webhooks: { resolveHost: async () => [address], fetch: async () => (fetched++, new Response("ok")) },
     });
     const sub = await h.subscribe("https://erp.example.cl/hooks");

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { pinnedFetch } from "../src/pinned-fetch.js";
+import { pinnedSender } from "../src/pinned-sender.js";
 import { startHostileReceiver, waitUntil } from "./support/hostile-receivers.js";
 import { startWebhookHarness } from "./support/webhook-harness.js";
 
@@ -8,17 +9,19 @@ afterEach(async () => {
   while (closers.length > 0) await closers.pop()!();
 });
 
-const fetches = {
-  "the global fetch": undefined,
-  pinnedFetch: pinnedFetch({ allowInsecureLoopback: true, allowPrivateNetworks: false }),
+const policy = { allowInsecureLoopback: true, allowPrivateNetworks: false };
+const senders = {
+  "the global fetch": {},
+  pinnedFetch: { fetch: pinnedFetch(policy) },
+  "pinnedSender (undici's request API)": { send: pinnedSender(policy) },
 };
 
 // One attempt against a receiver that misbehaves; the deadline covers connect, headers and body.
-describe.each(Object.entries(fetches))("a hostile receiver, delivered with %s", (_name, fetch) => {
+describe.each(Object.entries(senders))("a hostile receiver, delivered with %s", (_name, sender) => {
   async function attemptOnce(kind: Parameters<typeof startHostileReceiver>[0], timeoutMs: number) {
     const receiver = await startHostileReceiver(kind);
     closers.push(receiver.close);
-    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: true, timeoutMs, fetch } });
+    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: true, timeoutMs, ...sender } });
     const sub = await h.subscribe(receiver.url);
     await h.quote();
     await h.vitrina.outbox.dispatcher.runOnce("w");

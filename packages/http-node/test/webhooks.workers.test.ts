@@ -36,14 +36,20 @@ describe("workers, leases and races", () => {
     const ids = receiver.received.map((d) => d.headers["vitrina-event-id"]);
     expect(new Set(ids).size).toBe(10);
     // The dead worker's late outcome is dropped: it no longer holds the lease.
-    const late = await h.vitrina.storage.webhookDeliveries.completeClaim(dead[0]!.id, "dead", {
-      status: "failed",
-      attemptCount: 9,
-      nextAttemptAt: now.toISOString(),
-      lastError: "zombie",
-      deliveredAt: null,
-    });
-    expect(late).toBe(false);
+    const late = await h.vitrina.storage.webhookDeliveries.completeClaims([
+      {
+        deliveryId: dead[0]!.id,
+        workerId: "dead",
+        outcome: {
+          status: "failed",
+          attemptCount: 9,
+          nextAttemptAt: now.toISOString(),
+          lastError: "zombie",
+          deliveredAt: null,
+        },
+      },
+    ]);
+    expect(late).toEqual([false]);
   });
 
   it("stops gracefully: in-flight deliveries finish and are recorded", async () => {

@@ -104,35 +104,50 @@ export function deliveryRepositories(
         );
         return { events: rows[0].events.map(toEvent), subscriptions: rows[0].subscriptions.map(toSubscription) };
       },
-      async completeClaim(id, workerId, o, attempt) {
-        // The attempt is inserted from the UPDATE's RETURNING: when the lease was lost, neither is written.
+      async completeClaims(completions) {
+        if (completions.length === 0) return [];
+        // One statement for the whole batch, its rows passed as parallel arrays (one fixed text,
+        // so it is prepared once whatever the batch size). Only rows whose lease the completion's
+        // worker still holds are updated, and an attempt is inserted only for an updated row: a
+        // lost lease writes neither.
+        const column = <T>(pick: (c: (typeof completions)[number]) => T) => completions.map(pick);
         const { rows } = await q.query(
-          `WITH completed AS (
-             UPDATE ${d} SET status = $3, attempt_count = $4, next_attempt_at = $5, last_error = $6, delivered_at = $7,
-               lease_until = NULL, leased_by = NULL WHERE id = $1 AND leased_by = $2 RETURNING id
+          `WITH input AS (
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[],
+               $7::timestamptz[], $8::text[], $9::int[], $10::timestamptz[], $11::int[], $12::float8[], $13::text[], $14::text[])
+             AS x(id, worker_id, status, attempt_count, next_attempt_at, last_error, delivered_at,
+               attempt_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix)
+           ), completed AS (
+             UPDATE ${d} AS d SET status = input.status, attempt_count = input.attempt_count,
+               next_attempt_at = input.next_attempt_at, last_error = input.last_error, delivered_at = input.delivered_at,
+               lease_until = NULL, leased_by = NULL
+             FROM input WHERE d.id = input.id AND d.leased_by = input.worker_id RETURNING d.id
            ), attempt AS (
              INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix)
-             SELECT $8, completed.id, $9::int, $10::timestamptz, $11::int, $12::float8, $13, $14 FROM completed WHERE $8::text IS NOT NULL
+             SELECT input.attempt_id, input.id, input.number, input.attempted_at, input.status_code, input.duration_ms,
+               input.error, input.response_body_prefix
+             FROM input JOIN completed ON completed.id = input.id WHERE input.attempt_id IS NOT NULL
            )
-           SELECT count(*)::int AS completed FROM completed`,
+           SELECT id FROM completed`,
           [
-            id,
-            workerId,
-            o.status,
-            o.attemptCount,
-            o.nextAttemptAt,
-            o.lastError,
-            o.deliveredAt,
-            attempt?.id ?? null,
-            attempt?.number ?? null,
-            attempt?.attemptedAt ?? null,
-            attempt?.statusCode ?? null,
-            attempt?.durationMs ?? null,
-            attempt?.error ?? null,
-            attempt?.responseBodyPrefix ?? null,
+            column((c) => c.deliveryId),
+            column((c) => c.workerId),
+            column((c) => c.outcome.status),
+            column((c) => c.outcome.attemptCount),
+            column((c) => c.outcome.nextAttemptAt),
+            column((c) => c.outcome.lastError),
+            column((c) => c.outcome.deliveredAt),
+            column((c) => c.attempt?.id ?? null),
+            column((c) => c.attempt?.number ?? null),
+            column((c) => c.attempt?.attemptedAt ?? null),
+            column((c) => c.attempt?.statusCode ?? null),
+            column((c) => c.attempt?.durationMs ?? null),
+            column((c) => c.attempt?.error ?? null),
+            column((c) => c.attempt?.responseBodyPrefix ?? null),
           ],
         );
-        return rows[0]?.completed === 1;
+        const recorded = new Set(rows.map((r: { id: string }) => r.id));
+        return completions.map((c) => recorded.has(c.deliveryId));
       },
       async reschedule(workspaceId, id, now, retryUntil) {
         const rescheduled = await one(

@@ -12,9 +12,15 @@ export { isEventType } from "../events/event-types.js";
 export {
   signatureHeader,
   postWebhook,
+  fetchSender,
   USER_AGENT,
   DEFAULT_DELIVERY_TIMEOUT_MS,
+  MAX_RESPONSE_PREFIX_BYTES,
+  RESPONSE_BODY_PREFIX_BYTES,
   type AttemptResult,
+  type WebhookAnswer,
+  type WebhookSend,
+  type WebhookSendRequest,
 } from "../webhooks/post-webhook.js";
 export {
   hmacKey,

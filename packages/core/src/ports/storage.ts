@@ -42,8 +42,10 @@ export type * from "./member-storage.js";
  * 4: `outbound.update(record)` became `recordOutcome(outcome, thread?)`: only the provider's answer
  *    is written, and a message that went out joins (or opens) the contact's WhatsApp thread in the
  *    same atomic step.
+ * 5: `webhookDeliveries.completeClaim(id, workerId, outcome, attempt?)` became
+ *    `completeClaims(completions)`: a batch of finished attempts in one atomic step.
  */
-export const STORAGE_CONTRACT_VERSION = 4;
+export const STORAGE_CONTRACT_VERSION = 5;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

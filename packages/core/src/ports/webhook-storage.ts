@@ -54,6 +54,16 @@ export interface DeliveryOutcome {
   deliveredAt: string | null;
 }
 
+/** One finished attempt for `completeClaims`. */
+export interface ClaimCompletion {
+  deliveryId: string;
+  /** The lease holder: nothing is written unless it still holds the lease. */
+  workerId: string;
+  outcome: DeliveryOutcome;
+  /** The attempt for the history; absent when the delivery ended without one (subscription gone). */
+  attempt?: WebhookAttemptRecord;
+}
+
 /** Keeps one subscription from taking every slot of a claimer's in-flight pool. */
 export interface PerSubscriptionCap {
   /** Most deliveries of one subscription the claimer may hold at once. */
@@ -96,16 +106,14 @@ export interface WebhookDeliveryRepository {
     deliveries: ReadonlyArray<Pick<WebhookDeliveryRecord, "eventId" | "subscriptionId">>,
   ): Promise<{ events: EventRecord[]; subscriptions: WebhookSubscriptionRecord[] }>;
   /**
-   * Writes an attempt's outcome and releases the lease, and records `attempt` when given, all in
-   * one atomic step and only if `workerId` still holds the lease; false means the lease expired
-   * and was taken over, so nothing is written.
+   * Records finished attempts, several in one atomic step: for each completion whose `workerId`
+   * still holds the delivery's lease, writes the outcome, releases the lease and records `attempt`
+   * when given. One whose lease expired and was taken over writes nothing. Answers, in the input's
+   * order, whether each was recorded. A delivery appears at most once per call. The worker batches
+   * completions that finish while an earlier batch is being written, so under load the outbox
+   * costs one statement per batch rather than one per delivery.
    */
-  completeClaim(
-    id: string,
-    workerId: string,
-    outcome: DeliveryOutcome,
-    attempt?: WebhookAttemptRecord,
-  ): Promise<boolean>;
+  completeClaims(completions: readonly ClaimCompletion[]): Promise<boolean[]>;
   /** Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or leased. */
   reschedule(workspaceId: string, id: string, now: string, retryUntil: string): Promise<WebhookDeliveryRecord | null>;
   /**

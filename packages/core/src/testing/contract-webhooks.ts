@@ -149,8 +149,9 @@ export function webhookContract(getStorage: () => Storage): void {
       lastError: null,
       deliveredAt: f.at(30_001),
     };
-    expect(await storage.webhookDeliveries.completeClaim(due.id, "w1", outcome)).toBe(false);
-    expect(await storage.webhookDeliveries.completeClaim(due.id, "w2", outcome)).toBe(true);
+    const complete = (workerId: string) => ({ deliveryId: due.id, workerId, outcome });
+    expect(await storage.webhookDeliveries.completeClaims([complete("w1")])).toEqual([false]);
+    expect(await storage.webhookDeliveries.completeClaims([complete("w2")])).toEqual([true]);
     expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual({
       ...due,
       ...outcome,
@@ -239,13 +240,19 @@ export function webhookContract(getStorage: () => Storage): void {
     const after = await storage.webhookDeliveries.outboxStats(now);
     // Three pending (due, leased, waiting for a retry); finished ones count for neither figure.
     expect(after).toEqual({ pending: before.pending + 3, oldestDueAt: oldest.nextAttemptAt });
-    await storage.webhookDeliveries.completeClaim(rows[1]!.id, "w1", {
-      status: "succeeded",
-      attemptCount: 1,
-      nextAttemptAt: rows[1]!.nextAttemptAt,
-      lastError: null,
-      deliveredAt: now,
-    });
+    await storage.webhookDeliveries.completeClaims([
+      {
+        deliveryId: rows[1]!.id,
+        workerId: "w1",
+        outcome: {
+          status: "succeeded",
+          attemptCount: 1,
+          nextAttemptAt: rows[1]!.nextAttemptAt,
+          lastError: null,
+          deliveredAt: now,
+        },
+      },
+    ]);
     expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({
       pending: before.pending + 2,
       oldestDueAt: oldest.nextAttemptAt,
@@ -328,41 +335,72 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.events.get(quiet.id)).toEqual(quiet);
   });
 
-  it("completes a claim and records its attempt in one step, and writes neither once the lease is lost", async () => {
+  it("completes claims and records their attempts in one step, and writes neither for a lost lease", async () => {
     const { storage, workspaceId } = await seed();
     const subscription = w.subscription(workspaceId);
     await storage.webhookSubscriptions.insert(subscription);
-    // Stored already leased to w1, as a claim leaves it (a claim here could take another test's row).
-    const delivery = w.delivery(workspaceId, subscription.id, { leasedBy: "w1", leaseUntil: f.at(30_000) });
-    await storage.webhookDeliveries.insert(delivery);
-    const outcome = {
+    // Stored already leased, as a claim leaves them (a claim here could take another test's rows).
+    const leased = (workerId: string) =>
+      w.delivery(workspaceId, subscription.id, { leasedBy: workerId, leaseUntil: f.at(30_000) });
+    const [first, lost, second, retried] = [leased("w1"), leased("w9"), leased("w1"), leased("w2")];
+    for (const d of [first, lost, second, retried]) await storage.webhookDeliveries.insert(d);
+    const succeeded = (d: typeof first) => ({
       status: "succeeded" as const,
       attemptCount: 1,
-      nextAttemptAt: delivery.nextAttemptAt,
+      nextAttemptAt: d.nextAttemptAt,
       lastError: null,
       deliveredAt: f.at(20),
+    });
+    const failedOnce = {
+      status: "pending" as const,
+      attemptCount: 1,
+      nextAttemptAt: f.at(60_000),
+      lastError: "HTTP 500",
+      deliveredAt: null,
     };
-    const attempt = {
+    const attemptOf = (d: typeof first, statusCode: number, error: string | null) => ({
       id: f.id(),
-      deliveryId: delivery.id,
+      deliveryId: d.id,
       number: 1,
       attemptedAt: f.at(15),
-      statusCode: 204,
-      durationMs: 12,
-      error: null,
-      responseBodyPrefix: "",
+      statusCode,
+      durationMs: 12.5,
+      error,
+      responseBodyPrefix: error === null ? "" : 'it\'s "broken", {really}\\ ✓',
+    });
+    const attempts = {
+      first: attemptOf(first, 204, null),
+      lost: attemptOf(lost, 204, null),
+      second: attemptOf(second, 204, null),
+      retried: attemptOf(retried, 500, "HTTP 500"),
     };
-    expect(await storage.webhookDeliveries.completeClaim(delivery.id, "w2", outcome, { ...attempt, id: f.id() })).toBe(
-      false,
+    const recorded = await storage.webhookDeliveries.completeClaims([
+      { deliveryId: first.id, workerId: "w1", outcome: succeeded(first), attempt: attempts.first },
+      // w1 no longer holds this one (w9 does): neither its outcome nor its attempt is written.
+      { deliveryId: lost.id, workerId: "w1", outcome: succeeded(lost), attempt: attempts.lost },
+      // Ended without an attempt (its subscription was gone): the outcome alone.
+      { deliveryId: second.id, workerId: "w1", outcome: { ...succeeded(second), status: "failed" as const } },
+      { deliveryId: retried.id, workerId: "w2", outcome: failedOnce, attempt: attempts.retried },
+    ]);
+    expect(recorded).toEqual([true, false, true, true]);
+    expect(await storage.webhookAttempts.listByDeliveries([first.id, lost.id, second.id, retried.id])).toEqual(
+      [attempts.first, attempts.retried].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : 1)),
     );
-    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([]);
-    expect(await storage.webhookDeliveries.completeClaim(delivery.id, "w1", outcome, attempt)).toBe(true);
-    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([attempt]);
-    expect(await storage.webhookDeliveries.get(workspaceId, delivery.id)).toMatchObject({
-      ...outcome,
+    expect(await storage.webhookDeliveries.get(workspaceId, first.id)).toEqual({
+      ...first,
+      ...succeeded(first),
       leasedBy: null,
       leaseUntil: null,
     });
+    expect(await storage.webhookDeliveries.get(workspaceId, lost.id)).toEqual(lost);
+    expect(await storage.webhookDeliveries.get(workspaceId, second.id)).toMatchObject({ status: "failed" });
+    expect(await storage.webhookDeliveries.get(workspaceId, retried.id)).toEqual({
+      ...retried,
+      ...failedOnce,
+      leasedBy: null,
+      leaseUntil: null,
+    });
+    expect(await storage.webhookDeliveries.completeClaims([])).toEqual([]);
   });
 
   it("reads the events and subscriptions of claimed deliveries in one step, leaving out missing ones", async () => {

@@ -30,7 +30,7 @@ export type CommitSignal = ReturnType<typeof createCommitSignal>;
  * `events.appendAndFanOut` (an event's deliveries, when it has subscribers),
  * `outbound.recordOutcome` (a first message that opened a conversation, ditto),
  * `webhookDeliveries.insert` (a new delivery) and `reschedule` (a resend). `claimDueDeliveries` and
- * `completeClaim` are the worker's own writes, and it re-arms its timer itself. A new port method
+ * `completeClaims` are the worker's own writes, and it re-arms its timer itself. A new port method
  * that makes deliveries due must be added here; commit-signal.test.ts classifies every method of
  * these three repositories and fails until it is.
  */
@@ -68,7 +68,7 @@ function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () 
   return {
     get: (...args) => deliveries.get(...args),
     claimDueDeliveries: (...args) => deliveries.claimDueDeliveries(...args),
-    completeClaim: (...args) => deliveries.completeClaim(...args),
+    completeClaims: (...args) => deliveries.completeClaims(...args),
     readEventsAndSubscriptions: (...args) => deliveries.readEventsAndSubscriptions(...args),
     outboxStats: (...args) => deliveries.outboxStats(...args),
     listBySubscription: (...args) => deliveries.listBySubscription(...args),

@@ -8,7 +8,8 @@ import type { DeliveryOutcome, Storage } from "../ports/storage.js";
 import type { EventRecord } from "../ports/records.js";
 import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
-import { signatureHeader, type AttemptResult } from "./post-webhook.js";
+import { signatureHeader, type AttemptResult, type WebhookSend } from "./post-webhook.js";
+import { createCompletionBatcher } from "./completion-batcher.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 
@@ -18,7 +19,8 @@ export interface DispatcherOptions {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
-  fetch: typeof fetch;
+  /** How each signed POST goes out. */
+  send: WebhookSend;
   destinations: DestinationPolicy;
   retry: RetryPolicy;
   headerPrefix: string;
@@ -58,6 +60,7 @@ const idsOf = (delivery: WebhookDeliveryRecord) => ({
  */
 export function createOutboxDispatcher(options: DispatcherOptions) {
   const { storage, clock } = options;
+  const completions = createCompletionBatcher(storage.webhookDeliveries);
   // Opening a sealed secret and importing the HMAC key cost more than signing; keyed by the sealed
   // form, so a rotated secret is a new entry. Bounded so a long-lived worker can't grow it forever.
   const signingKeys = new Map<string, Promise<HmacKey>>();
@@ -192,15 +195,16 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
             responseBodyPrefix: result.responseBodyPrefix,
           };
     // A worker whose lease expired meanwhile writes nothing: the new holder owns the row. Outcome
-    // and attempt are one atomic step (one statement on PostgreSQL); a 410 also disables the
-    // subscription, in the same transaction.
+    // and attempt are one atomic step, batched with other finished attempts (one statement on
+    // PostgreSQL); a 410 also disables the subscription, in a transaction of its own.
+    const completion = { deliveryId: delivery.id, workerId, outcome, ...(record && { attempt: record }) };
     const complete =
       record?.statusCode === 410
         ? storage.transaction(async (tx) => {
-            if (await tx.webhookDeliveries.completeClaim(delivery.id, workerId, outcome, record))
-              await disableSubscription(tx, delivery, now.toISOString());
+            const [recorded] = await tx.webhookDeliveries.completeClaims([completion]);
+            if (recorded) await disableSubscription(tx, delivery, now.toISOString());
           })
-        : storage.webhookDeliveries.completeClaim(delivery.id, workerId, outcome, record);
+        : completions.complete(completion);
     await complete
       .then(() => logAttempt(delivery, result, outcome))
       .catch((error: unknown) => {

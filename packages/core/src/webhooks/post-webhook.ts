@@ -21,6 +21,30 @@ export interface AttemptResult {
   responseBodyPrefix: string | null;
 }
 
+/** One signed POST for a `WebhookSend` to make. */
+export interface WebhookSendRequest {
+  url: string;
+  /** Every request header, the signature included; a sender adds only what HTTP itself needs. */
+  headers: Record<string, string>;
+  body: string;
+  /** Aborts connect, headers and body: the delivery's deadline. */
+  signal: AbortSignal;
+}
+
+/** What came back: the status and the first `RESPONSE_BODY_PREFIX_BYTES` of the body. */
+export interface WebhookAnswer {
+  status: number;
+  head: Uint8Array;
+}
+
+/**
+ * How a delivery's POST goes out. It must not follow redirects (a 3xx is the answer), must stop
+ * reading the body after `MAX_RESPONSE_PREFIX_BYTES` and drop the connection then, and must reject
+ * on a network error or once `signal` aborts. `fetchSender` builds one from any `fetch`;
+ * `@vitrina/http-node`'s `nodeWebhookOptions()` passes a cheaper one on undici's request API.
+ */
+export type WebhookSend = (request: WebhookSendRequest) => Promise<WebhookAnswer>;
+
 /** Bytes as storable text: invalid UTF-8 (or a cut multi-byte character) becomes U+FFFD, and so does U+0000. */
 function storableText(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes).replace(/\u0000/g, "\uFFFD");
@@ -35,8 +59,10 @@ export async function signatureHeader(secret: string | HmacKey, unixSeconds: num
 
 function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ""}`;
+  // fetch wraps the network error in a TypeError's `cause`; other senders reject with it directly.
+  type Coded = { code?: string; message?: string; cause?: Coded };
+  const coded = [(error as Coded)?.cause, error as Coded].find((e) => typeof e?.code === "string");
+  if (coded) return `${coded.code}${coded.message ? `: ${coded.message}` : ""}`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -77,6 +103,15 @@ async function readBodyPrefix(
   }
 }
 
+/** A `WebhookSend` on a `fetch`: redirects come back unfollowed, the body is read up to the limit. */
+export function fetchSender(fetchImpl: typeof fetch): WebhookSend {
+  return async ({ url, headers, body, signal }) => {
+    const response = await fetchImpl(url, { method: "POST", redirect: "manual", signal, headers, body });
+    const { head } = await readBodyPrefix(response, MAX_RESPONSE_PREFIX_BYTES, signal);
+    return { status: response.status, head };
+  };
+}
+
 /**
  * POSTs one signed event envelope. Success is a 2xx whose headers arrive, and whose body ends or
  * passes `MAX_RESPONSE_PREFIX_BYTES`, within `timeoutMs`: one deadline for connect, headers and
@@ -84,7 +119,7 @@ async function readBodyPrefix(
  * guard), and everything else — non-2xx, timeout, connection error — is a failure.
  */
 export async function postWebhook(request: {
-  fetch: typeof fetch;
+  send: WebhookSend;
   url: string;
   body: string;
   signature: string;
@@ -104,9 +139,8 @@ export async function postWebhook(request: {
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   let bodySettled = false;
   try {
-    const response = await request.fetch(request.url, {
-      method: "POST",
-      redirect: "manual",
+    const answer = await request.send({
+      url: request.url,
       signal: controller.signal,
       headers: {
         ...request.headers,
@@ -117,18 +151,14 @@ export async function postWebhook(request: {
       },
       body: request.body,
     });
-    // The body must arrive (up to the limit) within the same deadline; its start goes to the history.
-    const { head } = await readBodyPrefix(response, MAX_RESPONSE_PREFIX_BYTES, controller.signal);
     bodySettled = true;
     // A late timer (a blocked event loop) must not let a slow exchange pass as a success.
     if (timedOut || elapsed() > request.timeoutMs) throw new Error("deadline passed");
-    const ok = response.status >= 200 && response.status < 300;
-    const error = ok
-      ? null
-      : response.status >= 300 && response.status < 400
-        ? `redirect ${response.status} not followed`
-        : `HTTP ${response.status}`;
-    return { ok, statusCode: response.status, durationMs: elapsed(), error, responseBodyPrefix: storableText(head) };
+    const { status } = answer;
+    const ok = status >= 200 && status < 300;
+    const error = ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`;
+    const head = answer.head.subarray(0, RESPONSE_BODY_PREFIX_BYTES);
+    return { ok, statusCode: status, durationMs: elapsed(), error, responseBodyPrefix: storableText(head) };
   } catch (error) {
     timedOut ||= elapsed() > request.timeoutMs;
     const failed = describe(error, timedOut, request.timeoutMs);

@@ -1,7 +1,7 @@
 import { createVitrina, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import type { VitrinaConfig } from "../config-file.js";
-import { nodeWebhookOptions } from "../pinned-fetch.js";
+import { nodeWebhookOptions } from "../node-webhook-options.js";
 import { storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
 import type { Output } from "./output.js";
 import { retentionFromEnv } from "./cleanup.js";
