@@ -126,18 +126,14 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           hasRoom,
         );
         return due.map((d) => {
-          const claimed = { ...d, leaseUntil, leasedBy: workerId };
-          state.webhookDeliveries.replace(claimed, undo);
-          return claimed;
+          const delivery = { ...d, leaseUntil, leasedBy: workerId };
+          state.webhookDeliveries.replace(delivery, undo);
+          return {
+            delivery,
+            event: state.events.get(d.eventId),
+            subscription: state.webhookSubscriptions.get(d.subscriptionId),
+          };
         });
-      },
-      async readEventsAndSubscriptions(deliveries) {
-        const eventIds = new Set(deliveries.map((d) => d.eventId));
-        const subscriptionIds = new Set(deliveries.map((d) => d.subscriptionId));
-        return {
-          events: [...eventIds].flatMap((id) => state.events.get(id) ?? []),
-          subscriptions: [...subscriptionIds].flatMap((id) => state.webhookSubscriptions.get(id) ?? []),
-        };
       },
       async completeClaims(completions) {
         return completions.map(({ deliveryId, workerId, outcome, attempt }) => {

@@ -31,11 +31,11 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
             storage.webhookDeliveries.claimDueDeliveries(now, 3, f.at(1e12), `w${round}-${i}`, { max: 2, held }),
           ),
         );
-        const ids = claims.flat().map((d) => d.id);
+        const ids = claims.flat().map(({ delivery }) => delivery.id);
         doubleClaims += ids.length - new Set(ids).size;
         for (const claim of claims) {
           for (const sub of subs) {
-            const taken = claim.filter((d) => d.subscriptionId === sub.id).length;
+            const taken = claim.filter(({ delivery }) => delivery.subscriptionId === sub.id).length;
             if (taken + (held[sub.id] ?? 0) > 2 && taken > 0) overCap++;
           }
         }
@@ -100,7 +100,7 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
           storage.webhookDeliveries.completeClaims(completions),
           storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `new-${round}`),
         ]);
-        const claimedIds = new Set(claimed.map((d) => d.id));
+        const claimedIds = new Set(claimed.map(({ delivery }) => delivery.id));
         const attempts = await storage.webhookAttempts.listByDeliveries(rows.map((d) => d.id));
         const attempted = new Set(attempts.map((a) => a.deliveryId));
         rows.forEach((d, i) => {

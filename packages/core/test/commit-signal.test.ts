@@ -17,7 +17,6 @@ const makesDeliveryDue: Record<keyof WebhookDeliveryRepository, boolean> = {
   get: false,
   claimDueDeliveries: false,
   completeClaims: false,
-  readEventsAndSubscriptions: false,
   outboxStats: false,
   listBySubscription: false,
 };

@@ -100,7 +100,7 @@ describe("webhook delivery telemetry, with the OpenTelemetry SDK installed", () 
     const first = h.vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     const second = h.vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     expect((await sdk.points("vitrina.outbox.depth")).map((p) => p.value)).toEqual([1]);
-    const overdue = (now.getTime() - Date.parse(stuck!.nextAttemptAt)) / 1000;
+    const overdue = (now.getTime() - Date.parse(stuck!.delivery.nextAttemptAt)) / 1000;
     expect(overdue).toBeGreaterThan(0);
     expect((await sdk.points("vitrina.outbox.oldest_pending_age")).map((p) => p.value)).toEqual([overdue]);
     // One query per collection for both gauges, however many workers this outbox runs.

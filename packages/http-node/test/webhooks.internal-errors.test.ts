@@ -91,15 +91,16 @@ describe("an internal error while delivering", () => {
     const { receiver, storage, h, deliveries } = await setUp();
     const { logger, errors } = capturingLogger();
     const eventless = createVitrina({
-      // The worker reads a claimed batch's events in one step: this storage finds none of them.
+      // A claim comes with each delivery's event: this storage finds none of them.
       storage: {
         ...storage,
         webhookDeliveries: {
           ...storage.webhookDeliveries,
-          readEventsAndSubscriptions: async (claimed) => ({
-            ...(await storage.webhookDeliveries.readEventsAndSubscriptions(claimed)),
-            events: [],
-          }),
+          claimDueDeliveries: async (...args) =>
+            (await storage.webhookDeliveries.claimDueDeliveries(...args)).map((claimed) => ({
+              ...claimed,
+              event: null,
+            })),
         },
       },
       messaging: logMessagingTransport(silentLogger),

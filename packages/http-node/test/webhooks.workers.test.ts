@@ -38,7 +38,7 @@ describe("workers, leases and races", () => {
     // The dead worker's late outcome is dropped: it no longer holds the lease.
     const late = await h.vitrina.storage.webhookDeliveries.completeClaims([
       {
-        deliveryId: dead[0]!.id,
+        deliveryId: dead[0]!.delivery.id,
         workerId: "dead",
         outcome: {
           status: "failed",

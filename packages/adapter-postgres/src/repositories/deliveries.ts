@@ -1,5 +1,5 @@
 import type { StorageRepositories } from "@vitrina/core";
-import type { WebhookAttemptRecord, WebhookDeliveryRecord } from "@vitrina/core/storage";
+import type { ClaimedDelivery, WebhookDeliveryRecord } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { toAttempt, toDelivery } from "./delivery-rows.js";
 import { toEvent } from "./events.js";
@@ -60,9 +60,10 @@ export function deliveryRepositories(
         // keeps each other one to its room. The scan looks past `limit` so capped rows don't crowd
         // out the rest (the worker claims again while claims come back non-empty); the rows it
         // looked at and left stay locked only until this statement ends. Locking them in the scan,
-        // not after, keeps a concurrent claimer skipping past them to rows further on.
-        const rows = await many(
-          q,
+        // not after, keeps a concurrent claimer skipping past them to rows further on. Each claimed
+        // row comes back with its event and subscription as JSON (timestamps as ISO strings, which
+        // the row mappers accept as well as Dates), so sending a batch needs no second read.
+        const { rows } = await q.query(
           `WITH candidates AS (
              SELECT id, subscription_id, next_attempt_at FROM ${d}
              WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
@@ -74,8 +75,12 @@ export function deliveryRepositories(
                  + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS slot
                FROM candidates) AS ranked
              WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
+           ), claimed AS (
+             UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*
            )
-           UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*`,
+           SELECT claimed.*, to_json(e) AS claimed_event, to_json(w) AS claimed_subscription FROM claimed
+           LEFT JOIN ${s}.events e ON e.id = claimed.event_id
+           LEFT JOIN ${s}.webhook_subscriptions w ON w.id = claimed.subscription_id`,
           [
             now,
             Math.max(0, limit),
@@ -85,24 +90,14 @@ export function deliveryRepositories(
             cap?.max ?? MAX_INT,
             Math.max(0, cap ? limit * 4 : limit),
           ],
-          toDelivery,
         );
-        return rows.sort(dueOrder);
-      },
-      async readEventsAndSubscriptions(deliveries) {
-        // Two row types in one round trip: each aggregated to a JSON array (timestamps come back
-        // as ISO strings, which the row mappers accept as well as Dates).
-        const { rows } = await q.query(
-          `SELECT
-             (SELECT coalesce(json_agg(e), '[]') FROM ${s}.events e WHERE e.id IN (SELECT jsonb_array_elements_text($1::jsonb))) AS events,
-             (SELECT coalesce(json_agg(w), '[]') FROM ${s}.webhook_subscriptions w
-              WHERE w.id IN (SELECT jsonb_array_elements_text($2::jsonb))) AS subscriptions`,
-          [
-            json([...new Set(deliveries.map((x) => x.eventId))]),
-            json([...new Set(deliveries.map((x) => x.subscriptionId))]),
-          ],
-        );
-        return { events: rows[0].events.map(toEvent), subscriptions: rows[0].subscriptions.map(toSubscription) };
+        return rows
+          .map((row: any) => ({
+            delivery: toDelivery(row),
+            event: row.claimed_event === null ? null : toEvent(row.claimed_event),
+            subscription: row.claimed_subscription === null ? null : toSubscription(row.claimed_subscription),
+          }))
+          .sort((a: ClaimedDelivery, b: ClaimedDelivery) => dueOrder(a.delivery, b.delivery));
       },
       async completeClaims(completions) {
         if (completions.length === 0) return [];

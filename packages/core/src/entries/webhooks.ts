@@ -40,7 +40,8 @@ export {
 export { classifyIp, type AddressClass } from "../webhooks/ip-ranges.js";
 export { defaultRetryPolicy, nextAttemptAt, type RetryPolicy } from "../webhooks/retry-policy.js";
 export { DEFAULT_SWEEP_INTERVAL_MS, type OutboxWorker, type OutboxWorkerOptions } from "../webhooks/outbox-worker.js";
-export type { OutboxDispatcher, ClaimedDelivery } from "../webhooks/outbox-dispatcher.js";
+export type { OutboxDispatcher } from "../webhooks/outbox-dispatcher.js";
+export type { ClaimedDelivery } from "../ports/storage.js";
 export { MIN_SECRET_LENGTH } from "../webhooks/subscription-input.js";
 export type { SubscriptionService, Page } from "../webhooks/subscription-service.js";
 export type { SubscriptionView, DeliveryView } from "../webhooks/subscription-views.js";

@@ -43,7 +43,9 @@ export type * from "./member-storage.js";
  *    is written, and a message that went out joins (or opens) the contact's WhatsApp thread in the
  *    same atomic step.
  * 5: `webhookDeliveries.completeClaim(id, workerId, outcome, attempt?)` became
- *    `completeClaims(completions)`: a batch of finished attempts in one atomic step.
+ *    `completeClaims(completions)`: a batch of finished attempts in one atomic step; and
+ *    `claimDueDeliveries` returns each delivery with its event and subscription
+ *    (`ClaimedDelivery`), which replaces `readEventsAndSubscriptions`.
  */
 export const STORAGE_CONTRACT_VERSION = 5;
 

@@ -54,6 +54,16 @@ export interface DeliveryOutcome {
   deliveredAt: string | null;
 }
 
+/** A delivery just leased by `claimDueDeliveries`, with its event and subscription. */
+export interface ClaimedDelivery {
+  /** As stored after the claim: leased to the claimer. */
+  delivery: WebhookDeliveryRecord;
+  /** Null when the event no longer exists (lost data: the worker ends the delivery, loudly). */
+  event: EventRecord | null;
+  /** The subscription with the delivery's `subscriptionId`, in any workspace; null when deleted. */
+  subscription: WebhookSubscriptionRecord | null;
+}
+
 /** One finished attempt for `completeClaims`. */
 export interface ClaimCompletion {
   deliveryId: string;
@@ -89,7 +99,9 @@ export interface WebhookDeliveryRepository {
    * expired, oldest due first, and leases them to `workerId` until `leaseUntil`. Two concurrent
    * claimers never receive the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`). With `cap`,
    * a subscription gets at most `cap.max - cap.held[id]` of the claimed rows and one at its cap
-   * none: its due rows are passed over, so others' rows behind them are claimed instead.
+   * none: its due rows are passed over, so others' rows behind them are claimed instead. Each
+   * claimed delivery comes with what sending it needs, read in the same step: its event and its
+   * subscription (by id; the worker checks the workspace), null when missing.
    */
   claimDueDeliveries(
     now: string,
@@ -97,14 +109,7 @@ export interface WebhookDeliveryRepository {
     leaseUntil: string,
     workerId: string,
     cap?: PerSubscriptionCap,
-  ): Promise<WebhookDeliveryRecord[]>;
-  /**
-   * What sending claimed deliveries needs, in one read: their events and their subscriptions
-   * (by id, across workspaces; the caller matches workspaces). Missing ones are simply absent.
-   */
-  readEventsAndSubscriptions(
-    deliveries: ReadonlyArray<Pick<WebhookDeliveryRecord, "eventId" | "subscriptionId">>,
-  ): Promise<{ events: EventRecord[]; subscriptions: WebhookSubscriptionRecord[] }>;
+  ): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts, several in one atomic step: for each completion whose `workerId`
    * still holds the delivery's lease, writes the outcome, releases the lease and records `attempt`

@@ -136,12 +136,15 @@ export function webhookContract(getStorage: () => Storage): void {
     ).rejects.toMatchObject({ code: "conflict" });
 
     const claimed = await storage.webhookDeliveries.claimDueDeliveries(f.at(10), 10, f.at(30_000), "w1");
-    expect(claimed).toEqual([{ ...due, leaseUntil: f.at(30_000), leasedBy: "w1" }]);
-    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual(claimed[0]);
+    // Its event was never stored: the claim says so rather than dropping the delivery.
+    expect(claimed).toEqual([
+      { delivery: { ...due, leaseUntil: f.at(30_000), leasedBy: "w1" }, event: null, subscription: sub },
+    ]);
+    expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual(claimed[0]!.delivery);
     // Leased: nobody else gets it until the lease expires, then another worker does.
     expect(await storage.webhookDeliveries.claimDueDeliveries(f.at(20), 10, f.at(40_000), "w2")).toEqual([]);
     const taken = await storage.webhookDeliveries.claimDueDeliveries(f.at(30_000), 1, f.at(90_000), "w2");
-    expect(taken.map((d) => [d.id, d.leasedBy])).toEqual([[due.id, "w2"]]);
+    expect(taken.map(({ delivery }) => [delivery.id, delivery.leasedBy])).toEqual([[due.id, "w2"]]);
     const outcome = {
       status: "succeeded" as const,
       attemptCount: 1,
@@ -184,7 +187,7 @@ export function webhookContract(getStorage: () => Storage): void {
         storage.webhookDeliveries.claimDueDeliveries(f.at(100), 7, f.at(60_000), `w${i}`),
       ),
     );
-    const claimed = batches.flat().map((d) => d.id);
+    const claimed = batches.flat().map(({ delivery }) => delivery.id);
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual([...ids].sort());
   });
@@ -199,7 +202,7 @@ export function webhookContract(getStorage: () => Storage): void {
     for (const d of [...busyRows, ...quietRows]) await storage.webhookDeliveries.insert(d);
     const claim = async (limit: number, held: Record<string, number>, max = 2) =>
       (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), limit, f.at(60_000), "w", { max, held })).map(
-        (d) => d.id,
+        ({ delivery }) => delivery.id,
       );
 
     expect(await claim(4, {})).toEqual([busyRows[0]!.id, busyRows[1]!.id, quietRows[0]!.id, quietRows[1]!.id]);
@@ -208,7 +211,9 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await claim(10, { [busy.id]: 2, [quiet.id]: 2 })).toEqual([]);
     expect(await claim(10, { [busy.id]: 1 }, 3)).toEqual([busyRows[2]!.id, busyRows[3]!.id]);
     expect(
-      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map((d) => d.id),
+      (await storage.webhookDeliveries.claimDueDeliveries(f.at(100), 10, f.at(60_000), "w")).map(
+        ({ delivery }) => delivery.id,
+      ),
     ).toEqual([busyRows[4]!.id]);
   });
 
@@ -403,16 +408,21 @@ export function webhookContract(getStorage: () => Storage): void {
     expect(await storage.webhookDeliveries.completeClaims([])).toEqual([]);
   });
 
-  it("reads the events and subscriptions of claimed deliveries in one step, leaving out missing ones", async () => {
+  it("claims each delivery with its event and subscription, and null for ones that no longer exist", async () => {
     const { storage, workspaceId } = await seed();
     const subscription = w.subscription(workspaceId);
     await storage.webhookSubscriptions.insert(subscription);
     const event = w.event(workspaceId);
     await storage.events.append(event);
-    const found = w.delivery(workspaceId, subscription.id, { eventId: event.id });
-    const orphan = w.delivery(workspaceId, f.id(), { eventId: `evt_${f.id()}` });
-    const read = await storage.webhookDeliveries.readEventsAndSubscriptions([found, found, orphan]);
-    expect(read).toEqual({ events: [event], subscriptions: [subscription] });
-    expect(await storage.webhookDeliveries.readEventsAndSubscriptions([])).toEqual({ events: [], subscriptions: [] });
+    // Due long before any other test's rows, so this claim takes exactly these.
+    const longAgo = (ms: number) => f.at(-5e11 + ms);
+    const found = w.delivery(workspaceId, subscription.id, { eventId: event.id, nextAttemptAt: longAgo(0) });
+    const orphan = w.delivery(workspaceId, f.id(), { eventId: `evt_${f.id()}`, nextAttemptAt: longAgo(1) });
+    for (const d of [found, orphan]) await storage.webhookDeliveries.insert(d);
+    const leased = { leaseUntil: f.at(60_000), leasedBy: "w1" };
+    expect(await storage.webhookDeliveries.claimDueDeliveries(longAgo(10), 2, f.at(60_000), "w1")).toEqual([
+      { delivery: { ...found, ...leased }, event, subscription },
+      { delivery: { ...orphan, ...leased }, event: null, subscription: null },
+    ]);
   });
 }

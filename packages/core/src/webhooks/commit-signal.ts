@@ -69,7 +69,6 @@ function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () 
     get: (...args) => deliveries.get(...args),
     claimDueDeliveries: (...args) => deliveries.claimDueDeliveries(...args),
     completeClaims: (...args) => deliveries.completeClaims(...args),
-    readEventsAndSubscriptions: (...args) => deliveries.readEventsAndSubscriptions(...args),
     outboxStats: (...args) => deliveries.outboxStats(...args),
     listBySubscription: (...args) => deliveries.listBySubscription(...args),
     insert: async (...args) => {

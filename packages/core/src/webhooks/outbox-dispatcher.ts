@@ -4,9 +4,8 @@ import type { IdGenerator } from "../ports/ids.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
-import type { DeliveryOutcome, Storage } from "../ports/storage.js";
-import type { EventRecord } from "../ports/records.js";
-import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
+import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../ports/storage.js";
+import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
 import { signatureHeader, type AttemptResult, type WebhookSend } from "./post-webhook.js";
 import { createCompletionBatcher } from "./completion-batcher.js";
@@ -31,16 +30,6 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Of those, at most this many to one subscription, so a hanging receiver can't take every slot. */
   perSubscriptionConcurrency: number;
-}
-
-/**
- * A leased delivery with what sending it needs, read for the whole claimed batch in one step
- * (null when its event or subscription no longer exists).
- */
-export interface ClaimedDelivery {
-  delivery: WebhookDeliveryRecord;
-  event: EventRecord | null;
-  subscription: WebhookSubscriptionRecord | null;
 }
 
 /** A delivery that can't be attempted and never will be: it ends `failed` without an attempt. */
@@ -243,27 +232,20 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
     const cap = { max: options.perSubscriptionConcurrency, held };
-    const deliveries = await storage.webhookDeliveries.claimDueDeliveries(
+    const claimed = await storage.webhookDeliveries.claimDueDeliveries(
       now.toISOString(),
       limit,
       leaseUntil,
       workerId,
       cap,
     );
-    if (deliveries.length === 0) return [];
-    // Read once for the batch, not twice per delivery. A subscription belongs to one workspace;
-    // the check keeps a delivery from ever being sent with another workspace's subscription.
-    const { events, subscriptions } = await storage.webhookDeliveries.readEventsAndSubscriptions(deliveries);
-    const eventsById = new Map(events.map((e) => [e.id, e]));
-    const subscriptionsById = new Map(subscriptions.map((s) => [s.id, s]));
-    return deliveries.map((delivery) => {
-      const subscription = subscriptionsById.get(delivery.subscriptionId);
-      return {
-        delivery,
-        event: eventsById.get(delivery.eventId) ?? null,
-        subscription: subscription?.workspaceId === delivery.workspaceId ? subscription : null,
-      };
-    });
+    // A subscription belongs to one workspace: this keeps a delivery from ever being sent with
+    // another workspace's subscription, whatever the storage answered.
+    return claimed.map(({ delivery, event, subscription }) => ({
+      delivery,
+      event,
+      subscription: subscription?.workspaceId === delivery.workspaceId ? subscription : null,
+    }));
   }
 
   return {

@@ -2,7 +2,8 @@ import { systemClock, type Clock } from "../ports/clock.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import type { CommitSignal } from "./commit-signal.js";
-import type { ClaimedDelivery, OutboxDispatcher } from "./outbox-dispatcher.js";
+import type { ClaimedDelivery } from "../ports/storage.js";
+import type { OutboxDispatcher } from "./outbox-dispatcher.js";
 
 /** Spec: the outbox attempts deliveries every 30 seconds. */
 export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
