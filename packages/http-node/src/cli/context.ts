@@ -53,6 +53,10 @@ export async function openCliContext(options: CliSetup): Promise<CliContext> {
   const retention = config.retention ?? retentionFromEnv(env);
   const configured = await openConfiguredStorage(options);
   const webhooks = config.webhooks ?? {};
+  const { send: pinned, ...guards } = nodeWebhookOptions({
+    allowInsecureLoopback: webhooks.allowInsecureLoopback ?? env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true",
+    allowPrivateNetworks: webhooks.allowPrivateNetworks,
+  });
   try {
     const vitrina = createVitrina({
       ...config,
@@ -62,11 +66,10 @@ export async function openCliContext(options: CliSetup): Promise<CliContext> {
       secretBox: cliSecretBox(configured.kind, configured.dataDir, config.secretBox, env),
       // The worker and `deliveries resend` deliver: same SSRF guard as the server. Loopback receivers
       // only when the config or VITRINA_ALLOW_INSECURE_LOOPBACK allows them (local development).
+      // A config that brings its own `fetch` (or `send`) delivers with it instead of the pinned sender.
       webhooks: {
-        ...nodeWebhookOptions({
-          allowInsecureLoopback: webhooks.allowInsecureLoopback ?? env.VITRINA_ALLOW_INSECURE_LOOPBACK === "true",
-          allowPrivateNetworks: webhooks.allowPrivateNetworks,
-        }),
+        ...guards,
+        ...(webhooks.fetch === undefined && { send: pinned }),
         ...webhooks,
       },
       // `vitrina worker` applies it periodically, `vitrina cleanup` on demand.
