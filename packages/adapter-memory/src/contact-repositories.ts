@@ -1,6 +1,7 @@
 import { ConflictError, type ContactRecord, type StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
+import { copyRecord } from "./copy-record.js";
 
 const byCreated = (a: ContactRecord, b: ContactRecord) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -21,7 +22,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
       next.phoneE164 === null ? null : state.contacts.lookup("phone", `${next.workspaceId}/${next.phoneE164}`);
     if (holder !== null && holder.id !== next.id) throw new ConflictError("another contact already has this phone");
     state.contacts.replace(next, undo);
-    return structuredClone(next);
+    return copyRecord(next);
   }
 
   return {
@@ -33,7 +34,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
             : state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
         if (existing !== null) return { contact: existing, created: false };
         state.contacts.insert(contact, undo);
-        return { contact: structuredClone(contact), created: true };
+        return { contact: copyRecord(contact), created: true };
       },
       async resolveForLead(candidate) {
         const existing = state.contacts.lookup("phone", `${candidate.workspaceId}/${candidate.phoneE164}`);
@@ -46,7 +47,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
                   .sort(byCreated)[0];
           const contact = { ...candidate, ...(sameEmail !== undefined && { possibleDuplicateOf: sameEmail.id }) };
           state.contacts.insert(contact, undo);
-          return { contact: structuredClone(contact), created: true };
+          return { contact: copyRecord(contact), created: true };
         }
         const fillName = existing.name === null && candidate.name !== null;
         const fillEmail = existing.email === null && candidate.email !== null;
@@ -80,7 +81,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
       },
       async patch(workspaceId, id, changes, updatedAt) {
         const current = read(workspaceId, id);
-        return current === null ? null : write({ ...current, ...structuredClone(changes), updatedAt });
+        return current === null ? null : write({ ...current, ...copyRecord(changes), updatedAt });
       },
       async fillMissing(workspaceId, id, fields, updatedAt) {
         const current = read(workspaceId, id);

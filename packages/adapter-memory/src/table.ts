@@ -1,8 +1,9 @@
 import { ConflictError } from "@vitrina/core";
+import { copyRecord } from "./copy-record.js";
 
 /**
  * A keyed in-memory table with unique indexes and an undo journal, so a failed transaction can
- * be rolled back exactly. Rows are deep-copied in and out: callers can never mutate stored state
+ * be rolled back exactly. Rows are deep-copied in and out (`copyRecord`): callers can never mutate stored state
  * by holding on to a returned object (which would hide bugs a real database would surface).
  */
 export interface UndoLog {
@@ -35,7 +36,7 @@ export class MemoryTable<Row> {
 
   get(key: string): Row | null {
     const row = this.rows.get(key);
-    return row === undefined ? null : structuredClone(row);
+    return row === undefined ? null : copyRecord(row);
   }
 
   /** Key of the row holding `value` in unique index `index`, if any. */
@@ -93,7 +94,7 @@ export class MemoryTable<Row> {
 
   filter(predicate: (row: Row) => boolean): Row[] {
     const out: Row[] = [];
-    for (const row of this.rows.values()) if (predicate(row)) out.push(structuredClone(row));
+    for (const row of this.rows.values()) if (predicate(row)) out.push(copyRecord(row));
     return out;
   }
 
@@ -112,7 +113,7 @@ export class MemoryTable<Row> {
     const out: Row[] = [];
     for (const row of matches.sort(compare)) {
       if (out.length >= limit) break;
-      if (accept(row)) out.push(structuredClone(row));
+      if (accept(row)) out.push(copyRecord(row));
     }
     return out;
   }
@@ -125,7 +126,7 @@ export class MemoryTable<Row> {
 
   private write(row: Row, undo: UndoLog, previous?: Row): void {
     const key = this.keyOf(row);
-    const stored = structuredClone(row);
+    const stored = copyRecord(row);
     this.rows.set(key, stored);
     this.index(stored);
     undo.push(() => {
