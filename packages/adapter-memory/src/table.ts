@@ -14,6 +14,9 @@ export class MemoryTable<Row> {
   private readonly rows = new Map<string, Row>();
   private readonly unique = new Map<string, Map<string, string>>();
   private readonly multi = new Map<string, Map<string, Set<string>>>();
+  // The index definitions as [name, valueOf] pairs, listed once: every write walks them.
+  private readonly uniqueEntries: Array<[string, (row: Row) => string | null]>;
+  private readonly indexEntries: Array<[string, (row: Row) => string | null]>;
 
   /**
    * `uniqueIndexes` behave like unique constraints; `indexes` are plain lookup indexes (many rows
@@ -24,8 +27,10 @@ export class MemoryTable<Row> {
     private readonly uniqueIndexes: Record<string, (row: Row) => string | null> = {},
     private readonly indexes: Record<string, (row: Row) => string | null> = {},
   ) {
-    for (const name of Object.keys(uniqueIndexes)) this.unique.set(name, new Map());
-    for (const name of Object.keys(indexes)) this.multi.set(name, new Map());
+    this.uniqueEntries = Object.entries(uniqueIndexes);
+    this.indexEntries = Object.entries(indexes);
+    for (const [name] of this.uniqueEntries) this.unique.set(name, new Map());
+    for (const [name] of this.indexEntries) this.multi.set(name, new Map());
   }
 
   /** Every row whose plain index `index` has `value`. */
@@ -57,7 +62,7 @@ export class MemoryTable<Row> {
   /** Name of the first unique index (or the primary key) `row` would violate, or null. */
   conflictOf(row: Row): string | null {
     if (this.rows.has(this.keyOf(row))) return "primary";
-    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+    for (const [name, valueOf] of this.uniqueEntries) {
       const value = valueOf(row);
       if (value !== null && this.unique.get(name)?.has(value)) return name;
     }
@@ -141,11 +146,11 @@ export class MemoryTable<Row> {
 
   private index(row: Row): void {
     const key = this.keyOf(row);
-    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+    for (const [name, valueOf] of this.uniqueEntries) {
       const value = valueOf(row);
       if (value !== null) this.unique.get(name)?.set(value, key);
     }
-    for (const [name, valueOf] of Object.entries(this.indexes)) {
+    for (const [name, valueOf] of this.indexEntries) {
       const value = valueOf(row);
       if (value === null) continue;
       const byValue = this.multi.get(name)!;
@@ -157,11 +162,11 @@ export class MemoryTable<Row> {
 
   private unindex(row: Row): void {
     const key = this.keyOf(row);
-    for (const [name, valueOf] of Object.entries(this.uniqueIndexes)) {
+    for (const [name, valueOf] of this.uniqueEntries) {
       const value = valueOf(row);
       if (value !== null) this.unique.get(name)?.delete(value);
     }
-    for (const [name, valueOf] of Object.entries(this.indexes)) {
+    for (const [name, valueOf] of this.indexEntries) {
       const value = valueOf(row);
       if (value === null) continue;
       const keys = this.multi.get(name)?.get(value);

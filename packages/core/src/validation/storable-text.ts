@@ -10,11 +10,14 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Any U+0000 or surrogate at all: a cheap first test that nearly every string passes. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
 export const UNSTORABLE_TEXT_REASON = "must not contain U+0000 or a lone UTF-16 surrogate";
 
 /** True when `text` can be stored as-is by every adapter: no U+0000 and no lone surrogate. */
 export function isStorableText(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return !SUSPECT.test(text) || !UNSTORABLE.test(text);
 }
 
 /** What makes `text` unstorable, for a reason a sender can act on ("U+0000 (NUL)"), or null. */
@@ -33,16 +36,29 @@ export function describeUnstorableText(text: string): string | null {
  * @example findUnstorableText({ name: "a\u0000b" }, "lead") // { field: "lead.name", reason: ... }
  */
 export function findUnstorableText(value: unknown, field = ""): FieldReason | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: field }];
+  // Each entry knows its parent and key; the dotted path is built only for the string that fails,
+  // since this runs on every record an adapter writes and nearly always finds nothing.
+  interface Entry {
+    value: unknown;
+    parent: Entry | null;
+    key: string;
+  }
+  const pathOf = (entry: Entry): string => {
+    const keys: string[] = [];
+    for (let at: Entry | null = entry; at?.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().reduce((path, key) => (path === "" ? key : `${path}.${key}`), field);
+  };
+  const stack: Entry[] = [{ value, parent: null, key: "" }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const current = entry.value;
     if (typeof current === "string") {
-      if (!isStorableText(current)) return { field: path, reason: UNSTORABLE_TEXT_REASON };
+      if (!isStorableText(current)) return { field: pathOf(entry), reason: UNSTORABLE_TEXT_REASON };
     } else if (current !== null && typeof current === "object") {
-      for (const [key, child] of Object.entries(current)) {
-        const childPath = path === "" ? key : `${path}.${key}`;
-        if (!isStorableText(key)) return { field: childPath, reason: `key ${UNSTORABLE_TEXT_REASON}` };
-        stack.push({ value: child, path: childPath });
+      for (const key of Object.keys(current)) {
+        const child: Entry = { value: (current as Record<string, unknown>)[key], parent: entry, key };
+        if (!isStorableText(key)) return { field: pathOf(child), reason: `key ${UNSTORABLE_TEXT_REASON}` };
+        stack.push(child);
       }
     }
   }
