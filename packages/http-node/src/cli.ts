@@ -78,9 +78,10 @@ async function main(argv: string[]): Promise<void> {
   const [, ...rest] = positionals;
   try {
     if (command.runWithSetup) return await command.runWithSetup(setup, rest, values);
+    const action = command.prepare!(rest, values);
     const ctx = await openCliContext(setup);
     try {
-      await command.run!(ctx, rest, values);
+      await action(ctx);
     } finally {
       await ctx.vitrina.close();
     }

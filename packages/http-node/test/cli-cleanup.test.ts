@@ -12,7 +12,7 @@ async function cleanup(flags: Record<string, string | boolean>) {
   vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
   const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
   try {
-    await cleanupCommand.run!(ctx, [], flags);
+    await cleanupCommand.prepare!([], flags)(ctx);
   } finally {
     await ctx.vitrina.close();
     vi.restoreAllMocks();

@@ -16,9 +16,10 @@ async function run(command: CliCommand, args: string[], flags: Record<string, st
   const printed: string[] = [];
   vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
   vi.spyOn(console, "error").mockImplementation(() => {});
+  const action = command.prepare!(args, flags);
   const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
   try {
-    await command.run!(ctx, args, flags);
+    await action(ctx);
   } finally {
     await ctx.vitrina.close();
     vi.restoreAllMocks();

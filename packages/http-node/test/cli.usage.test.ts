@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,7 +33,7 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(connectors.stdout).toContain("--public-url");
   }, 120_000);
 
-  it("refuses bad flags with a usage error naming the flag (exit 2), never a database error", async () => {
+  it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
     const limit = await cli(
       "deliveries",
       "list",
@@ -57,6 +58,11 @@ describe("vitrina CLI: help, version and usage errors", () => {
     const unknown = await cli("connectors", "list", "--wat");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--wat'");
+    const missing = await cli("connectors", "rotate", "--user", "ana");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing <connectorId>");
+    // The command line is checked before storage opens: no embedded database was created for these.
+    expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
 });
 

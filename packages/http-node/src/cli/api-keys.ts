@@ -16,40 +16,43 @@ scopes: ${SCOPES.join(", ")}`,
     name: { type: "string" },
     scopes: { type: "string" },
   },
-  async run(ctx, [action, keyId], flags) {
+  prepare([action, keyId], flags) {
     const actor = { userId: required(flags.user, "user") };
     const workspaceId = required(flags.workspace, "workspace");
     if (action === "issue") {
-      const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, {
-        name: required(flags.name, "name"),
-        scopes: list(flags.scopes, "scopes"),
-      });
-      if (ctx.out.json) printJson(issued);
-      else
-        printRecord(ctx.out, {
-          id: issued.key.id,
-          name: issued.key.name,
-          scopes: issued.key.scopes.join(","),
-          secret: issued.secret,
-        });
-      console.error("The key above is shown once. Store it now.");
-    } else if (action === "list") {
-      const keys = await ctx.vitrina.apiKeys.list(actor, workspaceId);
-      printList(ctx.out, keys, [
-        ["ID", (k) => k.id],
-        ["NAME", (k) => k.name],
-        ["SCOPES", (k) => k.scopes.join(",")],
-        ["CREATED", (k) => k.createdAt],
-        ["REVOKED", (k) => k.revokedAt],
-      ]);
-    } else if (action === "revoke") {
-      printRecord(
-        ctx.out,
-        (await ctx.vitrina.apiKeys.revoke(actor, workspaceId, requiredPositional(keyId, "keyId"))) as unknown as Record<
-          string,
-          unknown
-        >,
-      );
-    } else unknownAction(apiKeysCommand, action);
+      const input = { name: required(flags.name, "name"), scopes: list(flags.scopes, "scopes") };
+      return async (ctx) => {
+        const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, input);
+        if (ctx.out.json) printJson(issued);
+        else
+          printRecord(ctx.out, {
+            id: issued.key.id,
+            name: issued.key.name,
+            scopes: issued.key.scopes.join(","),
+            secret: issued.secret,
+          });
+        console.error("The key above is shown once. Store it now.");
+      };
+    }
+    if (action === "list") {
+      return async (ctx) => {
+        const keys = await ctx.vitrina.apiKeys.list(actor, workspaceId);
+        printList(ctx.out, keys, [
+          ["ID", (k) => k.id],
+          ["NAME", (k) => k.name],
+          ["SCOPES", (k) => k.scopes.join(",")],
+          ["CREATED", (k) => k.createdAt],
+          ["REVOKED", (k) => k.revokedAt],
+        ]);
+      };
+    }
+    if (action === "revoke") {
+      const id = requiredPositional(keyId, "keyId");
+      return async (ctx) => {
+        const revoked = await ctx.vitrina.apiKeys.revoke(actor, workspaceId, id);
+        printRecord(ctx.out, revoked as unknown as Record<string, unknown>);
+      };
+    }
+    return unknownAction(apiKeysCommand, action);
   },
 };

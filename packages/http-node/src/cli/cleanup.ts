@@ -35,7 +35,7 @@ export const cleanupCommand: CliCommand = {
   summary: "apply retention now and print what it removed per kind (--dry-run: count only)",
   usage: "vitrina cleanup [--dry-run]",
   flags: { "dry-run": { type: "boolean" } },
-  async run(ctx, _args, flags) {
+  prepare: (_args, flags) => async (ctx) => {
     const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
     const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
     const { extra, ...counts } = report;

@@ -3,6 +3,8 @@ import { VitrinaError } from "@vitrina/core";
 import type { CliContext, CliSetup } from "./context.js";
 
 export type Flags = Record<string, string | boolean | undefined>;
+/** What a command does once its command line checked out and storage is open. */
+export type CliAction = (ctx: CliContext) => Promise<void>;
 export type FlagOptions = NonNullable<ParseArgsConfig["options"]>;
 
 /**
@@ -17,8 +19,12 @@ export interface CliCommand {
   usage: string;
   /** Flags this command accepts besides the global ones (`--config`, `--memory`, `--json`). */
   flags: FlagOptions;
-  /** Runs with the configured storage and a Vitrina over it, opened for it and closed after. */
-  run?(ctx: CliContext, positionals: string[], flags: Flags): Promise<void>;
+  /**
+   * Checks the command line and returns what to run with the configured storage and a Vitrina over
+   * it, which the CLI opens only then (and closes after). Every usage error is thrown here, before
+   * any storage opens: a typo answers at once, not after an embedded database has started.
+   */
+  prepare?(positionals: string[], flags: Flags): CliAction;
   /** Instead of `run`, for a command that opens storage its own way (`migrate`). */
   runWithSetup?(setup: CliSetup, positionals: string[], flags: Flags): Promise<void>;
 }

@@ -19,42 +19,44 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
     user: { type: "string" },
     "public-url": { type: "string" },
   },
-  async run(ctx, [action, connectorId], flags) {
+  prepare([action, connectorId], flags) {
     const actor = { userId: required(flags.user, "user") };
     switch (action) {
       case "create": {
-        const created = await ctx.vitrina.connectors.create(actor, {
+        const input = {
           workspaceId: required(flags.workspace, "workspace"),
           name: required(flags.name, "name"),
           systemId: required(flags["system-id"], "system-id"),
-        });
-        printSecret(ctx, created.connector, created.secret, flags);
-        console.error("The secret above is shown once. Store it in the sending system now.");
-        return;
+        };
+        return async (ctx) => {
+          const created = await ctx.vitrina.connectors.create(actor, input);
+          printSecret(ctx, created.connector, created.secret, flags);
+          console.error("The secret above is shown once. Store it in the sending system now.");
+        };
       }
       case "list": {
-        const connectors = await ctx.vitrina.connectors.list(actor, {
-          workspaceId: required(flags.workspace, "workspace"),
-        });
-        printList(ctx.out, connectors, [
-          ["ID", (c) => c.id],
-          ["NAME", (c) => c.name],
-          ["SYSTEM", (c) => c.systemId],
-          ["SECRET VERSION", (c) => c.secretVersion],
-          ["CREATED", (c) => c.createdAt],
-        ]);
-        return;
+        const workspaceId = required(flags.workspace, "workspace");
+        return async (ctx) => {
+          const connectors = await ctx.vitrina.connectors.list(actor, { workspaceId });
+          printList(ctx.out, connectors, [
+            ["ID", (c) => c.id],
+            ["NAME", (c) => c.name],
+            ["SYSTEM", (c) => c.systemId],
+            ["SECRET VERSION", (c) => c.secretVersion],
+            ["CREATED", (c) => c.createdAt],
+          ]);
+        };
       }
       case "rotate": {
-        const rotated = await ctx.vitrina.connectors.rotate(actor, {
-          connectorId: requiredPositional(connectorId, "connectorId"),
-        });
-        printSecret(ctx, rotated.connector, rotated.secret, flags);
-        console.error("The previous secret stopped working. The new one above is shown once.");
-        return;
+        const id = requiredPositional(connectorId, "connectorId");
+        return async (ctx) => {
+          const rotated = await ctx.vitrina.connectors.rotate(actor, { connectorId: id });
+          printSecret(ctx, rotated.connector, rotated.secret, flags);
+          console.error("The previous secret stopped working. The new one above is shown once.");
+        };
       }
       default:
-        unknownAction(connectorsCommand, action);
+        return unknownAction(connectorsCommand, action);
     }
   },
 };

@@ -8,28 +8,25 @@ export const webhooksCommand: CliCommand = {
   summary: "list a workspace's webhook subscriptions",
   usage: "vitrina webhooks list --workspace <id> --user <userId>",
   flags: { workspace: { type: "string" }, user: { type: "string" } },
-  async run(ctx, [action], flags) {
+  prepare([action], flags) {
     if (action !== "list") unknownAction(webhooksCommand, action);
     const workspaceId = required(flags.workspace, "workspace");
-    await requireRole(
-      ctx.vitrina.storage,
-      { userId: required(flags.user, "user") },
-      workspaceId,
-      ["owner", "admin"],
-      "list webhook subscriptions",
-    );
-    const page = await ctx.vitrina.webhooks.list(workspaceId);
-    printList(
-      ctx.out,
-      page.data,
-      [
-        ["ID", (s) => s.id],
-        ["URL", (s) => s.url],
-        ["EVENTS", (s) => s.events.join(",")],
-        ["ENABLED", (s) => (s.enabled ? "yes" : `no (${s.disabled_reason ?? "disabled"})`)],
-        ["CREATED", (s) => s.created_at],
-      ],
-      page,
-    );
+    const actor = { userId: required(flags.user, "user") };
+    return async (ctx) => {
+      await requireRole(ctx.vitrina.storage, actor, workspaceId, ["owner", "admin"], "list webhook subscriptions");
+      const page = await ctx.vitrina.webhooks.list(workspaceId);
+      printList(
+        ctx.out,
+        page.data,
+        [
+          ["ID", (s) => s.id],
+          ["URL", (s) => s.url],
+          ["EVENTS", (s) => s.events.join(",")],
+          ["ENABLED", (s) => (s.enabled ? "yes" : `no (${s.disabled_reason ?? "disabled"})`)],
+          ["CREATED", (s) => s.created_at],
+        ],
+        page,
+      );
+    };
   },
 };

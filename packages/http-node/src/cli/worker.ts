@@ -8,7 +8,7 @@ export const workerCommand: CliCommand = {
   summary: "run the outbox worker and retention until SIGTERM/SIGINT (finishes in-flight deliveries)",
   usage: "vitrina worker [--config vitrina.config.mjs]",
   flags: {},
-  async run(ctx) {
+  prepare: () => async (ctx) => {
     // Signing opens every subscription's sealed secret: without the server's key nothing could be sent.
     await requireSecretKey(ctx.storage.kind, ctx.storage.dataDir, ctx.config.secretBox);
     // The CLI has no messaging transport of yours (unless the config gives one): the stuck

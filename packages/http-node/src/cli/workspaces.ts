@@ -1,5 +1,4 @@
-import { oneOf, required, unknownAction, UsageError, type CliCommand, type Flags } from "./command.js";
-import type { CliContext } from "./context.js";
+import { oneOf, required, unknownAction, UsageError, type CliAction, type CliCommand, type Flags } from "./command.js";
 import { printList, printRecord } from "./output.js";
 
 const VERTICALS = ["real_estate", "generic"] as const;
@@ -16,22 +15,25 @@ vitrina workspaces list   --user <userId>`,
     vertical: { type: "string" },
     currency: { type: "string" },
   },
-  async run(ctx, [action], flags) {
-    if (action === "create") return create(ctx, flags);
+  prepare([action], flags) {
+    if (action === "create") return create(flags);
     if (action !== "list") unknownAction(workspacesCommand, action);
-    const workspaces = await ctx.vitrina.workspaces.listForUser({ userId: required(flags.user, "user") });
-    printList(ctx.out, workspaces, [
-      ["ID", (w) => w.id],
-      ["NAME", (w) => w.name],
-      ["ROLE", (w) => w.role],
-      ["VERTICAL", (w) => w.vertical],
-      ["CURRENCY", (w) => w.currency],
-      ["CREATED", (w) => w.createdAt],
-    ]);
+    const userId = required(flags.user, "user");
+    return async (ctx) => {
+      const workspaces = await ctx.vitrina.workspaces.listForUser({ userId });
+      printList(ctx.out, workspaces, [
+        ["ID", (w) => w.id],
+        ["NAME", (w) => w.name],
+        ["ROLE", (w) => w.role],
+        ["VERTICAL", (w) => w.vertical],
+        ["CURRENCY", (w) => w.currency],
+        ["CREATED", (w) => w.createdAt],
+      ]);
+    };
   },
 };
 
-async function create(ctx: CliContext, flags: Flags): Promise<void> {
+function create(flags: Flags): CliAction {
   const vertical = oneOf(flags.vertical, "vertical", VERTICALS);
   const currency = flags.currency === undefined ? undefined : String(flags.currency);
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
@@ -40,11 +42,14 @@ async function create(ctx: CliContext, flags: Flags): Promise<void> {
       "--currency",
     );
   }
-  const workspace = await ctx.vitrina.workspaces.create({
+  const input = {
     name: required(flags.name, "name"),
     ownerUserId: required(flags.owner, "owner"),
     ...(vertical ? { vertical } : {}),
     ...(currency ? { currency } : {}),
-  });
-  printRecord(ctx.out, { ...workspace });
+  };
+  return async (ctx) => {
+    const workspace = await ctx.vitrina.workspaces.create(input);
+    printRecord(ctx.out, { ...workspace });
+  };
 }
