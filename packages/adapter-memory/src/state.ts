@@ -75,9 +75,12 @@ export function createMemoryState() {
     }),
     apiKeys: new MemoryTable<ApiKeyRecord>((k) => k.id, { hash: (k) => k.hash }),
     webhookSubscriptions: new MemoryTable<WebhookSubscriptionRecord>((s) => s.id),
-    webhookDeliveries: new MemoryTable<WebhookDeliveryRecord>((d) => d.id, {
-      eventSubscription: (d) => `${d.eventId}/${d.subscriptionId}`,
-    }),
+    webhookDeliveries: new MemoryTable<WebhookDeliveryRecord>(
+      (d) => d.id,
+      { eventSubscription: (d) => `${d.eventId}/${d.subscriptionId}` },
+      // Claims look only at pending deliveries, however long the delivered history grows.
+      { status: (d) => d.status },
+    ),
     webhookAttempts: new MemoryTable<WebhookAttemptRecord>((a) => a.id),
   };
 }

@@ -1,5 +1,6 @@
 import { ConflictError } from "@vitrina/core";
 import { copyRecord } from "./copy-record.js";
+import { takeInOrder } from "./take-in-order.js";
 
 /**
  * A keyed in-memory table with unique indexes and an undo journal, so a failed transaction can
@@ -105,22 +106,26 @@ export class MemoryTable<Row> {
 
   /**
    * The first `limit` matches in `compare` order that `accept` (asked in that order) keeps; only
-   * those are copied (cheap on big tables).
+   * those are copied (cheap on big tables). With `within`, only the rows whose plain index holds
+   * that value are looked at (the outbox's pending deliveries, not its whole history).
    */
   select(
     predicate: (row: Row) => boolean,
     compare: (a: Row, b: Row) => number,
     limit: number,
     accept: (row: Row) => boolean = () => true,
+    within?: { index: string; value: string },
   ): Row[] {
     const matches: Row[] = [];
-    for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
-    const out: Row[] = [];
-    for (const row of matches.sort(compare)) {
-      if (out.length >= limit) break;
-      if (accept(row)) out.push(copyRecord(row));
+    if (within === undefined) {
+      for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
+    } else {
+      for (const key of this.multi.get(within.index)?.get(within.value) ?? []) {
+        const row = this.rows.get(key)!;
+        if (predicate(row)) matches.push(row);
+      }
     }
-    return out;
+    return takeInOrder(matches, compare, limit, accept).map(copyRecord);
   }
 
   count(predicate: (row: Row) => boolean): number {

@@ -124,6 +124,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           dueOrder,
           limit,
           hasRoom,
+          { index: "status", value: "pending" },
         );
         return due.map((d) => {
           const delivery = { ...d, leaseUntil, leasedBy: workerId };
