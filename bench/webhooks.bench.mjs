@@ -4,13 +4,15 @@
 // shares the CPU with the worker: a conservative figure). Vitrina sends as `nodeWebhookOptions()` sets
 // it up on Node; graphile-worker's task POSTs with `fetch`, as its task code usually would, and, in a
 // second reference row, with undici's request API like Vitrina, to show what the HTTP client is worth.
+// On PostgreSQL each drain's tables are ANALYZEd once its backlog is queued, the reference's too
+// (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
 import { graphileDeliveriesPerSecond } from "./graphile-reference.mjs";
-import { percentile } from "./lib.mjs";
+import { analyzeSchema, percentile } from "./lib.mjs";
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (same process)";
 
@@ -35,6 +37,7 @@ async function postgresFactory() {
     const storage = postgresStorage(pool, { schema, closeDriver: false });
     return {
       ...storage,
+      analyze: () => analyzeSchema((sql, params) => pool.query(sql, params), schema),
       async close() {
         await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await pool.end();
@@ -59,8 +62,9 @@ async function startReceiver(onDelivery) {
 
 async function setup(makeStorage, pool, onDelivery) {
   const receiver = await startReceiver(onDelivery);
+  const storage = await makeStorage();
   const vitrina = createVitrina({
-    storage: await makeStorage(),
+    storage,
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 3).toString("base64"),
     logger: silentLogger,
@@ -85,7 +89,9 @@ async function setup(makeStorage, pool, onDelivery) {
     await receiver.close();
     await vitrina.close();
   };
-  return { vitrina, close, emit };
+  // Statistics for the queued backlog (PostgreSQL only; see analyzeSchema in lib.mjs).
+  const analyze = async () => storage.analyze?.();
+  return { vitrina, close, emit, analyze };
 }
 
 /** Emits `total` events with no worker running, then times one worker draining them. */
@@ -93,8 +99,9 @@ async function throughput(makeStorage, total, pool) {
   let delivered = 0;
   let done;
   const finished = new Promise((resolve) => (done = resolve));
-  const { vitrina, close, emit } = await setup(makeStorage, pool, () => ++delivered === total && done());
+  const { vitrina, close, emit, analyze } = await setup(makeStorage, pool, () => ++delivered === total && done());
   for (let i = 0; i < total; i++) await emit();
+  await analyze();
   const started = performance.now();
   const worker = vitrina.outbox.startWorker();
   await finished;

@@ -105,17 +105,19 @@ export class MemoryTable<Row> {
   }
 
   /**
-   * The first `limit` matches in `compare` order that `accept` (asked in that order) keeps; only
-   * those are copied (cheap on big tables). With `within`, only the rows whose plain index holds
-   * that value are looked at (the outbox's pending deliveries, not its whole history).
+   * The first `limit` matches in `compare` order that `accept` (asked in that order) keeps, of at
+   * most `scan.examine` matches; only those are copied (cheap on big tables). With `scan.within`,
+   * only the rows whose plain index holds that value are looked at (the outbox's pending
+   * deliveries, not its whole history).
    */
   select(
     predicate: (row: Row) => boolean,
     compare: (a: Row, b: Row) => number,
     limit: number,
     accept: (row: Row) => boolean = () => true,
-    within?: { index: string; value: string },
+    scan: { within?: { index: string; value: string }; examine?: number } = {},
   ): Row[] {
+    const { within, examine } = scan;
     const matches: Row[] = [];
     if (within === undefined) {
       for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
@@ -125,7 +127,7 @@ export class MemoryTable<Row> {
         if (predicate(row)) matches.push(row);
       }
     }
-    return takeInOrder(matches, compare, limit, accept).map(copyRecord);
+    return takeInOrder(matches, compare, limit, accept, examine).map(copyRecord);
   }
 
   count(predicate: (row: Row) => boolean): number {

@@ -1,14 +1,15 @@
 /**
- * The first `limit` items in `compare` order that `accept` (asked in that order) keeps, without
- * sorting them all: the items become a binary heap (linear time) and only as many are popped as it
- * takes. An outbox claim wants a few dozen of thousands of due deliveries; a full sort per claim
- * made the memory outbox slower as its backlog grew.
+ * The first `limit` items in `compare` order that `accept` (asked in that order) keeps, looking at
+ * no more than `examine` items, without sorting them all: the items become a binary heap (linear
+ * time) and only as many are popped as it takes. An outbox claim wants a few dozen of thousands of
+ * due deliveries; a full sort per claim made the memory outbox slower as its backlog grew.
  */
 export function takeInOrder<T>(
   items: T[],
   compare: (a: T, b: T) => number,
   limit: number,
   accept: (item: T) => boolean = () => true,
+  examine = Infinity,
 ): T[] {
   const heap = items;
   const siftDown = (from: number, size: number) => {
@@ -26,7 +27,7 @@ export function takeInOrder<T>(
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(i, heap.length);
   const out: T[] = [];
   let size = heap.length;
-  while (out.length < limit && size > 0) {
+  for (let examined = 0; out.length < limit && size > 0 && examined < examine; examined++) {
     const top = heap[0]!;
     size--;
     heap[0] = heap[size]!;

@@ -124,7 +124,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           dueOrder,
           limit,
           hasRoom,
-          { index: "status", value: "pending" },
+          // Under a cap, look at most four times `limit` rows past the ones at their cap, as the
+          // PostgreSQL claim does: a claim stops early instead of walking the whole backlog when
+          // the only subscription with work has no room left (the worker claims again later).
+          { within: { index: "status", value: "pending" }, examine: cap ? limit * 4 : limit },
         );
         return due.map((d) => {
           const delivery = { ...d, leaseUntil, leasedBy: workerId };

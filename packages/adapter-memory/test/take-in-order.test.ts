@@ -13,12 +13,13 @@ describe("takeInOrder", () => {
         fc.array(fc.integer({ min: 0, max: 20 })),
         fc.integer({ min: 0, max: 40 }),
         fc.func(fc.boolean()),
-        (values, limit, rule) => {
+        fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
+        (values, limit, rule, examine) => {
           const items = values.map((v, id) => ({ v, id }));
           const askedBySort: number[] = [];
           const expected: typeof items = [];
           for (const item of [...items].sort(byValueThenId)) {
-            if (expected.length >= limit) break;
+            if (expected.length >= limit || askedBySort.length >= (examine ?? Infinity)) break;
             askedBySort.push(item.id);
             if (rule(item.id)) expected.push(item);
           }
@@ -28,6 +29,7 @@ describe("takeInOrder", () => {
             byValueThenId,
             limit,
             (item) => (askedByHeap.push(item.id), rule(item.id)),
+            examine,
           );
           expect(got).toEqual(expected);
           expect(askedByHeap).toEqual(askedBySort);
