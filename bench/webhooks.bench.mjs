@@ -155,31 +155,39 @@ async function measure(label, makeStorage, events) {
   ];
 }
 
+/** Deliveries per round in the graphile-worker comparison: long enough that start-up costs fade. */
+const ROUND_DELIVERIES = 4000;
+
 /**
  * graphile-worker draining the same number of signed POSTs to the same receiver with 32 in flight,
- * and Vitrina's PostgreSQL worker the same way, in three alternating rounds; each keeps its median.
+ * and Vitrina's PostgreSQL worker the same way, in three alternating rounds after an untimed
+ * warm-up round of each (so no contender pays the JIT's first pass); each keeps its median.
  */
 async function graphileRows(makeStorage) {
   let count = 0;
   const receiver = await startReceiver(() => count++);
   const rounds = { fetch: [], request: [], vitrina: [] };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const graphile = async (client) => {
+  const graphile = async (client, total = ROUND_DELIVERIES) => {
     count = 0;
     return graphileDeliveriesPerSecond({
       connectionString: DATABASE_URL,
       url: receiver.url,
-      total: 2000,
+      total,
       concurrency: 32,
       received: () => count,
       client,
     });
   };
+  const pool32 = { concurrency: 32, perSubscriptionConcurrency: 32 };
   try {
+    await graphile("fetch", 500);
+    await graphile("undici-request", 500);
+    await throughput(makeStorage, 500, pool32);
     for (let round = 0; round < 3; round++) {
       rounds.fetch.push(await graphile("fetch"));
       rounds.request.push(await graphile("undici-request"));
-      rounds.vitrina.push(await throughput(makeStorage, 2000, { concurrency: 32, perSubscriptionConcurrency: 32 }));
+      rounds.vitrina.push(await throughput(makeStorage, ROUND_DELIVERIES, pool32));
     }
   } finally {
     await receiver.close();
@@ -190,7 +198,7 @@ async function graphileRows(makeStorage) {
       case: "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
       value: viaFetch,
       unit: "deliveries/s",
-      note: "task POSTs with fetch; same signed POSTs and receiver, 2000 jobs queued first, one runner; median of 3 alternating rounds",
+      note: `task POSTs with fetch; same signed POSTs and receiver, ${ROUND_DELIVERIES} jobs queued first, one runner; median of 3 alternating rounds`,
     },
     {
       case: "graphile-worker, task POSTs with undici request: deliveries/s, 32 in flight",
