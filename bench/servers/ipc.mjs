@@ -1,8 +1,10 @@
 // The server side of the bench's process protocol. A server forked with an IPC channel announces
 // { ready: info } once listening; then "cpu-mark" starts a CPU-time window and "cpu-read" answers
 // { cpu: microseconds } spent by this process since the mark (user + system, every thread), so the
-// bench can divide it by the requests the generator completed in that window.
-export function announce(info) {
+// bench can divide it by the requests the generator completed in that window. "analyze" runs
+// `hooks.analyze` (the PostgreSQL servers ANALYZE their schema: see analyzeSchema in ../lib.mjs)
+// and answers "analyzed".
+export function announce(info, hooks = {}) {
   let mark = process.cpuUsage();
   process.on("message", (message) => {
     if (message === "cpu-mark") {
@@ -11,6 +13,8 @@ export function announce(info) {
     } else if (message === "cpu-read") {
       const { user, system } = process.cpuUsage(mark);
       process.send({ cpu: user + system });
+    } else if (message === "analyze") {
+      Promise.resolve(hooks.analyze?.()).then(() => process.send("analyzed"));
     }
   });
   process.send({ ready: info });
