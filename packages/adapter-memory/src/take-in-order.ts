@@ -3,6 +3,7 @@
  * no more than `examine` items, without sorting them all: the items become a binary heap (linear
  * time) and only as many are popped as it takes. An outbox claim wants a few dozen of thousands of
  * due deliveries; a full sort per claim made the memory outbox slower as its backlog grew.
+ * `items` is reordered in place (it becomes the heap): pass an array nobody else reads.
  */
 export function takeInOrder<T>(
   items: T[],
