@@ -5,7 +5,8 @@ import type { LeadPayload } from "./lead-schema.js";
 /**
  * Finds the lead's contact in the workspace by phone, or creates it, and returns it locked for the
  * rest of the transaction (so the decision to message it is taken on a row no concurrent opt-out
- * can change underneath). One storage call (`resolveForLead`: one statement on PostgreSQL).
+ * can change underneath), with `created` when this transaction created it. One storage call
+ * (`resolveForLead`: one statement on PostgreSQL).
  *
  * On WhatsApp the phone is the identity: a lead is never filed under another phone's contact. When
  * the phone is new but the email belongs to another contact, the lead gets a new contact flagged
@@ -24,9 +25,9 @@ export async function resolveContact(
     newContactId: string;
     now: string;
   },
-): Promise<ContactRecord> {
+): Promise<{ contact: ContactRecord; created: boolean }> {
   const { contact: lead, now } = input;
-  const resolved = await tx.contacts.resolveForLead({
+  return tx.contacts.resolveForLead({
     id: input.newContactId,
     workspaceId: input.workspaceId,
     name: lead.name ?? null,
@@ -40,5 +41,4 @@ export async function resolveContact(
     createdAt: now,
     updatedAt: now,
   });
-  return resolved.contact;
 }

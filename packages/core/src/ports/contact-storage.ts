@@ -16,7 +16,9 @@ export interface ContactRepository {
    * filled from the candidate, the candidate's `whatsappConsent`, when not null, becomes the
    * contact's latest, `updatedAt` moves only when something changed, and nothing else is written
    * (an opt-out committed meanwhile survives). Concurrent calls for one new phone create one
-   * contact; the others wait for it and update it.
+   * contact; the others wait for it and update it. `created` is true only for the call that
+   * inserted the row: lead intake skips the one-welcome look-up for such a contact, since no
+   * message can name an id nobody else has seen yet.
    */
   resolveForLead(candidate: ContactRecord): Promise<{ contact: ContactRecord; created: boolean }>;
   get(workspaceId: string, id: string): Promise<ContactRecord | null>;

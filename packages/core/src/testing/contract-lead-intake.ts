@@ -62,11 +62,15 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       const unchanged = await storage().contacts.resolveForLead(
         candidate(workspace.id, { ...same, name: "Otra", updatedAt: f.at(90_000) }),
       );
+      // `created` stays false when nothing changes too: lead intake skips the one-welcome look-up
+      // only for a contact the call created.
+      expect(unchanged.created).toBe(false);
       expect(unchanged.contact.updatedAt).toBe(f.at(60_000));
       expect(unchanged.contact.name).toBe("Ana");
       const withConsent = await storage().contacts.resolveForLead(
         candidate(workspace.id, { ...same, whatsappConsent: consent("l2"), updatedAt: f.at(120_000) }),
       );
+      expect(withConsent.created).toBe(false);
       expect(withConsent.contact).toMatchObject({ whatsappConsent: consent("l2"), updatedAt: f.at(120_000) });
       expect(await storage().contacts.get(workspace.id, stored.id)).toEqual(withConsent.contact);
     });
