@@ -2,14 +2,17 @@
 // bare node:http server that only reads the body, verifies the HMAC and answers 200 (the
 // reference). Server and load generator run in two separate processes; the generator's own
 // ceiling is measured first, on a server answering a fixed 200, to show it isn't the bottleneck.
+// Each server is measured in three alternating rounds and keeps its median round (single rounds
+// of the PostgreSQL servers spread by a quarter from run to run on this machine).
 import { measure } from "./load/drive.mjs";
-import { bottleneckVerdict, generatorCeiling, loadRow } from "./load/report.mjs";
+import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
+const ROUNDS = 3;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
 
-export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${durationMs / 1000} s each)`;
+export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -43,11 +46,13 @@ async function statementsRow() {
 
 export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
-  const bare = await leads("bare");
-  const memory = await leads("vitrina-memory");
   const hasPostgres = await postgresAnswers();
-  const referencePostgres = hasPostgres ? await leads("reference-postgres") : null;
-  const postgres = hasPostgres ? await leads("vitrina-postgres") : null;
+  const kinds = ["bare", "vitrina-memory", ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : [])];
+  const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (let round = 0; round < ROUNDS; round++) for (const kind of kinds) rounds[kind].push(await leads(kind));
+  const [bare, memory] = [medianRound(rounds.bare), medianRound(rounds["vitrina-memory"])];
+  const referencePostgres = hasPostgres ? medianRound(rounds["reference-postgres"]) : null;
+  const postgres = hasPostgres ? medianRound(rounds["vitrina-postgres"]) : null;
   const reference = {
     label: "bare HMAC",
     perSecond: bare.perSecond,

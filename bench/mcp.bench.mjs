@@ -61,8 +61,6 @@ async function runtimeInvoke() {
   return { perSecond: calls / ((performance.now() - started) / 1000), cpuUsPerCall: (used.user + used.system) / calls };
 }
 
-const median = (results) => [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)];
-
 export async function run() {
   const kinds = ["bare-session", "bare-per-request", "vitrina", "vitrina-rest"];
   for (const kind of kinds.filter((k) => k !== "vitrina-rest")) await checkOneCall(kind);
@@ -77,10 +75,10 @@ export async function run() {
           durationMs,
         }),
       );
-  const session = median(results["bare-session"]);
-  const perRequest = median(results["bare-per-request"]);
-  const vitrina = median(results.vitrina);
-  const rest = median(results["vitrina-rest"]);
+  const session = medianRound(results["bare-session"]);
+  const perRequest = medianRound(results["bare-per-request"]);
+  const vitrina = medianRound(results.vitrina);
+  const rest = medianRound(results["vitrina-rest"]);
   const runtime = await runtimeInvoke();
   const reference = { label: "bare SDK, one session", ...session };
   return [

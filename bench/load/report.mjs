@@ -53,3 +53,7 @@ export function bottleneckVerdict(ceiling, label, perSecond) {
     note: `the generator's ceiling on a bare server is ${Math.round(ceiling).toLocaleString("en-US")} req/s, ${times.toFixed(1)}× the rate measured for ${label} below; ${verdict}`,
   };
 }
+
+/** The median round by rate, whole (its latency and CPU figures come from the same round). */
+export const medianRound = (results) =>
+  [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)];
