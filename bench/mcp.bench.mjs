@@ -4,7 +4,7 @@
 // request (the SDK's stateless pattern) and one server with one session (its fastest legal mode,
 // the reference). Each server is measured in three alternating rounds and keeps its median.
 import { measure, startServer } from "./load/drive.mjs";
-import { bottleneckVerdict, generatorCeiling, loadRow } from "./load/report.mjs";
+import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
 
 const connections = 16;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
