@@ -3,10 +3,10 @@
 // first, then one runner drains them; the figure is jobs completed per second.
 import { Logger, makeWorkerUtils, run } from "graphile-worker";
 import { request } from "undici";
+import { signatureHeader } from "@vitrina/core/webhooks";
 import { analyzeSchema } from "./lib.mjs";
 
 const quiet = new Logger(() => () => {});
-import { signatureHeader } from "@vitrina/core/webhooks";
 
 /**
  * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), runs one

@@ -34,11 +34,12 @@ export function percentile(sorted, p) {
 }
 
 /**
- * ANALYZEs every table in `schema`, as autovacuum would soon after a backlog lands on a server
- * that runs it. The queue benches use fresh tables each round, and this machine's PostgreSQL runs
- * with autovacuum off: without statistics PostgreSQL plans a claim as "fetch every due row, sort
- * them all" instead of walking the due-order index, which measures the missing statistics (for
- * Vitrina and graphile-worker alike), not the queue. `query(sql, params)` runs one statement.
+ * ANALYZEs every table in `schema`, as autovacuum would soon after rows land on a server that runs
+ * it. The PostgreSQL benches use fresh tables each round and this machine's PostgreSQL runs with
+ * autovacuum off, so without this they would measure missing statistics, for Vitrina and its
+ * references alike: a queue claim planned as "fetch every due row, sort them all" instead of
+ * walking the due-order index, a named statement keeping the plan it got on an empty table.
+ * `query(sql, params)` runs one statement.
  */
 export async function analyzeSchema(query, schema) {
   const { rows } = await query("SELECT tablename FROM pg_tables WHERE schemaname = $1", [schema]);

@@ -1,3 +1,4 @@
+import type { Storage, WebhookSubscriptionRecord, WorkspaceRecord } from "@vitrina/core/storage";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
@@ -5,116 +6,128 @@ import { DATABASE_URL, openTestStorage } from "./support.js";
 
 if (!DATABASE_URL) console.warn("claims.concurrency: skipped, races need real PostgreSQL (set DATABASE_URL)");
 
+interface Outbox {
+  f: ReturnType<typeof fixtures>;
+  w: ReturnType<typeof webhookFixtures>;
+  storage: Storage;
+  workspace: WorkspaceRecord;
+  subs: WebhookSubscriptionRecord[];
+}
+
+/** A PostgreSQL storage with one workspace and `subscriptions` subscriptions for `race`, closed after it. */
+async function withOutbox(subscriptions: number, race: (outbox: Outbox) => Promise<void>) {
+  const f = fixtures();
+  const w = webhookFixtures();
+  const { storage } = await openTestStorage("PostgreSQL");
+  try {
+    const workspace = f.workspace();
+    await storage.workspaces.insert(workspace);
+    const subs = Array.from({ length: subscriptions }, () => w.subscription(workspace.id));
+    for (const sub of subs) await storage.webhookSubscriptions.insert(sub);
+    await race({ f, w, storage, workspace, subs });
+  } finally {
+    await storage.close();
+  }
+}
+
 // PGlite runs one statement at a time, so only a real server can race claims against each other.
 describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
-  it("never hand one delivery to two claimers, nor more of a subscription than its cap, over 120 races", async () => {
-    const f = fixtures();
-    const w = webhookFixtures();
-    const { storage } = await openTestStorage("PostgreSQL");
-    try {
-      const workspace = f.workspace();
-      await storage.workspaces.insert(workspace);
-      const subs = [0, 1, 2].map(() => w.subscription(workspace.id));
-      for (const sub of subs) await storage.webhookSubscriptions.insert(sub);
-      let doubleClaims = 0;
-      let overCap = 0;
-      for (let round = 0; round < 120; round++) {
-        // Fresh due rows each round; earlier rounds' rows stay leased far into the future.
-        const rows = subs.flatMap((sub) =>
-          [0, 1, 2, 3].map((i) => w.delivery(workspace.id, sub.id, { nextAttemptAt: f.at(round * 10 + i) })),
-        );
-        for (const d of rows) await storage.webhookDeliveries.insert(d);
-        const now = f.at(round * 10 + 5);
-        const held = { [subs[0]!.id]: round % 3 };
-        const claims = await Promise.all(
-          Array.from({ length: 6 }, (_, i) =>
-            storage.webhookDeliveries.claimDueDeliveries(now, 3, f.at(1e12), `w${round}-${i}`, { max: 2, held }),
-          ),
-        );
-        const ids = claims.flat().map(({ delivery }) => delivery.id);
-        doubleClaims += ids.length - new Set(ids).size;
-        for (const claim of claims) {
-          for (const sub of subs) {
-            const taken = claim.filter(({ delivery }) => delivery.subscriptionId === sub.id).length;
-            if (taken + (held[sub.id] ?? 0) > 2 && taken > 0) overCap++;
+  it(
+    "never hand one delivery to two claimers, nor more of a subscription than its cap, over 120 races",
+    () =>
+      withOutbox(3, async ({ f, w, storage, workspace, subs }) => {
+        let doubleClaims = 0;
+        let overCap = 0;
+        for (let round = 0; round < 120; round++) {
+          // Fresh due rows each round; earlier rounds' rows stay leased far into the future.
+          const rows = subs.flatMap((sub) =>
+            [0, 1, 2, 3].map((i) => w.delivery(workspace.id, sub.id, { nextAttemptAt: f.at(round * 10 + i) })),
+          );
+          for (const d of rows) await storage.webhookDeliveries.insert(d);
+          const now = f.at(round * 10 + 5);
+          const held = { [subs[0]!.id]: round % 3 };
+          const claims = await Promise.all(
+            Array.from({ length: 6 }, (_, i) =>
+              storage.webhookDeliveries.claimDueDeliveries(now, 3, f.at(1e12), `w${round}-${i}`, { max: 2, held }),
+            ),
+          );
+          const ids = claims.flat().map(({ delivery }) => delivery.id);
+          doubleClaims += ids.length - new Set(ids).size;
+          for (const claim of claims) {
+            for (const sub of subs) {
+              const taken = claim.filter(({ delivery }) => delivery.subscriptionId === sub.id).length;
+              if (taken + (held[sub.id] ?? 0) > 2 && taken > 0) overCap++;
+            }
           }
         }
-      }
-      expect({ doubleClaims, overCap }).toEqual({ doubleClaims: 0, overCap: 0 });
-    } finally {
-      await storage.close();
-    }
-  }, 120_000);
+        expect({ doubleClaims, overCap }).toEqual({ doubleClaims: 0, overCap: 0 });
+      }),
+    120_000,
+  );
 
   // A worker whose lease ran out records its batch of outcomes just as another worker claims the same
   // rows. For every row exactly one of them may win: the late outcome is written (and the row is no
   // longer due, so the claim passes it over), or the claim takes the row (and the late outcome writes
   // nothing, attempt included). Both winning would deliver the event twice with one attempt lost;
   // neither would strand the row. PGlite runs one statement at a time, so only a real server races.
-  it("settles every row for exactly one of the late completer and the new claimer, over 100 races", async () => {
-    const f = fixtures();
-    const w = webhookFixtures();
-    const { storage } = await openTestStorage("PostgreSQL");
-    try {
-      const workspace = f.workspace();
-      await storage.workspaces.insert(workspace);
-      const subscription = w.subscription(workspace.id);
-      await storage.webhookSubscriptions.insert(subscription);
-      const violations: string[] = [];
-      let completerWon = 0;
-      let claimerWon = 0;
-      for (let round = 0; round < 100; round++) {
-        const now = f.at(round * 1000 + 500);
-        // Due, and leased to "late" by a lease that expired just before `now`.
-        const rows = Array.from({ length: 8 }, (_, i) =>
-          w.delivery(workspace.id, subscription.id, {
-            nextAttemptAt: f.at(round * 1000 + i),
-            leasedBy: `late-${round}`,
-            leaseUntil: f.at(round * 1000 + 100),
-          }),
-        );
-        for (const d of rows) await storage.webhookDeliveries.insert(d);
-        const completions = rows.map((d) => ({
-          deliveryId: d.id,
-          workerId: `late-${round}`,
-          // A failed attempt, retried later: the row stays pending but is no longer due at `now`.
-          outcome: {
-            status: "pending" as const,
-            attemptCount: 1,
-            nextAttemptAt: f.at(1e12),
-            lastError: "HTTP 500",
-            deliveredAt: null,
-          },
-          attempt: {
-            id: f.id(),
+  it(
+    "settles every row for exactly one of the late completer and the new claimer, over 100 races",
+    () =>
+      withOutbox(1, async ({ f, w, storage, workspace, subs: [subscription] }) => {
+        const violations: string[] = [];
+        let completerWon = 0;
+        let claimerWon = 0;
+        for (let round = 0; round < 100; round++) {
+          const now = f.at(round * 1000 + 500);
+          // Due, and leased to "late" by a lease that expired just before `now`.
+          const rows = Array.from({ length: 8 }, (_, i) =>
+            w.delivery(workspace.id, subscription!.id, {
+              nextAttemptAt: f.at(round * 1000 + i),
+              leasedBy: `late-${round}`,
+              leaseUntil: f.at(round * 1000 + 100),
+            }),
+          );
+          for (const d of rows) await storage.webhookDeliveries.insert(d);
+          const completions = rows.map((d) => ({
             deliveryId: d.id,
-            number: 1,
-            attemptedAt: now,
-            statusCode: 500,
-            durationMs: 3,
-            error: "HTTP 500",
-            responseBodyPrefix: "",
-          },
-        }));
-        const [recorded, claimed] = await Promise.all([
-          storage.webhookDeliveries.completeClaims(completions),
-          storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `new-${round}`),
-        ]);
-        const claimedIds = new Set(claimed.map(({ delivery }) => delivery.id));
-        const attempts = await storage.webhookAttempts.listByDeliveries(rows.map((d) => d.id));
-        const attempted = new Set(attempts.map((a) => a.deliveryId));
-        rows.forEach((d, i) => {
-          const wins = Number(recorded[i]) + Number(claimedIds.has(d.id));
-          if (wins !== 1) violations.push(`round ${round}, row ${i}: ${wins} winners`);
-          if (attempted.has(d.id) !== recorded[i]) violations.push(`round ${round}, row ${i}: attempt ≠ outcome`);
-          if (recorded[i]) completerWon++;
-          else claimerWon++;
-        });
-      }
-      console.info(`claims.concurrency: late completer won ${completerWon} rows, new claimer ${claimerWon}`);
-      expect(violations).toEqual([]);
-    } finally {
-      await storage.close();
-    }
-  }, 120_000);
+            workerId: `late-${round}`,
+            // A failed attempt, retried later: the row stays pending but is no longer due at `now`.
+            outcome: {
+              status: "pending" as const,
+              attemptCount: 1,
+              nextAttemptAt: f.at(1e12),
+              lastError: "HTTP 500",
+              deliveredAt: null,
+            },
+            attempt: {
+              id: f.id(),
+              deliveryId: d.id,
+              number: 1,
+              attemptedAt: now,
+              statusCode: 500,
+              durationMs: 3,
+              error: "HTTP 500",
+              responseBodyPrefix: "",
+            },
+          }));
+          const [recorded, claimed] = await Promise.all([
+            storage.webhookDeliveries.completeClaims(completions),
+            storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `new-${round}`),
+          ]);
+          const claimedIds = new Set(claimed.map(({ delivery }) => delivery.id));
+          const attempts = await storage.webhookAttempts.listByDeliveries(rows.map((d) => d.id));
+          const attempted = new Set(attempts.map((a) => a.deliveryId));
+          rows.forEach((d, i) => {
+            const wins = Number(recorded[i]) + Number(claimedIds.has(d.id));
+            if (wins !== 1) violations.push(`round ${round}, row ${i}: ${wins} winners`);
+            if (attempted.has(d.id) !== recorded[i]) violations.push(`round ${round}, row ${i}: attempt ≠ outcome`);
+            if (recorded[i]) completerWon++;
+            else claimerWon++;
+          });
+        }
+        console.info(`claims.concurrency: late completer won ${completerWon} rows, new claimer ${claimerWon}`);
+        expect(violations).toEqual([]);
+      }),
+    120_000,
+  );
 });

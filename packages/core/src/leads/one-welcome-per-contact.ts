@@ -10,17 +10,19 @@ import {
  * One welcome per person: an otherwise eligible first message is `blocked` when the contact already
  * got one (`queued` or `sent`) within the window. Call it with the contact's row locked
  * (`resolveContact` returns it so): every lead for the contact passes here one at a time, so two
- * concurrent leads cannot both see "no earlier message".
+ * concurrent leads cannot both see "no earlier message". A contact this transaction `created` has
+ * a new id no message can name yet, so it is not looked up (one round trip less for a new person,
+ * the usual lead).
  */
 export async function limitToOneWelcome(
   tx: StorageTransaction,
   options: Pick<FirstMessageOptions, "oncePerContactWithinMs">,
-  contact: ContactRecord,
+  { contact, created }: { contact: ContactRecord; created: boolean },
   decision: FirstMessageDecision,
   now: Date,
 ): Promise<FirstMessageDecision> {
   const windowMs = options.oncePerContactWithinMs ?? DEFAULT_FIRST_MESSAGE_WINDOW_MS;
-  if (!decision.eligible || windowMs <= 0) return decision;
+  if (!decision.eligible || windowMs <= 0 || created) return decision;
   const since = new Date(now.getTime() - windowMs).toISOString();
   const earlier = await tx.outbound.findLatestLiveByContact(contact.workspaceId, contact.id, since);
   if (earlier === null) return decision;

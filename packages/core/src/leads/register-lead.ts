@@ -60,21 +60,23 @@ export async function registerLead(
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const leadId = deps.ids();
-  const { contact, created } = await resolveContact(tx, {
+  const resolved = await resolveContact(tx, {
     workspaceId: workspace.id,
     contact: payload.contact,
     consent: consentEvidence(payload, connector.id, leadId, now),
     newContactId: deps.ids(),
     now,
   });
+  const { contact } = resolved;
   // The contact row is locked until this transaction ends: the decision below cannot be undercut
-  // by an opt-out or by another lead for the same person deciding at the same time. A contact
-  // this transaction created has a new id no message can name yet, so there is no earlier
-  // welcome to look for (one round trip less for a new person, the usual lead).
-  const eligibility = decideFirstMessage(payload, contact);
-  const decision = created
-    ? eligibility
-    : await limitToOneWelcome(tx, deps.firstMessage ?? {}, contact, eligibility, clockNow);
+  // by an opt-out or by another lead for the same person deciding at the same time.
+  const decision = await limitToOneWelcome(
+    tx,
+    deps.firstMessage ?? {},
+    resolved,
+    decideFirstMessage(payload, contact),
+    clockNow,
+  );
   const lead: LeadEventRecord = {
     id: leadId,
     workspaceId: workspace.id,

@@ -25,7 +25,7 @@ export interface CliCommand {
    * any storage opens: a typo answers at once, not after an embedded database has started.
    */
   prepare?(positionals: string[], flags: Flags): CliAction;
-  /** Instead of `run`, for a command that opens storage its own way (`migrate`). */
+  /** Instead of `prepare`, for a command that opens storage its own way (`migrate`). */
   runWithSetup?(setup: CliSetup, positionals: string[], flags: Flags): Promise<void>;
 }
 
