@@ -32,16 +32,23 @@ async function postgresAnswers() {
 const leads = (kind) =>
   measure("lead-server.mjs", [kind], { profile: "lead", connections, durationMs }, { DATABASE_URL });
 
-async function statementsRow() {
-  const { statements, commits, byKind } = await statementsPerLead(DATABASE_URL);
-  byKind.delete("DROP");
-  const kinds = [...byKind].map(([kind, n]) => `${kind} ${(n / 50).toFixed(1)}`).join(", ");
-  return {
-    case: "statements (round trips) per lead, PostgreSQL",
-    value: statements,
-    unit: "statements",
-    note: `${commits.toFixed(1)} commits; ${kinds}; reference: 2`,
-  };
+/** Statements per lead for a new person (what the load rows send) and for one already welcomed. */
+async function statementsRows() {
+  const rows = [];
+  for (const known of [false, true]) {
+    const { statements, commits, byKind } = await statementsPerLead(DATABASE_URL, { known });
+    byKind.delete("DROP");
+    const kinds = [...byKind].map(([kind, n]) => `${kind} ${(n / 50).toFixed(1)}`).join(", ");
+    rows.push({
+      case: known
+        ? "  the same, a known person's second lead (welcome blocked)"
+        : "statements (round trips) per lead, PostgreSQL, new person",
+      value: statements,
+      unit: "statements",
+      note: `${commits.toFixed(1)} commits; ${kinds}${known ? "" : "; reference: 2"}`,
+    });
+  }
+  return rows;
 }
 
 export async function run() {
@@ -74,6 +81,6 @@ export async function run() {
           }),
         ]
       : [{ case: "vitrina http-node + PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }]),
-    ...(hasPostgres ? [await statementsRow()] : []),
+    ...(hasPostgres ? await statementsRows() : []),
   ];
 }

@@ -29,11 +29,15 @@ export function countingPool(pool) {
 }
 
 /** A signed lead request for `handler`, as a CRM sends it. */
-export function signedLead({ url, connectorId, secret }, i, run = Date.now()) {
+export function signedLead({ url, connectorId, secret }, i, run = Date.now(), person = i) {
   const body = JSON.stringify({
     event: "lead.created",
     source_lead_id: `stmt-${run}-${i}`,
-    contact: { phone_e164: `+569${String(20_000_000 + i).slice(-8)}`, name: "Bench Lead", email: `s${i}@example.cl` },
+    contact: {
+      phone_e164: `+569${String(20_000_000 + person).slice(-8)}`,
+      name: "Bench Lead",
+      email: `s${person}@example.cl`,
+    },
     context: { source: "bench", campaign_id: "load" },
     qualification: { monthly_income: 1_500_000 },
     whatsapp_consent: { granted: true, timestamp: "2026-01-01T00:00:00Z", source: "bench", purpose: "sales" },
@@ -53,10 +57,12 @@ export function signedLead({ url, connectorId, secret }, i, run = Date.now()) {
 
 /**
  * Statements and commits per lead through Vitrina on PostgreSQL (`databaseUrl`), in process: a
- * fresh schema, a subscription to `conversation.started` (so the event fans out), five warm-up
- * leads, then `leads` distinct signed leads with consent, each sent and answered by the log transport.
+ * fresh schema, a subscription to `conversation.started` (so the event fans out), warm-up leads,
+ * then `leads` signed leads with consent, each sent and answered by the log transport. Each
+ * measured lead is a new person's, or with `known`, a second lead of a person a warm-up lead
+ * already welcomed (so its first message is blocked by the one-welcome rule).
  */
-export async function statementsPerLead(databaseUrl, leads = 50) {
+export async function statementsPerLead(databaseUrl, { leads = 50, known = false } = {}) {
   const { default: pg } = await import("pg");
   const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
   const { createVitrina, silentLogger } = await import("@vitrina/core");
@@ -84,10 +90,11 @@ export async function statementsPerLead(databaseUrl, leads = 50) {
       secret: "bench_secret_0123456789abcdef",
     });
     const target = { url: "http://127.0.0.1/functions/v1/lead-intake", connectorId: connector.id, secret };
-    for (let i = 0; i < 5; i++) await vitrina.handler(signedLead(target, i));
+    const warmups = known ? leads : 5;
+    for (let i = 0; i < warmups; i++) await vitrina.handler(signedLead(target, i));
     counter.reset();
-    for (let i = 5; i < 5 + leads; i++) {
-      const response = await vitrina.handler(signedLead(target, i));
+    for (let i = warmups; i < warmups + leads; i++) {
+      const response = await vitrina.handler(signedLead(target, i, undefined, known ? i - warmups : i));
       if (response.status !== 200) throw new Error(`lead refused: ${response.status} ${await response.text()}`);
     }
     const total = [...counter.counts.values()].reduce((a, b) => a + b, 0);

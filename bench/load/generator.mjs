@@ -8,12 +8,10 @@ import { Pool } from "undici";
 import { percentile } from "../lib.mjs";
 import { profiles } from "./requests.mjs";
 
-async function runUndici({ target, profile, connections, durationMs }) {
-  const next = profiles[profile](target);
+async function runUndici({ target, next, connections, durationMs }) {
   const origin = new URL(target.url).origin;
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const latencies = [];
-  let counter = 0;
   let errors = 0;
   let firstError;
   const cpu0 = process.cpuUsage();
@@ -22,7 +20,7 @@ async function runUndici({ target, profile, connections, durationMs }) {
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < end) {
-        const request = next(counter++);
+        const request = next();
         const t0 = performance.now();
         try {
           const { statusCode, body } = await pool.request(request);
@@ -51,10 +49,8 @@ async function runUndici({ target, profile, connections, durationMs }) {
   );
 }
 
-async function runAutocannon({ target, profile, connections, durationMs }) {
+async function runAutocannon({ target, next, connections, durationMs }) {
   const { default: autocannon } = await import("autocannon");
-  const next = profiles[profile](target);
-  let counter = 0;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   const result = await autocannon({
@@ -62,7 +58,7 @@ async function runAutocannon({ target, profile, connections, durationMs }) {
     connections,
     pipelining: 1,
     duration: durationMs / 1000,
-    requests: [{ setupRequest: (request) => ({ ...request, ...next(counter++) }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -92,8 +88,14 @@ function summary(requests, errors, firstError, seconds, cpu, p50, p99) {
 
 // The warm-up runs in this same process, so the measured window starts with a warm JIT; between
 // the two the parent marks the server's CPU ("warmed" -> "go").
-process.once("message", async (job) => {
+process.once("message", async (message) => {
   try {
+    // One request sequence for the warm-up and the measured window together: a lead profile's
+    // numbers (phone, source id) never repeat, so the measured window sends no lead for a person
+    // the warm-up already created.
+    const request = profiles[message.profile](message.target);
+    let counter = 0;
+    const job = { ...message, next: () => request(counter++) };
     const runner = job.engine === "autocannon" ? runAutocannon : runUndici;
     if (job.warmupMs > 0) {
       await runner({ ...job, durationMs: job.warmupMs });

@@ -6,6 +6,17 @@ import { copyRecord } from "./copy-record.js";
 const byCreated = (a: ContactRecord, b: ContactRecord) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
+/** A new contact, flagged `possibleDuplicateOf` the workspace's oldest contact with its email (if any). */
+export function flaggedIfEmailKnown(state: MemoryState, candidate: ContactRecord): ContactRecord {
+  const sameEmail =
+    candidate.email === null
+      ? undefined
+      : state.contacts
+          .lookupAll("email", `${candidate.workspaceId}/${candidate.email.toLowerCase()}`)
+          .sort(byCreated)[0];
+  return { ...candidate, ...(sameEmail !== undefined && { possibleDuplicateOf: sameEmail.id }) };
+}
+
 /**
  * Contacts in memory. Transactions run one at a time here, so `getForUpdate` needs no lock; the
  * targeted writes still set only the fields they name, as the PostgreSQL adapter's do.
@@ -39,13 +50,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
       async resolveForLead(candidate) {
         const existing = state.contacts.lookup("phone", `${candidate.workspaceId}/${candidate.phoneE164}`);
         if (existing === null) {
-          const sameEmail =
-            candidate.email === null
-              ? undefined
-              : state.contacts
-                  .lookupAll("email", `${candidate.workspaceId}/${candidate.email.toLowerCase()}`)
-                  .sort(byCreated)[0];
-          const contact = { ...candidate, ...(sameEmail !== undefined && { possibleDuplicateOf: sameEmail.id }) };
+          const contact = flaggedIfEmailKnown(state, candidate);
           state.contacts.insert(contact, undo);
           return { contact: copyRecord(contact), created: true };
         }

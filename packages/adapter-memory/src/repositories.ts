@@ -4,7 +4,7 @@ import { createCapabilityRepositories } from "./capability-repositories.js";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { createCommerceRepositories } from "./commerce-repositories.js";
-import { createContactRepositories } from "./contact-repositories.js";
+import { createContactRepositories, flaggedIfEmailKnown } from "./contact-repositories.js";
 import { appendAndFanOut, createWebhookRepositories } from "./webhook-repositories.js";
 import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
@@ -95,6 +95,16 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async registerIfNew(lead, opportunity, outbound) {
         if (state.leads.holds("source", lead)) return false;
+        state.leads.insert(lead, undo);
+        state.opportunities.insert(opportunity, undo);
+        state.outbound.insert(outbound, undo);
+        return true;
+      },
+      async registerNewPerson(contact, lead, opportunity, outbound) {
+        const phoneTaken =
+          contact.phoneE164 !== null && state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
+        if (phoneTaken || state.leads.holds("source", lead)) return false;
+        state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);
         state.opportunities.insert(opportunity, undo);
         state.outbound.insert(outbound, undo);

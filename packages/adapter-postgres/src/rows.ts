@@ -38,3 +38,19 @@ export async function many<T>(q: Queryable, text: string, params: unknown[], map
 export function placeholders(count: number): string {
   return Array.from({ length: count }, (_, i) => `$${i + 1}`).join(", ");
 }
+
+/**
+ * Whether `error` is a unique violation of `constraint`: the driver's error, or the storage error
+ * wrapping it (as `cause`, the way the repositories' queries report it).
+ */
+export function violates(error: unknown, constraint: string): boolean {
+  for (
+    let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, depth = 0;
+    e && depth < 3;
+    depth++
+  ) {
+    if (e.code === "23505" && e.constraint === constraint) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

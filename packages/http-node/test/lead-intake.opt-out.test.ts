@@ -9,34 +9,54 @@ afterEach(async () => {
   h = null;
 });
 
-/** A storage that runs `afterFirstCommit` once, right after the first transaction that commits (the lead's registration). */
-function withHookAfterRegistration(afterFirstCommit: () => Promise<void>): Storage {
+/**
+ * A storage that runs `afterRegistration` once, right after the first lead registration that
+ * commits once armed: `leads.registerNewPerson` for a new phone, the transaction for a known one.
+ */
+function withHookAfterRegistration(afterRegistration: () => Promise<void>): Storage & { arm(): void } {
   const inner = memoryStorage();
   let armed = false;
+  const fire = async () => {
+    if (!armed) return;
+    armed = false;
+    await afterRegistration();
+  };
   return {
     ...inner,
+    leads: {
+      ...inner.leads,
+      async registerNewPerson(...args) {
+        const registered = await inner.leads.registerNewPerson(...args);
+        if (registered) await fire();
+        return registered;
+      },
+    },
     async transaction(work) {
       const result = await inner.transaction(work);
-      if (armed) {
-        armed = false;
-        await afterFirstCommit();
-      }
+      await fire();
       return result;
     },
     arm() {
       armed = true;
     },
-  } as Storage & { arm(): void };
+  };
 }
 
 describe("an opt-out between a lead's registration and its send", () => {
-  it("stops the send: the first message is blocked and nothing reaches the provider", async () => {
+  it.each([
+    ["a new phone (registered in one step)", false],
+    ["a known phone (registered in a transaction)", true],
+  ])("stops the send for %s: the first message is blocked and nothing reaches the provider", async (_, known) => {
     const phone = "+56955550300";
     const storage = withHookAfterRegistration(() =>
       h!.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h!.workspace.id, phoneE164: phone }).then(() => {}),
     );
     h = await startLeadHarness({ storage });
-    (storage as Storage & { arm(): void }).arm();
+    if (known) {
+      const earlier = await h.send(sampleLead({ contact: { phone_e164: phone }, whatsapp_consent: undefined }));
+      expect(earlier.json.outbound.status).toBe("blocked");
+    }
+    storage.arm();
     const { json } = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
     expect(json.outbound).toEqual({
       status: "blocked",

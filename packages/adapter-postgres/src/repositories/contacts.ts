@@ -19,7 +19,7 @@ export const toContact = (r: any): ContactRecord => ({
   updatedAt: iso(r.updated_at),
 });
 
-const values = (c: ContactRecord) => [
+export const contactValues = (c: ContactRecord) => [
   c.id,
   c.workspaceId,
   c.name,
@@ -34,6 +34,17 @@ const values = (c: ContactRecord) => [
   c.updatedAt,
   c.possibleDuplicateOf ?? null,
 ];
+
+export const CONTACT_COLUMNS = `id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent,
+  whatsapp_opted_out_at, created_at, updated_at, possible_duplicate_of`;
+
+/**
+ * The id of the workspace's oldest contact with the email in `$email` (case-insensitive), or null:
+ * a new contact's `possible_duplicate_of`. `$workspace` and `$email` are parameter numbers.
+ */
+export const oldestWithEmail = (s: string, workspace: number, email: number) =>
+  `(SELECT id FROM ${s}.contacts WHERE $${email}::text IS NOT NULL AND workspace_id = $${workspace} AND lower(email) = lower($${email})
+    ORDER BY created_at, id LIMIT 1)`;
 
 /** `patch`'s keys, as columns, with how each value is bound. */
 const patchColumns = {
@@ -50,9 +61,9 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
       async insertOrGetByPhone(contact) {
         // ON CONFLICT waits for a concurrent insert of the same phone to commit, then yields to it.
         const inserted = await q.query(
-          `INSERT INTO ${s}.contacts (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent, whatsapp_opted_out_at, created_at, updated_at, possible_duplicate_of)
+          `INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
            VALUES (${placeholders(13)}) ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING *`,
-          values(contact),
+          contactValues(contact),
         );
         if (inserted.rows.length > 0) return { contact: toContact(inserted.rows[0]), created: true };
         const existing = await one(
@@ -70,11 +81,8 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
         // look-up only matters for a new contact; `possible_duplicate_of` is never updated.
         // `updated_at` moves only when a column changes (consent evidence always does).
         const { rows } = await q.query(
-          `INSERT INTO ${s}.contacts AS c (id, workspace_id, name, phone_e164, email, tags, score, ltv, whatsapp_consent,
-             whatsapp_opted_out_at, created_at, updated_at, possible_duplicate_of)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-             (SELECT id FROM ${s}.contacts WHERE $5::text IS NOT NULL AND workspace_id = $2 AND lower(email) = lower($5)
-              ORDER BY created_at, id LIMIT 1))
+          `INSERT INTO ${s}.contacts AS c (${CONTACT_COLUMNS})
+           VALUES (${placeholders(12)}, ${oldestWithEmail(s, 2, 5)})
            ON CONFLICT ON CONSTRAINT contacts_phone_key DO UPDATE SET
              name = coalesce(c.name, EXCLUDED.name),
              email = coalesce(c.email, EXCLUDED.email),
@@ -85,7 +93,7 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
                  OR (c.email IS NULL AND EXCLUDED.email IS NOT NULL)
                THEN EXCLUDED.updated_at ELSE c.updated_at END
            RETURNING *, (xmax = 0) AS created`,
-          values(candidate).slice(0, 12),
+          contactValues(candidate).slice(0, 12),
         );
         return { contact: toContact(rows[0]), created: rows[0].created === true };
       },
@@ -109,7 +117,7 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
         const result = await q.query(
           `UPDATE ${s}.contacts SET workspace_id = $2, name = $3, phone_e164 = $4, email = $5, tags = $6, score = $7, ltv = $8,
              whatsapp_consent = $9, whatsapp_opted_out_at = $10, created_at = $11, updated_at = $12, possible_duplicate_of = $13 WHERE id = $1`,
-          values(c),
+          contactValues(c),
         );
         return affected(result) > 0;
       },

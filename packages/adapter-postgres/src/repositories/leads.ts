@@ -1,6 +1,7 @@
 import type { LeadEventRecord, OpportunityRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
-import { iso, json, many, num, one, placeholders } from "../rows.js";
+import { iso, json, many, num, one, placeholders, violates } from "../rows.js";
+import { CONTACT_COLUMNS, contactValues, oldestWithEmail } from "./contacts.js";
 import { outboundValues } from "./outbound.js";
 
 const toLead = (r: any): LeadEventRecord => ({
@@ -60,6 +61,32 @@ const toOpportunity = (r: any): OpportunityRecord => ({
   createdAt: iso(r.created_at),
 });
 
+const LEAD_COLUMNS = `id, workspace_id, connector_id, source_lead_id, contact_id, opportunity_id, eligible_for_whatsapp,
+  payload, qualification_rejected, received_at`;
+
+/** `$from`, `$from+1`, … (`count` of them). */
+const numbered = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`);
+
+/**
+ * The opportunity and outbound CTEs of a registration, inserted from the `lead` CTE's row (none for
+ * a lead that wasn't inserted), with their parameters from `$first` on (opportunityValues, then
+ * outboundValues). A parameter in a SELECT list has no column type to take, so the non-text ones
+ * are cast: the opportunity's qualification (jsonb) and created_at, the outbound record's four times.
+ */
+const insertsFromLead = (s: string, first: number) => {
+  const opportunity = [...numbered(first, 9), `$${first + 9}::jsonb`, `$${first + 10}::timestamptz`];
+  const outbound = [...numbered(first + 11, 8), ...numbered(first + 19, 4).map((p) => `${p}::timestamptz`)];
+  return `opportunity AS (
+     INSERT INTO ${s}.opportunities (id, workspace_id, contact_id, lead_event_id, stage, source, campaign_id, catalog_item_id,
+       landing_page, qualification, created_at)
+     SELECT ${opportunity.join(", ")} FROM lead
+   ), outbound AS (
+     INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, provider_message_id,
+       handed_to_provider_at, provider_answered_at, created_at, updated_at)
+     SELECT ${outbound.join(", ")} FROM lead
+   )`;
+};
+
 export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
   return {
     leads: {
@@ -79,25 +106,43 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         // insertIfNew, a concurrent insert of the same lead blocks here until it commits.
         const { rows } = await q.query(
           `WITH lead AS (
-             INSERT INTO ${s}.lead_events (id, workspace_id, connector_id, source_lead_id, contact_id, opportunity_id, eligible_for_whatsapp,
-               payload, qualification_rejected, received_at)
-             VALUES (${placeholders(10)}) ON CONFLICT ON CONSTRAINT lead_events_source_key DO NOTHING RETURNING id
-           ),
-           -- Parameters in a SELECT list have no target type to infer: the non-text ones are cast.
-           opportunity AS (
-             INSERT INTO ${s}.opportunities (id, workspace_id, contact_id, lead_event_id, stage, source, campaign_id, catalog_item_id,
-               landing_page, qualification, created_at)
-             SELECT $11, $12, $13, $14, $15, $16, $17, $18, $19, $20::jsonb, $21::timestamptz FROM lead
-           ), outbound AS (
-             INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, provider_message_id,
-               handed_to_provider_at, provider_answered_at, created_at, updated_at)
-             SELECT $22, $23, $24, $25, $26, $27, $28, $29, $30::timestamptz, $31::timestamptz, $32::timestamptz, $33::timestamptz
-             FROM lead
-           )
+             INSERT INTO ${s}.lead_events (${LEAD_COLUMNS}) VALUES (${placeholders(10)})
+             ON CONFLICT ON CONSTRAINT lead_events_source_key DO NOTHING RETURNING id
+           ), ${insertsFromLead(s, 11)}
            SELECT count(*)::int AS registered FROM lead`,
           [...leadValues(lead), ...opportunityValues(opportunity), ...outboundValues(outbound)],
         );
         return rows[0]?.registered === 1;
+      },
+      async registerNewPerson(contact, lead, opportunity, outbound) {
+        // One statement, no transaction: the contact's insert drives the lead's, which drives the
+        // other two, so a phone that already has a contact (DO NOTHING: no row; a concurrent insert
+        // of it is waited for) writes nothing. The lead's insert has no ON CONFLICT on purpose: a
+        // resend would otherwise leave the new contact behind without its lead, so it fails the
+        // whole statement instead, and the caller's general path answers the duplicate.
+        try {
+          const { rows } = await q.query(
+            `WITH contact AS (
+               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS}) VALUES (${placeholders(12)}, ${oldestWithEmail(s, 2, 5)})
+               ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
+             ), lead AS (
+               INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
+               SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
+               RETURNING id
+             ), ${insertsFromLead(s, 23)}
+             SELECT count(*)::int AS registered FROM lead`,
+            [
+              ...contactValues(contact).slice(0, 12),
+              ...leadValues(lead),
+              ...opportunityValues(opportunity),
+              ...outboundValues(outbound),
+            ],
+          );
+          return rows[0]?.registered === 1;
+        } catch (error) {
+          if (violates(error, "lead_events_source_key")) return false;
+          throw error;
+        }
       },
       findBySourceId: (connectorId, sourceLeadId) =>
         one(

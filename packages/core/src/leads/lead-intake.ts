@@ -114,9 +114,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       );
       let registered: { lead: LeadEventRecord; outbound: OutboundMessageRecord };
       try {
-        registered = await storage.transaction((tx) =>
-          registerLead(tx, deps, { workspace, connector, payload, qualification }),
-        );
+        registered = await registerLead(storage, deps, { workspace, connector, payload, qualification });
       } catch (error) {
         if (error instanceof DuplicateLead) return previousState(connector.id, payload.source_lead_id);
         throw error;

@@ -3,19 +3,20 @@ import type { IdGenerator } from "../ports/ids.js";
 import type {
   ConnectorRecord,
   ConsentEvidence,
+  ContactRecord,
   LeadEventRecord,
   OpportunityRecord,
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "../ports/records.js";
-import type { StorageTransaction } from "../ports/storage.js";
-import { decideFirstMessage, type FirstMessageOptions } from "./first-message.js";
+import type { Storage } from "../ports/storage.js";
+import { decideFirstMessage, type FirstMessageDecision, type FirstMessageOptions } from "./first-message.js";
 import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
-import { resolveContact } from "./resolve-contact.js";
+import { leadContact } from "./lead-contact.js";
 
-/** Thrown inside the transaction to roll it back when the lead turns out to be a resend. */
+/** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
 export class DuplicateLead extends Error {}
 
 export interface LeadToRegister {
@@ -44,46 +45,78 @@ function consentEvidence(
   };
 }
 
+/** The ids a lead's records get: drawn once, so a fallback to the general path writes the same ones. */
+interface LeadIds {
+  lead: string;
+  contact: string;
+  opportunity: string;
+  outbound: string;
+}
+
 /**
- * Everything one lead writes, inside the caller's transaction: the contact (resolved or created,
- * with consent evidence), the lead event (unique on connector + source_lead_id: a resend throws
- * DuplicateLead so the whole transaction rolls back), the opportunity with its qualification
- * evidence, and the first-message record (`blocked` with its reason, or `queued` to be sent). The
- * contact is resolved by phone and stays locked, so the decision to send is taken on a row no
- * concurrent opt-out can change, and at most one lead per window decides to welcome a person.
+ * Everything one lead writes: the contact (resolved or created, with consent evidence), the lead
+ * event (unique on connector + source_lead_id: a resend throws DuplicateLead), the opportunity with
+ * its qualification evidence, and the first-message record (`blocked` with its reason, or `queued`
+ * to be sent).
+ *
+ * A person the workspace has never seen, the usual lead, is registered in one atomic storage call
+ * (`registerNewPerson`): their contact is new, so no earlier welcome can name it and no lock is
+ * needed to decide. When the phone already has a contact (or the lead is a resend), that call
+ * writes nothing and the general path runs in a transaction: the contact is resolved by phone and
+ * stays locked, so the decision to send is taken on a row no concurrent opt-out can change, and at
+ * most one lead per window decides to welcome a person.
  */
 export async function registerLead(
-  tx: StorageTransaction,
+  storage: Storage,
   deps: { clock: Clock; ids: IdGenerator; firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs"> },
-  { workspace, connector, payload, qualification }: LeadToRegister,
+  input: LeadToRegister,
 ): Promise<{ lead: LeadEventRecord; outbound: OutboundMessageRecord }> {
-  const clockNow = deps.clock.now();
-  const now = clockNow.toISOString();
-  const leadId = deps.ids();
-  const resolved = await resolveContact(tx, {
-    workspaceId: workspace.id,
-    contact: payload.contact,
-    consent: consentEvidence(payload, connector.id, leadId, now),
-    newContactId: deps.ids(),
-    now,
+  const now = deps.clock.now();
+  const ids: LeadIds = { lead: deps.ids(), contact: deps.ids(), opportunity: deps.ids(), outbound: deps.ids() };
+  const candidate = leadContact({
+    id: ids.contact,
+    workspaceId: input.workspace.id,
+    contact: input.payload.contact,
+    consent: consentEvidence(input.payload, input.connector.id, ids.lead, now.toISOString()),
+    now: now.toISOString(),
   });
-  const { contact } = resolved;
-  // The contact row is locked until this transaction ends: the decision below cannot be undercut
-  // by an opt-out or by another lead for the same person deciding at the same time.
-  const decision = await limitToOneWelcome(
-    tx,
-    deps.firstMessage ?? {},
-    resolved,
-    decideFirstMessage(payload, contact),
-    clockNow,
-  );
+  const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
+  const { lead, opportunity, outbound } = asNewPerson;
+  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound)) return asNewPerson;
+
+  return storage.transaction(async (tx) => {
+    const resolved = await tx.contacts.resolveForLead(candidate);
+    // The contact row is locked until this transaction ends: the decision below cannot be undercut
+    // by an opt-out or by another lead for the same person deciding at the same time.
+    const decision = await limitToOneWelcome(
+      tx,
+      deps.firstMessage ?? {},
+      resolved,
+      decideFirstMessage(input.payload, resolved.contact),
+      now,
+    );
+    const records = leadRecords(input, ids, resolved.contact, decision, now);
+    if (!(await tx.leads.registerIfNew(records.lead, records.opportunity, records.outbound))) throw new DuplicateLead();
+    return records;
+  });
+}
+
+/** The lead event, opportunity and first-message record of `input` for `contact`, given the decision. */
+function leadRecords(
+  { workspace, connector, payload, qualification }: LeadToRegister,
+  ids: LeadIds,
+  contact: ContactRecord,
+  decision: FirstMessageDecision,
+  clockNow: Date,
+): { lead: LeadEventRecord; opportunity: OpportunityRecord; outbound: OutboundMessageRecord } {
+  const now = clockNow.toISOString();
   const lead: LeadEventRecord = {
-    id: leadId,
+    id: ids.lead,
     workspaceId: workspace.id,
     connectorId: connector.id,
     sourceLeadId: payload.source_lead_id,
     contactId: contact.id,
-    opportunityId: deps.ids(),
+    opportunityId: ids.opportunity,
     eligibleForWhatsapp: decision.eligible,
     payload: payload as Record<string, unknown>,
     qualificationRejected: qualification.rejected,
@@ -106,7 +139,7 @@ export async function registerLead(
     createdAt: now,
   };
   const outbound: OutboundMessageRecord = {
-    id: deps.ids(),
+    id: ids.outbound,
     workspaceId: workspace.id,
     leadEventId: lead.id,
     contactId: contact.id,
@@ -119,6 +152,5 @@ export async function registerLead(
     createdAt: now,
     updatedAt: now,
   };
-  if (!(await tx.leads.registerIfNew(lead, opportunity, outbound))) throw new DuplicateLead();
-  return { lead, outbound };
+  return { lead, opportunity, outbound };
 }

@@ -22,6 +22,23 @@ export interface LeadRepository {
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
   ): Promise<boolean>;
+  /**
+   * Lead intake's writes for a person seen for the first time, in one atomic step that needs no
+   * transaction around it: the contact, the lead event, its opportunity and its first-message
+   * record. The contact is flagged `possibleDuplicateOf` the workspace's oldest contact with the same
+   * email, as `contacts.resolveForLead` would flag it. All or nothing: `false`, with nothing written,
+   * when the workspace already has a contact with `contact.phoneE164` (one being created concurrently
+   * counts, once it commits) or (connectorId, sourceLeadId) exists; the caller then registers the
+   * lead the general way (`resolveForLead`, then `registerIfNew`, in a transaction). Call it
+   * outside a transaction: on PostgreSQL a duplicate lead aborts the statement, and with it any
+   * transaction around it.
+   */
+  registerNewPerson(
+    contact: ContactRecord,
+    lead: LeadEventRecord,
+    opportunity: OpportunityRecord,
+    outbound: OutboundMessageRecord,
+  ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
   countByWorkspace(workspaceId: string): Promise<number>;

@@ -46,8 +46,10 @@ export type * from "./member-storage.js";
  *    `completeClaims(completions)`: a batch of finished attempts in one atomic step; and
  *    `claimDueDeliveries` returns each delivery with its event and subscription
  *    (`ClaimedDelivery`), which replaces `readEventsAndSubscriptions`.
+ * 6: `leads.registerNewPerson(contact, lead, opportunity, outbound)`: a new person's lead registered
+ *    in one atomic step without a transaction (one round trip on PostgreSQL instead of four).
  */
-export const STORAGE_CONTRACT_VERSION = 5;
+export const STORAGE_CONTRACT_VERSION = 6;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

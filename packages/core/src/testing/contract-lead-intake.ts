@@ -109,6 +109,73 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       expect(await storage().outbound.findByLeadEvent(again.id)).toBeNull();
     });
 
+    /** A new person's lead records for registerNewPerson: the contact, the lead and what hangs off it. */
+    const newPerson = (workspaceId: string, connectorId: string, over: Partial<ContactRecord> = {}) => {
+      const contact = candidate(workspaceId, over);
+      const lead = f.lead(workspaceId, connectorId, { contactId: contact.id });
+      const opportunity = f.opportunity(workspaceId, contact.id, lead.id, { id: lead.opportunityId });
+      const outbound = f.outbound(workspaceId, lead.id, contact.id);
+      return { contact, lead, opportunity, outbound };
+    };
+    const registerNewPerson = (p: ReturnType<typeof newPerson>) =>
+      storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound);
+    /** Asserts that none of `p`'s records exists. */
+    const expectNothingOf = async (p: ReturnType<typeof newPerson>) => {
+      expect(await storage().contacts.get(p.contact.workspaceId, p.contact.id)).toBeNull();
+      expect(await storage().leads.get(p.lead.id)).toBeNull();
+      expect(await storage().opportunities.get(p.opportunity.id)).toBeNull();
+      expect(await storage().outbound.findByLeadEvent(p.lead.id)).toBeNull();
+    };
+
+    it("registerNewPerson writes a new phone's contact, lead, opportunity and outbound record, the contact flagged by email", async () => {
+      const { workspace, connector } = await seed();
+      const older = f.contact(workspace.id, { email: "bea@example.cl", createdAt: f.at(0) });
+      await storage().contacts.insertOrGetByPhone(older);
+      const person = newPerson(workspace.id, connector.id, { email: "BEA@example.cl", whatsappConsent: consent("l1") });
+      expect(await registerNewPerson(person)).toBe(true);
+      expect(await storage().contacts.get(workspace.id, person.contact.id)).toEqual({
+        ...person.contact,
+        possibleDuplicateOf: older.id,
+      });
+      expect(await storage().leads.get(person.lead.id)).toEqual(person.lead);
+      expect(await storage().opportunities.get(person.opportunity.id)).toEqual(person.opportunity);
+      expect(await storage().outbound.findByLeadEvent(person.lead.id)).toEqual(person.outbound);
+    });
+
+    it("registerNewPerson writes nothing for a phone that has a contact, or for a resend under a new phone", async () => {
+      const { workspace, connector } = await seed();
+      const { contact: known } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id, { name: null }));
+      const samePhone = newPerson(workspace.id, connector.id, { phoneE164: known.phoneE164, name: "Ana" });
+      expect(await registerNewPerson(samePhone)).toBe(false);
+      await expectNothingOf(samePhone);
+      expect(await storage().contacts.get(workspace.id, known.id)).toEqual(known);
+
+      const first = newPerson(workspace.id, connector.id);
+      expect(await registerNewPerson(first)).toBe(true);
+      const resend = newPerson(workspace.id, connector.id);
+      resend.lead = { ...resend.lead, sourceLeadId: first.lead.sourceLeadId };
+      expect(await registerNewPerson(resend)).toBe(false);
+      await expectNothingOf(resend);
+    });
+
+    it("registerNewPerson racing for one new phone registers exactly one lead, and for one lead exactly one contact", async () => {
+      const { workspace, connector } = await seed();
+      const phoneE164 = f.contact(workspace.id).phoneE164;
+      const samePhone = Array.from({ length: RACERS }, () => newPerson(workspace.id, connector.id, { phoneE164 }));
+      const phoneResults = await Promise.all(samePhone.map(registerNewPerson));
+      expect(phoneResults.filter(Boolean)).toHaveLength(1);
+      for (const [i, person] of samePhone.entries()) if (!phoneResults[i]) await expectNothingOf(person);
+
+      const sourceLeadId = f.lead(workspace.id, connector.id).sourceLeadId;
+      const sameLead = Array.from({ length: RACERS }, () => {
+        const person = newPerson(workspace.id, connector.id);
+        return { ...person, lead: { ...person.lead, sourceLeadId } };
+      });
+      const leadResults = await Promise.all(sameLead.map(registerNewPerson));
+      expect(leadResults.filter(Boolean)).toHaveLength(1);
+      for (const [i, person] of sameLead.entries()) if (!leadResults[i]) await expectNothingOf(person);
+    });
+
     it("claimForSending hands a message over once, and never for an opted-out or re-numbered contact", async () => {
       const { workspace, connector } = await seed();
       const register = async (contact: ContactRecord) => {
