@@ -2,20 +2,30 @@
 // pg.Pool whose every query, on the pool or on a checked-out client, is counted by its first word.
 import { createHmac } from "node:crypto";
 
-/** Wraps a pg.Pool so that every statement it runs is counted in `counts` by its first keyword. */
+/**
+ * Wraps a pg.Pool so that every statement it runs is counted in `counts` by its first keyword, and
+ * every commit in `commits`: a COMMIT, or a writing statement run outside BEGIN … COMMIT (its own
+ * transaction, committed when it ends).
+ */
 export function countingPool(pool) {
   const counts = new Map();
-  const count = (text) => {
+  const commits = { count: 0 };
+  const count = (client, text) => {
     const sql = String(typeof text === "string" ? text : text.text).trim();
     if (process.env.TRACE_SQL) console.log("  sql:", sql.replace(/\s+/g, " ").slice(0, 110));
     const word = sql.split(/\s+/)[0].toUpperCase();
     counts.set(word, (counts.get(word) ?? 0) + 1);
+    if (word === "BEGIN") client.__inTransaction = true;
+    else if (word === "COMMIT" || word === "ROLLBACK") {
+      client.__inTransaction = false;
+      if (word === "COMMIT") commits.count++;
+    } else if (!client.__inTransaction && word !== "SELECT") commits.count++;
   };
   const originalConnect = pool.connect.bind(pool);
   const wrap = (client) => {
     if (client && !client.__counted) {
       const clientQuery = client.query.bind(client);
-      client.query = (text, ...rest) => (count(text), clientQuery(text, ...rest));
+      client.query = (text, ...rest) => (count(client, text), clientQuery(text, ...rest));
       client.__counted = true;
     }
     return client;
@@ -25,7 +35,15 @@ export function countingPool(pool) {
     callback
       ? originalConnect((error, client, release) => callback(error, wrap(client), release))
       : originalConnect().then(wrap);
-  return { pool, counts, reset: () => counts.clear() };
+  return {
+    pool,
+    counts,
+    commits,
+    reset: () => {
+      counts.clear();
+      commits.count = 0;
+    },
+  };
 }
 
 /** A signed lead request for `handler`, as a CRM sends it. */
@@ -98,7 +116,7 @@ export async function statementsPerLead(databaseUrl, { leads = 50, known = false
       if (response.status !== 200) throw new Error(`lead refused: ${response.status} ${await response.text()}`);
     }
     const total = [...counter.counts.values()].reduce((a, b) => a + b, 0);
-    return { statements: total / leads, commits: (counter.counts.get("COMMIT") ?? 0) / leads, byKind: counter.counts };
+    return { statements: total / leads, commits: counter.commits.count / leads, byKind: counter.counts };
   } finally {
     await vitrina.close();
     await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
