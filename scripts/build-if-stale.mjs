@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm start` runs this instead of a full build: it builds only when a package's sources (or
+// `pnpm start` and `pnpm bench` run this instead of a full build: it builds only when a package's sources (or
 // build configuration) are newer than its dist/, so a second start takes a second, not 20.
 // A package counts as stale when dist/ is missing, or when any input file changed after the
 // oldest file in dist/ was written (tsup --clean rewrites dist/ as a whole, so its oldest file
