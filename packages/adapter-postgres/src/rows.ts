@@ -44,13 +44,7 @@ export function placeholders(count: number): string {
  * wrapping it (as `cause`, the way the repositories' queries report it).
  */
 export function violates(error: unknown, constraint: string): boolean {
-  for (
-    let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, depth = 0;
-    e && depth < 3;
-    depth++
-  ) {
-    if (e.code === "23505" && e.constraint === constraint) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
+  const isIt = (e: unknown) =>
+    (e as { code?: unknown })?.code === "23505" && (e as { constraint?: unknown }).constraint === constraint;
+  return isIt(error) || isIt((error as { cause?: unknown } | null)?.cause);
 }

@@ -53,7 +53,7 @@ export const MAX_LEAD_JSON_DEPTH = DEFAULT_MAX_JSON_DEPTH;
 
 /**
  * Signed lead intake: verify, validate, then register the lead, its contact, opportunity, consent
- * evidence and outbound record in one transaction, idempotent on (connector, source_lead_id).
+ * evidence and outbound record all or nothing (see registerLead), idempotent on (connector, source_lead_id).
  * The first WhatsApp message is sent after the commit, so a slow provider never holds a
  * transaction open, and its outcome updates the outbound record.
  */

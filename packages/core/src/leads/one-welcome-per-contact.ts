@@ -9,9 +9,9 @@ import {
 /**
  * One welcome per person: an otherwise eligible first message is `blocked` when the contact already
  * got one (`queued` or `sent`) within the window. Call it with the contact's row locked
- * (`contacts.resolveForLead` returns it so): every lead for the contact passes here one at a time, so two
- * concurrent leads cannot both see "no earlier message". A contact this transaction `created` has
- * a new id no message can name yet, so it is not looked up.
+ * (`contacts.resolveForLead` returns it so): every lead for the contact passes here one at a time,
+ * so two concurrent leads cannot both see "no earlier message". A contact this transaction
+ * `created` has a new id no message can name yet, so it is not looked up.
  */
 export async function limitToOneWelcome(
   tx: StorageTransaction,

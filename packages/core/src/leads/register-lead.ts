@@ -72,13 +72,14 @@ export async function registerLead(
   input: LeadToRegister,
 ): Promise<{ lead: LeadEventRecord; outbound: OutboundMessageRecord }> {
   const now = deps.clock.now();
+  const at = now.toISOString();
   const ids: LeadIds = { lead: deps.ids(), contact: deps.ids(), opportunity: deps.ids(), outbound: deps.ids() };
   const candidate = leadContact({
     id: ids.contact,
     workspaceId: input.workspace.id,
     contact: input.payload.contact,
-    consent: consentEvidence(input.payload, input.connector.id, ids.lead, now.toISOString()),
-    now: now.toISOString(),
+    consent: consentEvidence(input.payload, input.connector.id, ids.lead, at),
+    now: at,
   });
   const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
   const { lead, opportunity, outbound } = asNewPerson;
