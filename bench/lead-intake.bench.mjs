@@ -2,17 +2,26 @@
 // bare node:http server that only reads the body, verifies the HMAC and answers 200 (the
 // reference). Server and load generator run in two separate processes; the generator's own
 // ceiling is measured first, on a server answering a fixed 200, to show it isn't the bottleneck.
-// Each server is measured in three alternating rounds and keeps its median round (single rounds
-// of the PostgreSQL servers spread by a quarter from run to run on this machine).
-import { measure } from "./load/drive.mjs";
+// Every server is started once and warmed up once (WARMUP_MS), then measured in three alternating
+// rounds, each keeping its median round (single rounds of the PostgreSQL servers spread by a
+// quarter from run to run on this machine). A server lives through all its rounds, as a production
+// server runs warm: restarted for every round with a 1 s warm-up, the PostgreSQL servers at
+// 300 leads/s were still compiling hot code in the measured window (V8's compiler threads took
+// about 480 µs of CPU per Vitrina lead, 50 µs per reference lead, from /proc per thread).
+import { measureServer, startServer } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
 const ROUNDS = 3;
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3000);
+/** The first round's warm-up; later rounds re-warm for a moment (connections, caches) on a warm JIT. */
+const WARMUP_MS = 5000;
+const REWARM_MS = 500;
+/** Request numbers per round: each round's leads are new persons, never the previous rounds'. */
+const ROUND_STRIDE = 1_000_000;
 
-export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
+export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${WARMUP_MS / 1000} s warm-up, median of ${ROUNDS} alternating rounds of ${durationMs / 1000} s on the same warm servers)`;
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -29,8 +38,30 @@ async function postgresAnswers() {
   }
 }
 
-const leads = (kind) =>
-  measure("lead-server.mjs", [kind], { profile: "lead", connections, durationMs }, { DATABASE_URL });
+/** Measures every server in `kinds` in ROUNDS alternating rounds; resolves { kind: [round, …] }. */
+async function alternatingRounds(kinds) {
+  const servers = {};
+  const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  try {
+    for (const kind of kinds) servers[kind] = await startServer("lead-server.mjs", [kind], { DATABASE_URL });
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of kinds) {
+        rounds[kind].push(
+          await measureServer(servers[kind], {
+            profile: "lead",
+            connections,
+            durationMs,
+            warmupMs: round === 0 ? WARMUP_MS : REWARM_MS,
+            firstRequest: round * ROUND_STRIDE,
+          }),
+        );
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+  }
+  return rounds;
+}
 
 /** Statements per lead for a new person (what the load rows send) and for one already welcomed. */
 async function statementsRows() {
@@ -55,8 +86,7 @@ export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
   const hasPostgres = await postgresAnswers();
   const kinds = ["bare", "vitrina-memory", ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : [])];
-  const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
-  for (let round = 0; round < ROUNDS; round++) for (const kind of kinds) rounds[kind].push(await leads(kind));
+  const rounds = await alternatingRounds(kinds);
   const [bare, memory] = [medianRound(rounds.bare), medianRound(rounds["vitrina-memory"])];
   const referencePostgres = hasPostgres ? medianRound(rounds["reference-postgres"]) : null;
   const postgres = hasPostgres ? medianRound(rounds["vitrina-postgres"]) : null;

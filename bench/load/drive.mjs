@@ -9,13 +9,20 @@ const generatorScript = fileURLToPath(new URL("./generator.mjs", import.meta.url
 
 async function reply(child, predicate) {
   for (;;) {
-    const [message] = await Promise.race([
-      once(child, "message"),
-      once(child, "exit").then(([code]) => {
-        throw new Error(`child exited with ${code}`);
-      }),
-    ]);
-    if (predicate(message)) return message;
+    // The listener `once` leaves on the losing side is removed through the signal: a server that
+    // lives through many rounds would otherwise collect one per call.
+    const settled = new AbortController();
+    try {
+      const [message] = await Promise.race([
+        once(child, "message", { signal: settled.signal }),
+        once(child, "exit", { signal: settled.signal }).then(([code]) => {
+          throw new Error(`child exited with ${code}`);
+        }),
+      ]);
+      if (predicate(message)) return message;
+    } finally {
+      settled.abort();
+    }
   }
 }
 
@@ -72,12 +79,14 @@ export async function generate(job, afterWarmup = async () => {}) {
 /**
  * Warm-up, then a measured window: `{ perSecond, p50, p99, clientCpuUsPerRequest,
  * serverCpuUsPerRequest, requests, errors }`. A run with errors throws: its rate would be meaningless.
+ * `firstRequest` numbers the round's requests from there (a server measured again must not see the
+ * same leads twice).
  */
 export async function measureServer(
   server,
-  { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000 },
+  { profile, engine = "undici", connections = 32, warmupMs = 1000, durationMs = 3000, firstRequest = 0 },
 ) {
-  const job = { target: server.info, profile, engine, connections, warmupMs, durationMs };
+  const job = { target: server.info, profile, engine, connections, warmupMs, durationMs, firstRequest };
   // Statistics for what the warm-up wrote, as autovacuum would take them on a server that runs it,
   // before the measured window (its CPU isn't counted).
   const result = await generate(job, async () => {

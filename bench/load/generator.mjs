@@ -92,9 +92,10 @@ process.once("message", async (message) => {
   try {
     // One request sequence for the warm-up and the measured window together: a lead profile's
     // numbers (phone, source id) never repeat, so the measured window sends no lead for a person
-    // the warm-up already created.
+    // the warm-up already created. A server measured in several rounds gets a different
+    // `firstRequest` each round, for the same reason.
     const request = profiles[message.profile](message.target);
-    let counter = 0;
+    let counter = message.firstRequest ?? 0;
     const job = { ...message, next: () => request(counter++) };
     const runner = job.engine === "autocannon" ? runAutocannon : runUndici;
     if (job.warmupMs > 0) {
