@@ -48,6 +48,7 @@ import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
 import { consoleRoutes } from "./console/console-routes.js";
 import type { ConsoleOptions } from "./console/console-options.js";
 import { withRequestId } from "./http/request-context.js";
+import { acceptsDirectBody } from "./http/direct-body.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
@@ -331,9 +332,11 @@ export function createVitrina(options: VitrinaOptions) {
   const router = createRouter(routes, logger, mount.routePath);
   let closing = false;
   // Outermost layer: a request id on every response (the 503 while closing too), and a logger bound to it for every route.
-  const handler: Handler = withRequestId(
-    async (request, context) => (closing ? shuttingDownResponse() : router(request, context)),
-    { ids, logger },
+  const handler: Handler = acceptsDirectBody(
+    withRequestId(async (request, context) => (closing ? shuttingDownResponse() : router(request, context)), {
+      ids,
+      logger,
+    }),
   );
 
   return {

@@ -136,6 +136,10 @@ const expected: Record<string, string[]> = {
   ],
   "@vitrina/core/http": [
     "DEFAULT_MAX_JSON_DEPTH",
+    "DIRECT_BODY_HANDLER",
+    "READ_BODY",
+    "RESPOND",
+    "WEB_REQUEST",
     "bodyTooLargeResponse",
     "createRouter",
     "decodeJsonBody",

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { bodyTooLargeResponse } from "@vitrina/core/http";
+import { bodyTooLargeResponse, DIRECT_BODY_HANDLER } from "@vitrina/core/http";
+import { directRequest } from "./direct-request.js";
 import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
 import { writeWebResponse } from "./node-response.js";
@@ -54,6 +55,9 @@ function tooLarge(req: IncomingMessage, maxBodySize: number): Response {
  */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): RequestListener {
   const maxBodySize = options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE;
+  // Core's own handler reads hot routes' bodies straight off the socket (see direct-request.ts);
+  // any other handler gets a real web Request.
+  const direct = (handler as { [DIRECT_BODY_HANDLER]?: unknown })[DIRECT_BODY_HANDLER] === true;
   return (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       // A declared body over the limit still reaches the handler, whose stream fails before any
@@ -68,7 +72,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         response = plainError(500, "body_already_consumed", MOUNT_BEFORE_BODY_PARSERS);
       } else {
         try {
-          response = await handler(toWebRequest(req, res, maxBodySize));
+          response = await handler(direct ? directRequest(req, res, maxBodySize) : toWebRequest(req, res, maxBodySize));
         } catch (error) {
           if (
             error instanceof BodyTooLargeError ||

@@ -14,7 +14,9 @@ export class BadRequestTargetError extends Error {
   override readonly name = "BadRequestTargetError";
 }
 
-function requestUrl(req: IncomingMessage, encrypted: boolean): URL {
+/** The request's absolute URL, from its Host header (or the socket) and target. */
+export function requestUrl(req: IncomingMessage): URL {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const host = req.headers.host ?? `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
   try {
     return new URL(req.url ?? "/", `${encrypted ? "https" : "http"}://${host}`);
@@ -24,33 +26,41 @@ function requestUrl(req: IncomingMessage, encrypted: boolean): URL {
   }
 }
 
-/**
- * Builds a web Request from a Node IncomingMessage. The body streams through unchanged (byte for
- * byte: signatures are computed over it) and is capped at `maxBodySize`; the request's signal
- * aborts when the client goes away, so handlers can stop work nobody will read.
- */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodySize: number): Request {
-  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const url = requestUrl(req, encrypted);
-
+/** Node's parsed headers as web Headers (a repeated header as Node joined or listed it). */
+export function nodeHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
+  return headers;
+}
 
+/** A signal that aborts when the client goes away before the response finished (already, or later). */
+export function abortOnClientGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
+  if (res.destroyed && !res.writableFinished) controller.abort();
+  else
+    res.once("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
 
+/**
+ * Builds a web Request from a Node IncomingMessage. The body streams through unchanged (byte for
+ * byte: signatures are computed over it) and is capped at `maxBodySize`; the request's signal
+ * aborts when the client goes away, so handlers can stop work nobody will read.
+ */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodySize: number): Request {
+  const url = requestUrl(req);
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(url, {
     method,
-    headers,
-    signal: controller.signal,
+    headers: nodeHeaders(req),
+    signal: abortOnClientGone(res),
     body: hasBody ? cappedStream(req, maxBodySize) : null,
     // Required by Node's fetch for streaming request bodies.
     ...(hasBody ? { duplex: "half" } : {}),
@@ -62,7 +72,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, maxBodyS
  * with BodyTooLargeError past the cap. Cancelling detaches it and lets Node discard the rest.
  * (Readable.toWeb is not used: after a cancel it still enqueues and throws ERR_INVALID_STATE.)
  */
-function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream<Uint8Array> {
+export function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream<Uint8Array> {
   let seen = 0;
   let detach = () => {};
   return new ReadableStream<Uint8Array>({
@@ -89,14 +99,7 @@ function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream
         detach();
         controller.error(error);
       };
-      detach = () => {
-        req.off("data", onData);
-        req.off("end", onEnd);
-        req.off("error", onError);
-      };
-      req.on("data", onData);
-      req.on("end", onEnd);
-      req.on("error", onError);
+      detach = followBody(req, { data: onData, end: onEnd, error: onError });
     },
     pull() {
       req.resume();
@@ -106,4 +109,20 @@ function cappedStream(req: IncomingMessage, maxBodySize: number): ReadableStream
       req.resume();
     },
   });
+}
+
+type BodyListeners = {
+  data: (chunk: Buffer) => void;
+  end: () => void;
+  error: (error: Error) => void;
+  close?: () => void;
+};
+
+/** Attaches `listeners` to the request body's events; returns what detaches them all again. */
+export function followBody(req: IncomingMessage, listeners: BodyListeners): () => void {
+  const attached = Object.entries(listeners) as [string, (...args: unknown[]) => void][];
+  for (const [event, listener] of attached) req.on(event, listener);
+  return () => {
+    for (const [event, listener] of attached) req.off(event, listener);
+  };
 }

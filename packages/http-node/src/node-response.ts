@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { directBodyOf } from "./direct-response.js";
 
 type Chunk = ReadableStreamReadResult<Uint8Array>;
 
@@ -14,14 +15,14 @@ const nextTurn = () => new Promise<null>((resolve) => setImmediate(resolve, null
  * writes fewer per request). A body still being produced streams as before: its first chunk is
  * written as soon as the next one is not ready by the next turn of the event loop.
  */
-export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name === "set-cookie") return;
-    headers[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
+export async function writeWebResponse(res: ServerResponse, given: Response): Promise<void> {
+  const direct = directBodyOf(given);
+  if (direct !== undefined && "text" in direct) {
+    writeText(res, given, direct.text);
+    return;
+  }
+  const response = direct?.web ?? given;
+  const headers = headersFor(response);
 
   if (response.body === null) {
     res.writeHead(response.status, response.statusText, headers);
@@ -62,4 +63,25 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   } catch (error) {
     res.destroy(error as Error);
   }
+}
+
+/** A DirectResponse (see direct-response.ts): headers and its text in one write, with content-length. */
+function writeText(res: ServerResponse, response: Response, text: string): void {
+  const headers = headersFor(response);
+  const body = Buffer.from(text);
+  headers["content-length"] = String(body.byteLength);
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+/** A Response's headers for `writeHead`, each Set-Cookie kept as its own line. */
+function headersFor(response: Response): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name === "set-cookie") return;
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  return headers;
 }

@@ -3,6 +3,14 @@
 export { createRouter, type Handler, type Route, type RouteHandler } from "../http/router.js";
 export { jsonResponse, errorResponse, statusForCode } from "../http/json.js";
 export { readBodyLimited, isJsonContentType } from "../http/read-body.js";
+export {
+  READ_BODY,
+  WEB_REQUEST,
+  RESPOND,
+  DIRECT_BODY_HANDLER,
+  type ReadBody,
+  type Respond,
+} from "../http/direct-body.js";
 export { bodyTooLargeResponse } from "../http/body-too-large.js";
 export { readJsonBody, decodeJsonBody, DEFAULT_MAX_JSON_DEPTH, type JsonBodyLimits } from "../http/read-json.js";
 export { publicJsonRoute, type PublicJsonRouteOptions } from "../http/public-json-route.js";

@@ -1,6 +1,7 @@
 import { VitrinaError, type VitrinaErrorCode } from "../errors.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
+import { responderOf } from "./direct-body.js";
 
 /** The one place HTTP statuses are chosen for error codes. Documented in the core README. */
 export const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
@@ -35,10 +36,22 @@ export function statusForCode(code: VitrinaErrorCode): number {
 }
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+  return new Response(JSON.stringify(body), { status, headers: jsonHeaders(headers) });
+}
+
+const jsonHeaders = (headers: Record<string, string>) => ({
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  ...headers,
+});
+
+/**
+ * `jsonResponse`, answered through the server binding's own response when `request` came from one
+ * (see `direct-body.ts`): for routes marked `readsBodyDirectly`, whose answer goes straight back.
+ */
+export function jsonResponseTo(request: Request, body: unknown, status = 200): Response {
+  const respond = responderOf(request);
+  return respond === undefined ? jsonResponse(body, status) : respond(status, jsonHeaders({}), JSON.stringify(body));
 }
 
 /**

@@ -1,5 +1,16 @@
 import { concatBytes } from "../crypto/encoding.js";
 import { PayloadTooLargeError, VitrinaError } from "../errors.js";
+import { bodyReaderOf } from "./direct-body.js";
+
+/** Why a body could not be read, in the error model. */
+function unreadable(cause: unknown): never {
+  // A server binding (e.g. @vitrina/http-node) may cap the body itself at a lower limit; it raises
+  // a PayloadTooLargeError, matched by code so a second copy of core still answers 413.
+  if ((cause as { code?: unknown } | null)?.code === "payload_too_large") {
+    throw new PayloadTooLargeError((cause as Error).message, { cause });
+  }
+  throw new VitrinaError("invalid_argument", "request body could not be read", { cause });
+}
 
 /**
  * Reads a request body as bytes, exactly as sent, refusing more than `maxBytes` without buffering
@@ -9,19 +20,18 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   const tooLarge = () => new PayloadTooLargeError(`request body exceeds the limit of ${maxBytes} bytes`);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge();
+  const readDirectly = bodyReaderOf(request);
+  if (readDirectly !== undefined) {
+    const bytes = await readDirectly(maxBytes).catch(unreadable);
+    if (bytes === undefined) throw tooLarge();
+    return bytes;
+  }
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch((cause: unknown) => {
-      // A server binding (e.g. @vitrina/http-node) may cap the stream itself at a lower limit; it
-      // raises a PayloadTooLargeError, matched by code so a second copy of core still answers 413.
-      if ((cause as { code?: unknown } | null)?.code === "payload_too_large") {
-        throw new PayloadTooLargeError((cause as Error).message, { cause });
-      }
-      throw new VitrinaError("invalid_argument", "request body could not be read", { cause });
-    });
+    const { done, value } = await reader.read().catch(unreadable);
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

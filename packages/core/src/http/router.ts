@@ -1,6 +1,7 @@
 import { VitrinaError } from "../errors.js";
 import { assertStorableText } from "../validation/storable-text.js";
 import type { Logger } from "../ports/logger.js";
+import { webRequestOf } from "./direct-body.js";
 import { errorResponse } from "./json.js";
 import type { ContextualHandler, RequestContext } from "./request-context.js";
 
@@ -17,6 +18,12 @@ export interface Route {
   /** Path pattern; `:name` segments become params, a trailing `*` matches the rest. */
   path: string;
   handler: RouteHandler;
+  /**
+   * The route reads its body only through `readBodyLimited` and never hands the request to code
+   * outside core, so it may get a server binding's direct-body request as it came (see
+   * `direct-body.ts`). Every other route gets a real web Request.
+   */
+  readsBodyDirectly?: boolean;
 }
 
 interface CompiledRoute extends Route {
@@ -83,7 +90,8 @@ export function createRouter(
         continue;
       }
       try {
-        return await route.handler(request, decodeParams(route.names, match, searchParams), context);
+        const routeRequest = route.readsBodyDirectly === true ? request : webRequestOf(request);
+        return await route.handler(routeRequest, decodeParams(route.names, match, searchParams), context);
       } catch (error) {
         return errorResponse(error, scoped, {}, context.requestId);
       }

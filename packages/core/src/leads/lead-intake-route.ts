@@ -4,7 +4,7 @@ import { CONNECTOR_ID_PATTERN } from "./verify-lead-signature.js";
 import type { Logger } from "../ports/logger.js";
 import { observeLeadIntake } from "../telemetry/lead-telemetry.js";
 import type { Route } from "../http/router.js";
-import { jsonResponse, statusForCode } from "../http/json.js";
+import { jsonResponseTo, statusForCode } from "../http/json.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { requireJsonContentType } from "../http/read-json.js";
 
@@ -49,6 +49,8 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
   return {
     method: "POST",
     path: "/functions/v1/lead-intake",
+    // Reads the body through readBodyLimited only, and hands the request to nothing outside core.
+    readsBodyDirectly: true,
     async handler(request, _params, { logger }) {
       const connectorId = request.headers.get(names.connectorId);
       try {
@@ -65,7 +67,7 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
           return options.intake.receive(signature, body, logger);
         });
         logAcceptance(logger, result, loggableConnectorId(connectorId));
-        return jsonResponse(result);
+        return jsonResponseTo(request, result);
       } catch (error) {
         logRejection(logger, error, loggableConnectorId(connectorId));
         throw error;
