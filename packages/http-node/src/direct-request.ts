@@ -61,8 +61,18 @@ class DirectRequest {
     return new DirectResponse(status, headers, body) as unknown as Response;
   }
 
+  /** The real Request: the same method, URL and headers, the body as sent or as `READ_BODY` read it. */
   [WEB_REQUEST](): Request {
-    return (this.#web ??= webRequest(this.#req, this.#res, this.#maxBodySize, this, this.#bytes));
+    if (this.#web !== undefined) return this.#web;
+    const hasBody = this.method !== "GET" && this.method !== "HEAD";
+    this.#web = new Request(this.url, {
+      method: this.method,
+      headers: this.headers,
+      signal: abortOnClientGone(this.#res),
+      body: hasBody ? (this.#bytes ?? cappedStream(this.#req, this.#maxBodySize)) : null,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    return this.#web;
   }
 }
 
@@ -76,30 +86,13 @@ export function directRequest(req: IncomingMessage, res: ServerResponse, maxBody
   return new DirectRequest(req, res, maxBodySize) as unknown as Request;
 }
 
-/** The real Request behind a DirectRequest: its method, URL and headers, the body as sent or as already read. */
-function webRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  maxBodySize: number,
-  direct: DirectRequest,
-  bytes: Uint8Array | undefined,
-): Request {
-  const hasBody = direct.method !== "GET" && direct.method !== "HEAD";
-  return new Request(direct.url, {
-    method: direct.method,
-    headers: direct.headers,
-    signal: abortOnClientGone(res),
-    body: hasBody ? (bytes ?? cappedStream(req, maxBodySize)) : null,
-    ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
-}
-
 /**
  * The body off the socket: all of it, or `undefined` once it passes `limit` (then detached, and
  * the rest left to the listener, which discards it so the client reads the answer).
  */
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
   if (Number(req.headers["content-length"] ?? 0) > limit) return Promise.resolve(undefined);
+  // Already ended (and so read): no "end" would come to settle the promise.
   if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -30,9 +30,10 @@ delegateToWeb(
   ["status", "statusText", "headers"],
 );
 
-/** What `writeWebResponse` writes for `response`: a DirectResponse's text, or its real Response once made. */
-export function directBodyOf(response: Response): { text: string } | { web: Response } | undefined {
-  if (!(response instanceof DirectResponse)) return undefined;
-  const self = response as DirectResponse;
-  return self[WEB] === undefined ? { text: self[BODY] } : { web: self[WEB] };
+/**
+ * A DirectResponse's text while nothing made its real Response; undefined otherwise (then the
+ * Response is written the usual way: its body is the real Response's, its headers its own).
+ */
+export function unbuiltText(response: Response): string | undefined {
+  return response instanceof DirectResponse && response[WEB] === undefined ? response[BODY] : undefined;
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { directBodyOf } from "./direct-response.js";
+import { unbuiltText } from "./direct-response.js";
 
 type Chunk = ReadableStreamReadResult<Uint8Array>;
 
@@ -15,13 +15,12 @@ const nextTurn = () => new Promise<null>((resolve) => setImmediate(resolve, null
  * writes fewer per request). A body still being produced streams as before: its first chunk is
  * written as soon as the next one is not ready by the next turn of the event loop.
  */
-export async function writeWebResponse(res: ServerResponse, given: Response): Promise<void> {
-  const direct = directBodyOf(given);
-  if (direct !== undefined && "text" in direct) {
-    writeText(res, given, direct.text);
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const text = unbuiltText(response);
+  if (text !== undefined) {
+    writeText(res, response, text);
     return;
   }
-  const response = direct?.web ?? given;
   const headers = headersFor(response);
 
   if (response.body === null) {
