@@ -100,7 +100,8 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.outbound.insert(outbound, undo);
         return true;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
+        if (state.connectors.get(lead.connectorId)?.secretVersion !== secretVersion) return false;
         const phoneTaken =
           contact.phoneE164 !== null && state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
         if (phoneTaken || state.leads.holds("source", lead)) return false;

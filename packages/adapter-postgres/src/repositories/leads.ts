@@ -114,16 +114,21 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         );
         return rows[0]?.registered === 1;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
         // One statement, no transaction: the contact's insert drives the lead's, which drives the
         // other two, so a phone that already has a contact (DO NOTHING: no row; a concurrent insert
-        // of it is waited for) writes nothing. The lead's insert has no ON CONFLICT on purpose: a
-        // resend would otherwise leave the new contact behind without its lead, so it fails the
-        // whole statement instead, and the caller's general path answers the duplicate.
+        // of it is waited for) or a connector whose secret was rotated since (no row from the
+        // SELECT) writes nothing. The lead's insert has no ON CONFLICT on purpose: a resend would
+        // otherwise leave the new contact behind without its lead, so it fails the whole statement
+        // instead, and the caller's general path answers the duplicate. The contact's values are
+        // cast because a parameter in a SELECT list has no column type to take.
         try {
           const { rows } = await q.query(
             `WITH contact AS (
-               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS}) VALUES (${placeholders(12)}, ${oldestWithEmail(s, 2, 5)})
+               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
+               SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
+                 $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
+               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $46::int)
                ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
              ), lead AS (
                INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
@@ -136,6 +141,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
               ...leadValues(lead),
               ...opportunityValues(opportunity),
               ...outboundValues(outbound),
+              secretVersion,
             ],
           );
           return rows[0]?.registered === 1;

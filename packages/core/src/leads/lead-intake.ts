@@ -16,7 +16,7 @@ import { parseOrThrow } from "../validation.js";
 import type { FirstMessageOptions } from "./first-message.js";
 import { DEFAULT_CONSENT_CLOCK_SKEW_MS, leadPayloadSchema, refuseConsentFromTheFuture } from "./lead-schema.js";
 import { evaluateQualification, type VerticalDefinitions } from "./qualification.js";
-import { DuplicateLead, registerLead } from "./register-lead.js";
+import { DuplicateLead, registerLead, SignerChanged } from "./register-lead.js";
 import { sendFirstMessage } from "./send-first-message.js";
 import type { LeadSignatureHeaders, LeadSignatureVerifier } from "./verify-lead-signature.js";
 
@@ -98,34 +98,56 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       body: Uint8Array,
       logger: Logger = deps.logger,
     ): Promise<LeadIntakeResponse> {
-      const { connector, workspace } = await deps.verifier.verify(headers, body);
-      annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
-      const payload = parseOrThrow(
-        leadPayloadSchema,
-        decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }),
-        "lead payload",
-      );
-      refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
-      const qualification = evaluateQualification(
-        payload.qualification,
-        workspace.vertical,
-        workspace.currency,
-        deps.verticals,
-      );
-      let registered: { lead: LeadEventRecord; outbound: OutboundMessageRecord };
       try {
-        registered = await registerLead(storage, deps, { workspace, connector, payload, qualification });
+        return await receiveVerified(headers, body, logger);
       } catch (error) {
-        if (error instanceof DuplicateLead) return previousState(connector.id, payload.source_lead_id);
-        throw error;
+        if (!(error instanceof SignerChanged)) throw error;
+        // The secret that verified the lead (cached) was rotated since: nothing was written. Verify
+        // again against a fresh read, which refuses a lead signed with the old secret.
+        deps.verifier.forget(headers.connectorId ?? "");
+        return receiveVerified(headers, body, logger).catch((again: unknown) => {
+          if (!(again instanceof SignerChanged)) throw again;
+          throw new VitrinaError(
+            "conflict",
+            "the connector's secret was rotated twice while this lead was being registered; nothing was stored, send it again signed with the current secret",
+          );
+        });
       }
-
-      const outbound =
-        registered.outbound.status === "queued"
-          ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
-          : registered.outbound;
-      return respond(registered.lead, outbound, qualification.recorded, false);
     },
   };
+
+  async function receiveVerified(
+    headers: LeadSignatureHeaders,
+    body: Uint8Array,
+    logger: Logger,
+  ): Promise<LeadIntakeResponse> {
+    const { connector, workspace } = await deps.verifier.verify(headers, body);
+    annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
+    const payload = parseOrThrow(
+      leadPayloadSchema,
+      decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }),
+      "lead payload",
+    );
+    refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);
+    const qualification = evaluateQualification(
+      payload.qualification,
+      workspace.vertical,
+      workspace.currency,
+      deps.verticals,
+    );
+    let registered: { lead: LeadEventRecord; outbound: OutboundMessageRecord };
+    try {
+      registered = await registerLead(storage, deps, { workspace, connector, payload, qualification });
+    } catch (error) {
+      if (error instanceof DuplicateLead) return previousState(connector.id, payload.source_lead_id);
+      throw error;
+    }
+
+    const outbound =
+      registered.outbound.status === "queued"
+        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
+        : registered.outbound;
+    return respond(registered.lead, outbound, qualification.recorded, false);
+  }
 }
 export type LeadIntake = ReturnType<typeof createLeadIntake>;

@@ -19,6 +19,12 @@ import { leadContact } from "./lead-contact.js";
 /** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
 export class DuplicateLead extends Error {}
 
+/**
+ * Thrown, with nothing written, when the connector's secret was rotated after the one that verified
+ * the lead was read (lead intake verifies with a cached secret): the caller verifies again.
+ */
+export class SignerChanged extends Error {}
+
 export interface LeadToRegister {
   workspace: WorkspaceRecord;
   connector: ConnectorRecord;
@@ -65,6 +71,10 @@ interface LeadIds {
  * writes nothing and the general path runs in a transaction: the contact is resolved by phone and
  * stays locked, so the decision to send is taken on a row no concurrent opt-out can change, and at
  * most one lead per window decides to welcome a person.
+ *
+ * Either way the writes happen only while the connector is still at the secret version that
+ * verified the lead (`SignerChanged` otherwise): a rotation in any process stops the old secret at
+ * once even though verification used a cached one.
  */
 export async function registerLead(
   storage: Storage,
@@ -83,9 +93,12 @@ export async function registerLead(
   });
   const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
   const { lead, opportunity, outbound } = asNewPerson;
-  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound)) return asNewPerson;
+  const { secretVersion } = input.connector;
+  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion)) return asNewPerson;
 
   return storage.transaction(async (tx) => {
+    // registerNewPerson checked this in its own step; this path checks it in its transaction.
+    if ((await tx.connectors.get(input.connector.id))?.secretVersion !== secretVersion) throw new SignerChanged();
     const resolved = await tx.contacts.resolveForLead(candidate);
     // The contact row is locked until this transaction ends: the decision below cannot be undercut
     // by an opt-out or by another lead for the same person deciding at the same time.

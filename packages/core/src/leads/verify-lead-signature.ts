@@ -19,8 +19,14 @@ export interface LeadSigner {
 }
 
 export interface LeadSignatureVerifier {
-  /** Returns the connector that signed `body` and its workspace, or throws a SignatureError saying what failed. */
+  /**
+   * Returns the connector that signed `body` and its workspace, or throws a SignatureError saying
+   * what failed. The signer may come from a cache: whoever writes on its behalf must check that the
+   * connector is still at `connector.secretVersion` in the same atomic step (registerLead does).
+   */
   verify(headers: LeadSignatureHeaders, body: Uint8Array): Promise<LeadSigner>;
+  /** Drops what is cached for a connector, so the next `verify` reads it afresh. */
+  forget(connectorId: string): void;
 }
 
 /** Connector ids are UUIDs; anything else names no connector (and is never looked up or logged). */
@@ -30,8 +36,11 @@ const KEY_CACHE_LIMIT = 1000;
 /**
  * Verifies `HMAC-SHA256(secret, "<timestamp>.<raw body>")` for lead intake. The timestamp must be
  * Unix milliseconds within `toleranceMs` of now in either direction (replay protection).
- * Opened secrets are cached as HMAC keys per (connector, secretVersion), so a rotation stops the
- * old secret at once and the hot path skips AES-GCM and key import.
+ * Opened secrets are cached as HMAC keys per (connector, secretVersion), so the hot path skips
+ * AES-GCM and key import. The signer (connector and workspace) is cached too, so a lead costs no
+ * read: its writes re-check the secret version instead (see `registerNewPerson`). A signature the
+ * cached secret refuses is checked again against a fresh read, for a CRM already signing with a
+ * secret rotated in another process. Only connectors that exist are cached.
  */
 export function createLeadSignatureVerifier(deps: {
   connectors: StorageRepositories["connectors"];
@@ -41,6 +50,7 @@ export function createLeadSignatureVerifier(deps: {
   headerNames: { connectorId: string; timestamp: string; signature: string };
 }): LeadSignatureVerifier {
   const keys = new Map<string, Promise<HmacKey>>();
+  const signers = new Map<string, LeadSigner>();
 
   function keyFor(connector: ConnectorRecord): Promise<HmacKey> {
     const cacheKey = `${connector.id}:${connector.secretVersion}`;
@@ -62,7 +72,16 @@ export function createLeadSignatureVerifier(deps: {
     return key;
   }
 
+  function remember(id: string, signer: LeadSigner): void {
+    signers.delete(id);
+    if (signers.size >= KEY_CACHE_LIMIT) signers.delete(signers.keys().next().value as string);
+    signers.set(id, signer);
+  }
+
   return {
+    forget(connectorId) {
+      signers.delete(connectorId.toLowerCase());
+    },
     async verify(headers, body) {
       const names = deps.headerNames;
       const missing = (
@@ -108,18 +127,21 @@ export function createLeadSignatureVerifier(deps: {
         );
       }
       const connectorId = headers.connectorId!;
-      const signer = CONNECTOR_ID_PATTERN.test(connectorId)
-        ? await deps.connectors.getWithWorkspace(connectorId.toLowerCase())
-        : null;
-      if (signer === null) {
+      if (!CONNECTOR_ID_PATTERN.test(connectorId)) {
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }
-      const valid = await verifyHmacSha256Hex(
-        await keyFor(signer.connector),
-        signedPayload(timestamp, body),
-        headers.signature!,
-      );
-      if (!valid) {
+      const id = connectorId.toLowerCase();
+      const signs = async (signer: LeadSigner) =>
+        verifyHmacSha256Hex(await keyFor(signer.connector), signedPayload(timestamp, body), headers.signature!);
+      const cached = signers.get(id);
+      if (cached !== undefined && (await signs(cached))) return cached;
+      const signer = await deps.connectors.getWithWorkspace(id);
+      if (signer === null) {
+        signers.delete(id);
+        throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
+      }
+      remember(id, signer);
+      if (!(await signs(signer))) {
         throw new SignatureError(
           "invalid_signature",
           `${names.signature} does not match: sign "<timestamp>.<raw body>" with HMAC-SHA256 and the connector's current secret, hex-encoded`,

@@ -29,15 +29,19 @@ export interface LeadRepository {
    * email, as `contacts.resolveForLead` would flag it. All or nothing: `false`, with nothing written,
    * when the workspace already has a contact with `contact.phoneE164` (one being created concurrently
    * counts, once it commits) or (connectorId, sourceLeadId) exists; the caller then registers the
-   * lead the general way (`resolveForLead`, then `registerIfNew`, in a transaction). Call it
-   * outside a transaction: on PostgreSQL a duplicate lead aborts the statement, and with it any
-   * transaction around it.
+   * lead the general way (`resolveForLead`, then `registerIfNew`, in a transaction). Also `false`,
+   * with nothing written, when connector `lead.connectorId` is no longer at `secretVersion` (the
+   * version whose secret verified the lead): lead intake verifies with a cached secret, and this
+   * check, in the same atomic step as the writes, is what makes a rotation stop the old secret at
+   * once in every process. Call it outside a transaction: on PostgreSQL a duplicate lead aborts the
+   * statement, and with it any transaction around it.
    */
   registerNewPerson(
     contact: ContactRecord,
     lead: LeadEventRecord,
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
+    secretVersion: number,
   ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;

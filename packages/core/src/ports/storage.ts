@@ -48,8 +48,10 @@ export type * from "./member-storage.js";
  *    (`ClaimedDelivery`), which replaces `readEventsAndSubscriptions`.
  * 6: `leads.registerNewPerson(contact, lead, opportunity, outbound)`: a new person's lead registered
  *    in one atomic step without a transaction (one round trip on PostgreSQL instead of four).
+ * 7: `registerNewPerson` takes the connector's `secretVersion` that verified the lead and writes
+ *    nothing when the connector has moved on (lead intake verifies with a cached secret).
  */
-export const STORAGE_CONTRACT_VERSION = 6;
+export const STORAGE_CONTRACT_VERSION = 7;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

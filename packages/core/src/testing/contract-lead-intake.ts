@@ -117,8 +117,9 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       const outbound = f.outbound(workspaceId, lead.id, contact.id);
       return { contact, lead, opportunity, outbound };
     };
-    const registerNewPerson = (p: ReturnType<typeof newPerson>) =>
-      storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound);
+    /** Registers `p` as signed with `secretVersion` (every seeded connector starts at 1). */
+    const registerNewPerson = (p: ReturnType<typeof newPerson>, secretVersion = 1) =>
+      storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound, secretVersion);
     /** Asserts that none of `p`'s records exists. */
     const expectNothingOf = async (p: ReturnType<typeof newPerson>) => {
       expect(await storage().contacts.get(p.contact.workspaceId, p.contact.id)).toBeNull();
@@ -156,6 +157,21 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       resend.lead = { ...resend.lead, sourceLeadId: first.lead.sourceLeadId };
       expect(await registerNewPerson(resend)).toBe(false);
       await expectNothingOf(resend);
+    });
+
+    it("registerNewPerson writes nothing when the connector's secret is no longer the version that verified the lead", async () => {
+      const { workspace, connector } = await seed();
+      expect((await storage().connectors.get(connector.id))?.secretVersion).toBe(1);
+      const stale = newPerson(workspace.id, connector.id);
+      expect(await registerNewPerson(stale, 2)).toBe(false);
+      await expectNothingOf(stale);
+      await storage().connectors.updateSecret(connector.id, "v1.rotated.sealed", f.at(5000));
+      const signedBeforeRotation = newPerson(workspace.id, connector.id);
+      expect(await registerNewPerson(signedBeforeRotation, 1)).toBe(false);
+      await expectNothingOf(signedBeforeRotation);
+      const signedAfter = newPerson(workspace.id, connector.id);
+      expect(await registerNewPerson(signedAfter, 2)).toBe(true);
+      expect(await storage().leads.get(signedAfter.lead.id)).toEqual(signedAfter.lead);
     });
 
     it("registerNewPerson racing for one new phone registers exactly one lead, and for one lead exactly one contact", async () => {
