@@ -10,6 +10,7 @@ import { migration007 } from "./007-oauth-lifecycle.js";
 import { migration008 } from "./008-retention-and-send-lease.js";
 import { migration009 } from "./009-admin-api.js";
 import { migration010 } from "./010-attempt-response-prefix.js";
+import { migration011 } from "./011-claim-without-index-change.js";
 
 export interface Migration {
   version: number;
@@ -30,6 +31,7 @@ export const migrations: Migration[] = [
   { version: 8, name: "retention-and-send-lease", statements: migration008 },
   { version: 9, name: "admin-api", statements: migration009 },
   { version: 10, name: "attempt-response-prefix", statements: migration010 },
+  { version: 11, name: "claim-without-index-change", statements: migration011 },
 ];
 
 export function quoteIdent(name: string): string {
