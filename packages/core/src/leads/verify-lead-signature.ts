@@ -40,7 +40,9 @@ const KEY_CACHE_LIMIT = 1000;
  * AES-GCM and key import. The signer (connector and workspace) is cached too, so a lead costs no
  * read: its writes re-check the secret version instead (see `registerNewPerson`). A signature the
  * cached secret refuses is checked again against a fresh read, for a CRM already signing with a
- * secret rotated in another process. Only connectors that exist are cached.
+ * secret rotated in another process. Only connectors that exist are cached. This is sound because
+ * a rotation is the only change either record can undergo today; a new mutable field that intake
+ * reads (a workspace's currency, say) would need the same kind of version check.
  */
 export function createLeadSignatureVerifier(deps: {
   connectors: StorageRepositories["connectors"];
