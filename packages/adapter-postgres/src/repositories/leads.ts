@@ -122,13 +122,21 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         // otherwise leave the new contact behind without its lead, so it fails the whole statement
         // instead, and the caller's general path answers the duplicate. The contact's values are
         // cast because a parameter in a SELECT list has no column type to take.
+        const params = [
+          ...contactValues(contact).slice(0, 12),
+          ...leadValues(lead),
+          ...opportunityValues(opportunity),
+          ...outboundValues(outbound),
+          secretVersion,
+        ];
         try {
+          // $15 is the lead's connector_id; the secret version is the last parameter.
           const { rows } = await q.query(
             `WITH contact AS (
                INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
                SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
                  $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
-               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $46::int)
+               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $${params.length}::int)
                ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
              ), lead AS (
                INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
@@ -136,13 +144,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
                RETURNING id
              ), ${insertsFromLead(s, 23)}
              SELECT count(*)::int AS registered FROM lead`,
-            [
-              ...contactValues(contact).slice(0, 12),
-              ...leadValues(lead),
-              ...opportunityValues(opportunity),
-              ...outboundValues(outbound),
-              secretVersion,
-            ],
+            params,
           );
           return rows[0]?.registered === 1;
         } catch (error) {
