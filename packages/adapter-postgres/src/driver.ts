@@ -12,6 +12,8 @@ export interface PoolLike extends Queryable {
     Queryable & {
       release(error?: Error | boolean): void;
       on?(event: string, listener: (...args: any[]) => void): unknown;
+      /** pg ≥ 8.23's pipeline mode: queries issued without waiting are written without waiting. */
+      pipeline?: boolean;
     }
   >;
   end?(): Promise<void>;

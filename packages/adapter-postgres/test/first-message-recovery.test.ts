@@ -39,6 +39,20 @@ async function setup(storage: Storage) {
   const stop = () => Promise.reject(new Error("the process stopped here"));
   const crashing: Storage = {
     ...storage,
+    // A new person's registration may carry the claim along, but as a transaction of its own: a
+    // process that stops between the two leaves the lead committed and the claim unmade.
+    leads: {
+      ...storage.leads,
+      registerNewPerson: (contact, lead, opportunity, outbound, secretVersion, claim) =>
+        storage.leads.registerNewPerson(
+          contact,
+          lead,
+          opportunity,
+          outbound,
+          secretVersion,
+          control.crashBeforeSend ? undefined : claim,
+        ),
+    },
     // The claim is one atomic statement outside a transaction; a crash there leaves the message unclaimed.
     outbound: {
       ...storage.outbound,

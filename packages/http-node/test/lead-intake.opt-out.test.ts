@@ -26,9 +26,10 @@ function withHookAfterRegistration(afterRegistration: () => Promise<void>): Stor
     leads: {
       ...inner.leads,
       async registerNewPerson(...args) {
-        const registered = await inner.leads.registerNewPerson(...args);
-        if (registered) await fire();
-        return registered;
+        // The memory adapter leaves the first message's claim to the caller, so this runs before it.
+        const registration = await inner.leads.registerNewPerson(...args);
+        if (registration.registered) await fire();
+        return registration;
       },
     },
     async transaction(work) {

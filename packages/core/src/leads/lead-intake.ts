@@ -16,7 +16,7 @@ import { parseOrThrow } from "../validation.js";
 import type { FirstMessageOptions } from "./first-message.js";
 import { DEFAULT_CONSENT_CLOCK_SKEW_MS, leadPayloadSchema, refuseConsentFromTheFuture } from "./lead-schema.js";
 import { evaluateQualification, type VerticalDefinitions } from "./qualification.js";
-import { DuplicateLead, registerLead, SignerChanged } from "./register-lead.js";
+import { DuplicateLead, registerLead, SignerChanged, type RegisteredLead } from "./register-lead.js";
 import { sendFirstMessage } from "./send-first-message.js";
 import type { LeadSignatureHeaders, LeadSignatureVerifier } from "./verify-lead-signature.js";
 
@@ -135,7 +135,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       workspace.currency,
       deps.verticals,
     );
-    let registered: { lead: LeadEventRecord; outbound: OutboundMessageRecord };
+    let registered: RegisteredLead;
     try {
       registered = await registerLead(storage, deps, { workspace, connector, payload, qualification });
     } catch (error) {
@@ -145,7 +145,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
 
     const outbound =
       registered.outbound.status === "queued"
-        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload)
+        ? await sendFirstMessage({ ...deps, logger }, registered.outbound, payload, registered.claimed)
         : registered.outbound;
     return respond(registered.lead, outbound, qualification.recorded, false);
   }

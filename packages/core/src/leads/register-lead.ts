@@ -9,7 +9,8 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "../ports/records.js";
-import type { Storage } from "../ports/storage.js";
+import type { ClaimForSendingResult, Storage } from "../ports/storage.js";
+import { handOver } from "./send-first-message.js";
 import { decideFirstMessage, type FirstMessageDecision, type FirstMessageOptions } from "./first-message.js";
 import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
@@ -51,6 +52,16 @@ function consentEvidence(
   };
 }
 
+/**
+ * A registered lead: its event and first-message record, and that message's claim for sending when
+ * the storage made it with the registration (`claimed`; otherwise the sender claims it).
+ */
+export interface RegisteredLead {
+  lead: LeadEventRecord;
+  outbound: OutboundMessageRecord;
+  claimed?: ClaimForSendingResult;
+}
+
 /** The ids a lead's records get: drawn once, so a fallback to the general path writes the same ones. */
 interface LeadIds {
   lead: string;
@@ -80,7 +91,7 @@ export async function registerLead(
   storage: Storage,
   deps: { clock: Clock; ids: IdGenerator; firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs"> },
   input: LeadToRegister,
-): Promise<{ lead: LeadEventRecord; outbound: OutboundMessageRecord }> {
+): Promise<RegisteredLead> {
   const now = deps.clock.now();
   const at = now.toISOString();
   const ids: LeadIds = { lead: deps.ids(), contact: deps.ids(), opportunity: deps.ids(), outbound: deps.ids() };
@@ -94,7 +105,20 @@ export async function registerLead(
   const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
   const { lead, opportunity, outbound } = asNewPerson;
   const { secretVersion } = input.connector;
-  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion)) return asNewPerson;
+  // A message to send is claimed for sending right after the registration commits, in the same
+  // round trip where the adapter can (see registerNewPerson): the claim it would make next anyway.
+  const claim =
+    outbound.status === "queued" ? { phoneE164: input.payload.contact.phone_e164, change: handOver(at) } : undefined;
+  const registration = await storage.leads.registerNewPerson(
+    candidate,
+    lead,
+    opportunity,
+    outbound,
+    secretVersion,
+    claim,
+  );
+  if (registration.registered)
+    return registration.claimed === undefined ? asNewPerson : { ...asNewPerson, claimed: registration.claimed };
 
   return storage.transaction(async (tx) => {
     // registerNewPerson checked this in its own step; this path checks it in its transaction.

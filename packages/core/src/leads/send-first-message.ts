@@ -5,7 +5,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { MessagingTransport, OutgoingMessage } from "../ports/messaging.js";
 import type { ContactRecord, OutboundMessageRecord } from "../ports/records.js";
-import type { FirstMessageOutcome, Storage } from "../ports/storage.js";
+import type { ClaimForSendingResult, FirstMessageOutcome, HandOver, Storage } from "../ports/storage.js";
 import { buildFirstMessage, type FirstMessageOptions } from "./first-message.js";
 import type { LeadPayload } from "./lead-schema.js";
 
@@ -38,6 +38,11 @@ function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): stri
 /** The reason a first message carries while the provider call is in flight. */
 export const HANDED_TO_PROVIDER = "handed to the messaging provider";
 
+/** The change that hands a first message to the provider at `at` (an ISO time). */
+export function handOver(at: string): HandOver {
+  return { status: "queued", reason: HANDED_TO_PROVIDER, handedToProviderAt: at, updatedAt: at };
+}
+
 /**
  * Re-checks the contact under its row lock and claims the message for sending (status stays
  * `queued`, `handedToProviderAt` starts the send lease) in one atomic storage step, or blocks it.
@@ -45,16 +50,20 @@ export const HANDED_TO_PROVIDER = "handed to the messaging provider";
  * request that registered the lead both try, only one sends. An opt-out that committed before this
  * point stops the send; one that commits after it (while the provider call is in flight) does not:
  * that window is the provider call's length, since no transaction may stay open across it.
+ * `madeAtRegistration` is that claim when the storage already made it (right after registering a
+ * new person's lead: see `leads.registerNewPerson`); the check that follows is the same.
  * Returns `contact: null` when there is nothing to send (blocked, or claimed elsewhere).
  */
-async function claimForSending(deps: SendFirstMessageDeps, message: OutboundMessageRecord, payload: LeadPayload) {
+async function claimForSending(
+  deps: SendFirstMessageDeps,
+  message: OutboundMessageRecord,
+  payload: LeadPayload,
+  madeAtRegistration: ClaimForSendingResult | undefined,
+) {
   const at = deps.clock.now().toISOString();
-  const { contact, claimed } = await deps.storage.outbound.claimForSending(message, payload.contact.phone_e164, {
-    status: "queued",
-    reason: HANDED_TO_PROVIDER,
-    handedToProviderAt: at,
-    updatedAt: at,
-  });
+  const { contact, claimed } =
+    madeAtRegistration ??
+    (await deps.storage.outbound.claimForSending(message, payload.contact.phone_e164, handOver(at)));
   if (claimed !== null) return { contact, outbound: claimed };
   const stop = reasonToStop(contact, payload);
   // The contact passed the check, so another process claimed or settled the message first.
@@ -86,8 +95,9 @@ export async function sendFirstMessage(
   deps: SendFirstMessageDeps,
   message: OutboundMessageRecord,
   payload: LeadPayload,
+  claimedAtRegistration?: ClaimForSendingResult,
 ): Promise<OutboundMessageRecord> {
-  const claimed = await claimForSending(deps, message, payload);
+  const claimed = await claimForSending(deps, message, payload, claimedAtRegistration);
   if (claimed.contact === null) return claimed.outbound;
   const outgoing = buildFirstMessage(deps.firstMessage, claimed.contact, payload);
   let outcome: FirstMessageOutcome;

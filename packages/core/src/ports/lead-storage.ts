@@ -35,6 +35,16 @@ export interface LeadRepository {
    * check, in the same atomic step as the writes, is what makes a rotation stop the old secret at
    * once in every process. Call it outside a transaction: on PostgreSQL a duplicate lead aborts the
    * statement, and with it any transaction around it.
+   *
+   * With `claim` (a first message `queued` to be sent), the adapter may also hand that message over
+   * right away: exactly as `outbound.claimForSending(outbound, claim.phoneE164, claim.change)`
+   * would, in a transaction of its own that starts after the registration committed (never in the
+   * same one: a crash between the two must leave a message that was never handed over, which the
+   * stuck-message sweep sends late). It then answers that claim's result as `claimed`. An adapter
+   * that doesn't (the memory adapter: it has no round trip to save) leaves `claimed` out, and so does
+   * one whose claim failed or did not find the contact; the caller then claims the message itself.
+   * On PostgreSQL the two are sent together on one connection (pg's pipeline mode), so the claim
+   * costs no round trip of its own.
    */
   registerNewPerson(
     contact: ContactRecord,
@@ -42,7 +52,8 @@ export interface LeadRepository {
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
     secretVersion: number,
-  ): Promise<boolean>;
+    claim?: FirstMessageClaim,
+  ): Promise<NewPersonRegistration>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
   countByWorkspace(workspaceId: string): Promise<number>;
@@ -90,8 +101,8 @@ export interface OutboundMessageRepository {
   claimForSending(
     message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,
     phoneE164: string,
-    change: Extract<UnsentMessageChange, { status: "queued" }>,
-  ): Promise<{ contact: ContactRecord | null; claimed: OutboundMessageRecord | null }>;
+    change: HandOver,
+  ): Promise<ClaimForSendingResult>;
   /**
    * Marks a message `failed` with `reason` only while it is still in flight (`queued`, handed to
    * the provider, no answer recorded); false when its outcome was recorded meanwhile.
@@ -107,8 +118,37 @@ export interface OutboundMessageRepository {
 
 /** What `claimUnsent` may set: hand the message over (status stays `queued`), or settle it unsent. */
 export type UnsentMessageChange =
-  | { status: "queued"; reason: string; handedToProviderAt: string; updatedAt: string }
-  | { status: "blocked" | "failed"; reason: string; handedToProviderAt: null; updatedAt: string };
+  HandOver | { status: "blocked" | "failed"; reason: string; handedToProviderAt: null; updatedAt: string };
+
+/** A first message handed to the provider: it stays `queued`, and `handedToProviderAt` starts its send lease. */
+export interface HandOver {
+  status: "queued";
+  reason: string;
+  handedToProviderAt: string;
+  updatedAt: string;
+}
+
+/**
+ * `outbound.claimForSending`'s answer: the contact as read under its lock (null when it no longer
+ * exists), and the claimed record (null when the contact failed the check, or another process
+ * claimed or settled the message first).
+ */
+export interface ClaimForSendingResult {
+  contact: ContactRecord | null;
+  claimed: OutboundMessageRecord | null;
+}
+
+/** The first-message claim `leads.registerNewPerson` may make once the registration committed. */
+export interface FirstMessageClaim {
+  phoneE164: string;
+  change: HandOver;
+}
+
+/** `leads.registerNewPerson`'s answer: whether it wrote, and the first message's claim when it made one. */
+export interface NewPersonRegistration {
+  registered: boolean;
+  claimed?: ClaimForSendingResult;
+}
 
 /** The provider's answer for a first message that was handed to it. */
 export interface FirstMessageOutcome {
