@@ -91,9 +91,9 @@ describe.skipIf(!DATABASE_URL)("registerNewPerson's pipelined claim on a pg Pool
     }
   });
 
-  /** A storage on a one-connection pool: every statement, pipelined or not, shares that connection. */
-  async function open(Client: typeof pg.Client = pg.Client) {
-    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, Client });
+  /** A storage on a one-connection pool (by default): every statement, pipelined or not, shares that connection. */
+  async function open(Client: typeof pg.Client = pg.Client, max = 1) {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max, Client });
     const schema = uniqueSchema();
     opened.push({ pool, schema });
     await migrate(pool, { schema });
@@ -117,6 +117,31 @@ describe.skipIf(!DATABASE_URL)("registerNewPerson's pipelined claim on a pg Pool
     const next = newPerson(workspace.id, connector.id);
     expect((await register(storage, next, 10)).claimed?.claimed).toEqual({ ...next.outbound, ...handOver(10) });
     expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("answers each of 200 concurrent registrations with its own claim on 4 connections, resends failing among them", async () => {
+    const { storage, workspace, connector } = await open(pg.Client, 4);
+    const people = Array.from({ length: 200 }, () => newPerson(workspace.id, connector.id));
+    await Promise.all(people.slice(0, 50).map((p) => register(storage, p)));
+    // Every fourth call resends an earlier lead: its registration fails inside the pipeline.
+    const calls = people.slice(50).map((p, i) => {
+      if (i % 4 !== 0) return { person: p, resend: false };
+      const earlier = people[i % 50]!;
+      return { person: { ...p, lead: { ...p.lead, sourceLeadId: earlier.lead.sourceLeadId } }, resend: true };
+    });
+    const results = await Promise.all(calls.map(({ person }, i) => register(storage, person, 100 + i)));
+    for (const [i, { person, resend }] of calls.entries()) {
+      if (resend) {
+        expect(results[i]).toEqual({ registered: false });
+        expect(await storage.contacts.get(workspace.id, person.contact.id)).toBeNull();
+        continue;
+      }
+      // A result matched to the wrong statement would name another person's contact or message.
+      expect(results[i]).toEqual({
+        registered: true,
+        claimed: { contact: person.contact, claimed: { ...person.outbound, ...handOver(100 + i) } },
+      });
+    }
   });
 
   it("claims with a pg that has no pipeline mode too: the claim goes once the registration answered", async () => {
