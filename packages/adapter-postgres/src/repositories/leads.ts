@@ -192,9 +192,9 @@ export function leadRepositories(
           throw registered!.reason;
         }
         if (!registeredBy(registered!.value.rows)) return { registered: false };
-        // The contact is new, so a claim that found it ran after the registration committed. One
-        // that didn't find it (or failed) ran before it (a registration retried after a stale
-        // prepared statement) or not at all: the caller claims the message itself.
+        // The contact is new, so a claim that found it ran after the registration committed and its
+        // answer stands. One that failed, or didn't find the contact (deleted in between), is left
+        // to the caller, which claims the message itself and so reaches its own conclusion.
         if (claimed!.status === "rejected") return { registered: true };
         const result = claimForSendingResult(claimed!.value.rows);
         return result.contact === null ? { registered: true } : { registered: true, claimed: result };
