@@ -5,7 +5,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Storage } from "../ports/storage.js";
 import type { ApiKeyRecord } from "../ports/webhook-records.js";
 import { requireRole, type Actor } from "../workspaces/workspace-service.js";
-import { bearerToken, type Authenticator, type Principal } from "./principal.js";
+import { bearerToken, readsHeadersOnly, type Authenticator, type Principal } from "./principal.js";
 import { isScope, SCOPES } from "./scopes.js";
 
 export const API_KEY_PREFIX = "vtr_live_";
@@ -60,10 +60,10 @@ export function createApiKeyService(deps: { storage: Storage; clock: Clock; ids:
     return { kind: "api_key", workspaceId: key.workspaceId, keyId: key.id, scopes: key.scopes };
   }
 
-  const authenticator: Authenticator = async (request) => {
+  const authenticator: Authenticator = readsHeadersOnly(async (request) => {
     const token = bearerToken(request);
     return token === null ? null : authenticateApiKey(token);
-  };
+  });
 
   return {
     authenticateApiKey,

@@ -1,11 +1,11 @@
 import type { CapabilityDescriptor } from "../capabilities/definition.js";
 
-import { bearerToken, type Authenticator, type Principal } from "./principal.js";
+import { bearerToken, readsHeadersOnly, type Authenticator, type Principal } from "./principal.js";
 
 export type { Authenticator, Principal };
 
 /** Until an authenticator is configured, nobody gets in (fail closed, never open). */
-export const rejectEveryone: Authenticator = async () => null;
+export const rejectEveryone: Authenticator = readsHeadersOnly(async () => null);
 
 /** What a tool needs, in the capability descriptor's terms: `anyOf` one listed scope, `allOf` all. */
 export type ScopeRequirement = Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">;
@@ -18,8 +18,8 @@ export function staticTokenAuthenticator(tokens: Record<string, Omit<Principal, 
   const table = new Map(
     Object.entries(tokens).map(([token, principal]) => [token, { kind: "static" as const, ...principal }]),
   );
-  return async (request) => {
+  return readsHeadersOnly(async (request) => {
     const token = bearerToken(request);
     return token === null ? null : (table.get(token) ?? null);
-  };
+  });
 }

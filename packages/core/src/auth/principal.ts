@@ -32,15 +32,33 @@ export interface OAuthPrincipal extends Principal {
  */
 export type Authenticator = (request: Request) => Promise<Principal | null>;
 
+/** Core's own authenticators that read nothing of a request but its method, URL and headers. */
+const readingHeadersOnly = new WeakSet<Authenticator>();
+
+/**
+ * Marks one of core's own authenticators as reading only a request's method, URL and headers, so a
+ * route that reads its body straight off the server binding (see `http/direct-body.ts`) may hand it
+ * the binding's request as it came. An embedder's authenticator is never marked: such a route then
+ * works on a real web Request throughout.
+ */
+export function readsHeadersOnly(authenticate: Authenticator): Authenticator {
+  readingHeadersOnly.add(authenticate);
+  return authenticate;
+}
+
+/** Whether `authenticate` is one of core's own that read headers only (see `readsHeadersOnly`). */
+export const onlyReadsHeaders = (authenticate: Authenticator): boolean => readingHeadersOnly.has(authenticate);
+
 /** Tries authenticators in order; the first principal wins. */
 export function firstOf(...authenticators: Authenticator[]): Authenticator {
-  return async (request) => {
+  const first: Authenticator = async (request) => {
     for (const authenticate of authenticators) {
       const principal = await authenticate(request);
       if (principal !== null) return principal;
     }
     return null;
   };
+  return authenticators.every((a) => readingHeadersOnly.has(a)) ? readsHeadersOnly(first) : first;
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */

@@ -1,4 +1,4 @@
-import { bearerToken, type Authenticator, type OAuthPrincipal } from "../auth/principal.js";
+import { bearerToken, readsHeadersOnly, type Authenticator, type OAuthPrincipal } from "../auth/principal.js";
 import type { Clock } from "../ports/clock.js";
 import type { OAuthTokenRepository } from "../ports/storage.js";
 import { verifyAccessToken } from "./access-tokens.js";
@@ -60,13 +60,19 @@ export function createOAuthTokenAuthenticator(options: OAuthTokenAuthenticatorOp
   };
 }
 
-/** The authenticator over a running OAuth server's keys, storage and URLs. */
+/**
+ * The authenticator over a running OAuth server's keys, storage and URLs. Those URLs are core's own
+ * (`context.urls` reads the request's URL and headers only), so unlike one built with an embedder's
+ * `urls`, it may be handed a binding's direct request.
+ */
 export function oauthTokenAuthenticator(context: OAuthContext, audience?: (urls: OAuthUrls) => string): Authenticator {
-  return createOAuthTokenAuthenticator({
-    keys: context.keys,
-    tokens: context.storage.oauthTokens,
-    clock: context.clock,
-    urls: context.urls,
-    ...(audience !== undefined && { audience }),
-  });
+  return readsHeadersOnly(
+    createOAuthTokenAuthenticator({
+      keys: context.keys,
+      tokens: context.storage.oauthTokens,
+      clock: context.clock,
+      urls: context.urls,
+      ...(audience !== undefined && { audience }),
+    }),
+  );
 }
