@@ -49,9 +49,16 @@ const jsonHeaders = (headers: Record<string, string>) => ({
  * `jsonResponse`, answered through the server binding's own response when `request` came from one
  * (see `direct-body.ts`): for routes marked `readsBodyDirectly`, whose answer goes straight back.
  */
-export function jsonResponseTo(request: Request, body: unknown, status = 200): Response {
+export function jsonResponseTo(
+  request: Request,
+  body: unknown,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
   const respond = responderOf(request);
-  return respond === undefined ? jsonResponse(body, status) : respond(status, jsonHeaders({}), JSON.stringify(body));
+  return respond === undefined
+    ? jsonResponse(body, status, headers)
+    : respond(status, jsonHeaders(headers), JSON.stringify(body));
 }
 
 /**

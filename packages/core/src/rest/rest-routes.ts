@@ -1,7 +1,8 @@
-import { requirePrincipal, type Authenticator } from "../auth/principal.js";
+import { onlyReadsHeaders, requirePrincipal, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, NotFoundError, VitrinaError } from "../errors.js";
-import { errorResponse, jsonResponse } from "../http/json.js";
+import { webRequestOf } from "../http/direct-body.js";
+import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import { inputFromQuery } from "./query-input.js";
@@ -39,9 +40,14 @@ function idempotencyKeyOf(request: Request, capability: string): string {
  */
 export function restRoutes(options: RestRouteOptions): Route[] {
   const { capabilities } = options;
+  // As on POST /mcp: the server binding's request as it came (body read with readBodyLimited,
+  // answer made with jsonResponseTo) while every authenticator is core's own, which read headers
+  // only; with an embedder's, a real web Request throughout.
+  const direct = onlyReadsHeaders(options.authenticate);
   const invoke =
     (method: "GET" | "POST"): RouteHandler =>
-    async (request, params, context) => {
+    async (received, params, context) => {
+      const request = direct ? received : webRequestOf(received);
       const name = params.capability!;
       const descriptor = capabilities.descriptor(name);
       if (descriptor === undefined) {
@@ -82,10 +88,10 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       }
       const { output, provenance } = result;
       const replayed = keyed && provenance.freshness === "recorded";
-      return jsonResponse({ output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
+      return jsonResponseTo(request, { output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
     };
   return [
-    { method: "GET", path: `${REST_PATH}/:capability`, handler: invoke("GET") },
-    { method: "POST", path: `${REST_PATH}/:capability`, handler: invoke("POST") },
+    { method: "GET", path: `${REST_PATH}/:capability`, readsBodyDirectly: true, handler: invoke("GET") },
+    { method: "POST", path: `${REST_PATH}/:capability`, readsBodyDirectly: true, handler: invoke("POST") },
   ];
 }

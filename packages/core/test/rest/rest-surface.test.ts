@@ -336,3 +336,40 @@ describe("REST on", () => {
     expect(document.components.schemas.Error.properties.error.properties.code.enum).toContain("idempotency_key_reused");
   });
 });
+
+describe("REST with an embedder's authenticator", () => {
+  // With core's own authenticators (API keys above) the route reads the body straight off
+  // http-node's request; an authenticator of the embedder's must be handed a real web Request.
+  const seen: Array<{ direct: boolean; isRequest: boolean }> = [];
+  let h: RestServer;
+  beforeAll(async () => {
+    let workspaceId = "";
+    h = await startRestServer({
+      rest: { enabled: true },
+      authenticators: [
+        async (request) => {
+          seen.push({ direct: Symbol.for("vitrina.http.readBody") in request, isRequest: request instanceof Request });
+          if (request.headers.get("authorization") !== "Bearer embedder-token") return null;
+          return { kind: "static", workspaceId, keyId: "embedder", scopes: ALL_READ };
+        },
+      ],
+    });
+    workspaceId = h.workspace.id;
+  });
+  afterAll(() => h.close());
+
+  it("gets a real web Request, and the route still reads a POST body and answers", async () => {
+    const posted = await h.call("POST", "/v1/rest/catalog.search", {
+      key: "embedder-token",
+      body: { search: "mir", limit: 2 },
+    });
+    expect(posted.status).toBe(200);
+    const got = await h.call("GET", "/v1/rest/catalog.search?search=mir&limit=2", { key: "embedder-token" });
+    expect(got.status).toBe(200);
+    // The POST's body was read: its input gives the same answer as the same input in the query.
+    expect(posted.json.output).toEqual(got.json.output);
+    expect(JSON.stringify(got.json.output)).toContain("Mir");
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => !s.direct && s.isRequest)).toBe(true);
+  });
+});
