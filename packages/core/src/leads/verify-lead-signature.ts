@@ -33,6 +33,13 @@ export interface LeadSignatureVerifier {
 export const CONNECTOR_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_CACHE_LIMIT = 1000;
 
+/** Sets `key` (as the newest entry), dropping the oldest entry once the map holds KEY_CACHE_LIMIT. */
+function setBounded<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  if (map.size >= KEY_CACHE_LIMIT) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
 /**
  * Verifies `HMAC-SHA256(secret, "<timestamp>.<raw body>")` for lead intake. The timestamp must be
  * Unix milliseconds within `toleranceMs` of now in either direction (replay protection).
@@ -58,7 +65,6 @@ export function createLeadSignatureVerifier(deps: {
     const cacheKey = `${connector.id}:${connector.secretVersion}`;
     let key = keys.get(cacheKey);
     if (key === undefined) {
-      if (keys.size >= KEY_CACHE_LIMIT) keys.delete(keys.keys().next().value as string);
       // A secret that can't be opened (the secret box key changed) is our fault, not the CRM's: a
       // 500 whose message names the connector, so the log line tells the operator which one.
       key = deps.secretBox.open(connector.sealedSecret).then(hmacKey, (cause: unknown) => {
@@ -69,15 +75,9 @@ export function createLeadSignatureVerifier(deps: {
         );
       });
       key.catch(() => keys.delete(cacheKey));
-      keys.set(cacheKey, key);
+      setBounded(keys, cacheKey, key);
     }
     return key;
-  }
-
-  function remember(id: string, signer: LeadSigner): void {
-    signers.delete(id);
-    if (signers.size >= KEY_CACHE_LIMIT) signers.delete(signers.keys().next().value as string);
-    signers.set(id, signer);
   }
 
   return {
@@ -142,7 +142,7 @@ export function createLeadSignatureVerifier(deps: {
         signers.delete(id);
         throw new SignatureError("unknown_connector", `${names.connectorId} does not name a connector`);
       }
-      remember(id, signer);
+      setBounded(signers, id, signer);
       if (!(await signs(signer))) {
         throw new SignatureError(
           "invalid_signature",

@@ -10,7 +10,6 @@ import type { MessagingTransport } from "../ports/messaging.js";
 import type { Storage } from "../ports/storage.js";
 import { rejectEveryone, type Principal } from "../auth/authenticators.js";
 import { onlyReadsHeaders } from "../auth/principal.js";
-import { webRequestOf } from "../http/direct-body.js";
 import { catalogPriceLookup } from "./catalog-prices.js";
 import { canonicalCapabilityTools, legacyCapabilityTools } from "./capability-tools.js";
 import { conversationTools } from "./conversation-tools.js";
@@ -80,9 +79,6 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
   const options = deps.options ?? {};
   const catalog = mcpTools(deps);
   const authenticate = options.authenticate ?? rejectEveryone;
-  // The POST route may take the server binding's request as it came (see below) only when every
-  // authenticator is core's own; an embedder's gets a real web Request, as does the whole route then.
-  const direct = onlyReadsHeaders(authenticate);
   const shape: RequestShapeOptions = {
     isAllowedOrigin: originPolicy(options.allowedOrigins, options.publicBaseUrl),
     // Without OAuth no metadata document is served, so the 401 names none.
@@ -118,12 +114,12 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
       method: "POST",
       path: MCP_PATH,
       // A web Request and Response with their body streams cost more than the call itself (about
-      // 140 µs of its 300 on the bench machine): the body is read with readBodyLimited, the answer
-      // made with jsonResponseTo, and the request reaches no code outside core (the origin policy,
-      // the OAuth URLs and, when `direct`, the authenticators are core's).
-      readsBodyDirectly: true,
-      async handler(received, _params, context) {
-        const request = direct ? received : webRequestOf(received);
+      // 140 µs of its 300 on the bench machine): the body is read with readBodyLimited and the
+      // answer made with jsonResponseTo. The request reaches no code outside core (the origin policy
+      // and the OAuth URLs are core's) while the authenticators are core's own too; with an
+      // embedder's, the router hands this route a real web Request.
+      readsBodyDirectly: onlyReadsHeaders(authenticate),
+      async handler(request, _params, context) {
         const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
         // The request's logger, so a failing tool's log line carries the request id.
         const response =

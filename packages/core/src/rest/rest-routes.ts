@@ -1,7 +1,6 @@
 import { onlyReadsHeaders, requirePrincipal, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, NotFoundError, VitrinaError } from "../errors.js";
-import { webRequestOf } from "../http/direct-body.js";
 import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
@@ -42,12 +41,11 @@ export function restRoutes(options: RestRouteOptions): Route[] {
   const { capabilities } = options;
   // As on POST /mcp: the server binding's request as it came (body read with readBodyLimited,
   // answer made with jsonResponseTo) while every authenticator is core's own, which read headers
-  // only; with an embedder's, a real web Request throughout.
-  const direct = onlyReadsHeaders(options.authenticate);
+  // only; with an embedder's, the router hands the route a real web Request.
+  const readsBodyDirectly = onlyReadsHeaders(options.authenticate);
   const invoke =
     (method: "GET" | "POST"): RouteHandler =>
-    async (received, params, context) => {
-      const request = direct ? received : webRequestOf(received);
+    async (request, params, context) => {
       const name = params.capability!;
       const descriptor = capabilities.descriptor(name);
       if (descriptor === undefined) {
@@ -91,7 +89,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       return jsonResponseTo(request, { output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
     };
   return [
-    { method: "GET", path: `${REST_PATH}/:capability`, readsBodyDirectly: true, handler: invoke("GET") },
-    { method: "POST", path: `${REST_PATH}/:capability`, readsBodyDirectly: true, handler: invoke("POST") },
+    { method: "GET", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("GET") },
+    { method: "POST", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("POST") },
   ];
 }
