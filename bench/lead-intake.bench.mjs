@@ -67,16 +67,16 @@ async function alternatingRounds(kinds) {
 async function statementsRows() {
   const rows = [];
   for (const known of [false, true]) {
-    const { statements, roundTrips, commits, byKind } = await statementsPerLead(DATABASE_URL, { known });
+    const { statements, commits, byKind } = await statementsPerLead(DATABASE_URL, { known });
     byKind.delete("DROP");
     const kinds = [...byKind].map(([kind, n]) => `${kind} ${(n / 50).toFixed(1)}`).join(", ");
     rows.push({
       case: known
         ? "  the same, a known person's second lead (welcome blocked)"
-        : "statements per lead, PostgreSQL, new person",
+        : "statements (round trips) per lead, PostgreSQL, new person",
       value: statements,
       unit: "statements",
-      note: `in ${roundTrips.toFixed(1)} round trips, ${commits.toFixed(1)} commits (a write outside BEGIN counts as one); ${kinds}${known ? "" : "; reference: 2 statements in 2 round trips, 2 commits"}`,
+      note: `${commits.toFixed(1)} commits (a write outside BEGIN counts as one); ${kinds}${known ? "" : "; reference: 2 statements, 2 commits"}`,
     });
   }
   return rows;

@@ -1,4 +1,4 @@
-// Counts the statements, round trips and commits lead intake sends to PostgreSQL per lead: a
+// Counts the statements (round trips) and commits lead intake sends to PostgreSQL per lead: a
 // pg.Pool whose every query, on the pool or on a checked-out client, is counted by its first word.
 import { createHmac } from "node:crypto";
 
@@ -10,7 +10,6 @@ import { createHmac } from "node:crypto";
 export function countingPool(pool) {
   const counts = new Map();
   const commits = { count: 0 };
-  const roundTrips = { count: 0 };
   const count = (client, text) => {
     const sql = String(typeof text === "string" ? text : text.text).trim();
     if (process.env.TRACE_SQL) console.log("  sql:", sql.replace(/\s+/g, " ").slice(0, 110));
@@ -26,23 +25,7 @@ export function countingPool(pool) {
   const wrap = (client) => {
     if (client && !client.__counted) {
       const clientQuery = client.query.bind(client);
-      client.__inFlight = 0;
-      client.query = (text, ...rest) => {
-        count(client, text);
-        // A statement written while another is in flight on a pipelined client (pg's pipeline
-        // mode) shares that round trip; otherwise pg sends it once the one before has answered.
-        if (!(client.pipeline && client.__inFlight > 0)) roundTrips.count++;
-        client.__inFlight++;
-        const answered = () => client.__inFlight--;
-        const callback = rest.at(-1);
-        if (typeof callback === "function") {
-          rest[rest.length - 1] = (...args) => (answered(), callback(...args));
-          return clientQuery(text, ...rest);
-        }
-        const result = clientQuery(text, ...rest);
-        result.then(answered, answered);
-        return result;
-      };
+      client.query = (text, ...rest) => (count(client, text), clientQuery(text, ...rest));
       client.__counted = true;
     }
     return client;
@@ -56,11 +39,9 @@ export function countingPool(pool) {
     pool,
     counts,
     commits,
-    roundTrips,
     reset: () => {
       counts.clear();
       commits.count = 0;
-      roundTrips.count = 0;
     },
   };
 }
@@ -135,12 +116,7 @@ export async function statementsPerLead(databaseUrl, { leads = 50, known = false
       if (response.status !== 200) throw new Error(`lead refused: ${response.status} ${await response.text()}`);
     }
     const total = [...counter.counts.values()].reduce((a, b) => a + b, 0);
-    return {
-      statements: total / leads,
-      roundTrips: counter.roundTrips.count / leads,
-      commits: counter.commits.count / leads,
-      byKind: counter.counts,
-    };
+    return { statements: total / leads, commits: counter.commits.count / leads, byKind: counter.counts };
   } finally {
     await vitrina.close();
     await pool.query(`DROP SCHEMA "${schema}" CASCADE`);

@@ -12,8 +12,6 @@ export interface PoolLike extends Queryable {
     Queryable & {
       release(error?: Error | boolean): void;
       on?(event: string, listener: (...args: any[]) => void): unknown;
-      /** pg ≥ 8.23's pipeline mode: queries issued without waiting are written without waiting. */
-      pipeline?: boolean;
     }
   >;
   end?(): Promise<void>;

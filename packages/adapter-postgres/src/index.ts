@@ -11,7 +11,6 @@ import {
 } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 import { preparedStatements } from "./prepared-statements.js";
-import { statementSequence, type StatementSequence } from "./statement-sequence.js";
 import { deliveriesChannel, deliveriesListener } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
@@ -55,37 +54,22 @@ interface StatementMode {
   inTransaction: boolean;
 }
 
-/**
- * How statements go on `q`: named (prepared) or not, and with driver errors mapped to
- * StorageErrors (unavailable / timeout), `conflict` or `invalid_argument` (text PostgreSQL cannot
- * store), the cause kept.
- */
-function statementRunner(q: Queryable, { prepared, inTransaction }: StatementMode): Queryable {
-  return {
+/** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
+function repositories(q: Queryable, s: string, channel: string, mode: StatementMode): StorageRepositories {
+  // Driver errors become StorageErrors (unavailable / timeout), `conflict` or `invalid_argument`
+  // (text PostgreSQL cannot store), with the cause kept.
+  const { prepared, inTransaction } = mode;
+  const mapped: Queryable = {
     query: async (text, params) => {
       checkStorableParams(params);
       const sent = prepared === null ? q.query(text, params) : prepared.run(q, text, params, inTransaction);
       return sent.catch((error: unknown) => Promise.reject(toStorageError(error)));
     },
   };
-}
-
-/**
- * Every repository bound to one queryable (the pool, PGlite, or a transaction's connection).
- * `sequence` runs statements as separate transactions back to back; null inside a transaction.
- */
-function repositories(
-  q: Queryable,
-  s: string,
-  channel: string,
-  mode: StatementMode,
-  sequence: StatementSequence | null,
-): StorageRepositories {
-  const mapped = statementRunner(q, mode);
   return {
     ...workspaceRepositories(mapped, s),
     ...contactRepositories(mapped, s),
-    ...leadRepositories(mapped, s, sequence),
+    ...leadRepositories(mapped, s),
     ...outboundRepository(mapped, s, channel),
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
@@ -114,13 +98,11 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   const channel = deliveriesChannel(options.schema ?? "vitrina");
   const listenForDeliveries = deliveriesListener(db, channel);
   const prepared = isPgPool(db) && (options.preparedStatements ?? true) ? preparedStatements() : null;
-  const outside: StatementMode = { prepared, inTransaction: false };
-  const sequence = statementSequence(db, (q) => statementRunner(q, outside));
   return {
-    ...repositories(db, s, channel, outside, sequence),
+    ...repositories(db, s, channel, { prepared, inTransaction: false }),
     transaction: (work) =>
       runTransaction(db, options.statementTimeoutMs, (q) =>
-        work(repositories(q, s, channel, { prepared, inTransaction: true }, null)),
+        work(repositories(q, s, channel, { prepared, inTransaction: true })),
       ),
     ...(listenForDeliveries ? { listenForDeliveries } : {}),
     async ping() {

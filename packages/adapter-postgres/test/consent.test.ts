@@ -1,3 +1,4 @@
+import type { Storage } from "@vitrina/core";
 import { fixtures } from "@vitrina/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleLead, startLeadHarness, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
@@ -52,6 +53,55 @@ describe.each(backends)("consent and first messages on %s", (backend) => {
       `[${backend}] opt-out races: ${RACES}, opt-outs lost: ${lost}, later leads not blocked by the opt-out: ${messagedAfterOptOut}`,
     );
     expect({ lost, messagedAfterOptOut }).toEqual({ lost: 0, messagedAfterOptOut: 0 });
+  });
+
+  it(`hands a new person's first message over with their registration only while no opt-out exists (${RACES} races)`, async () => {
+    // The phone is new: the lead's registration creates the contact and hands the message over in
+    // one step, while an opt-out for the same phone (which creates the contact when it comes first)
+    // starts at a jitter across the lead's HTTP and statement time. The storage notes which leads
+    // registered as a new person, i.e. came first.
+    const { storage } = await openTestStorage(backend);
+    const cameFirst = new Set<string>();
+    const noting: Storage = {
+      ...storage,
+      leads: {
+        ...storage.leads,
+        async registerNewPerson(contact, ...rest) {
+          const registration = await storage.leads.registerNewPerson(contact, ...rest);
+          if (registration.registered) cameFirst.add(contact.phoneE164!);
+          return registration;
+        },
+      },
+    };
+    const own = await startLeadHarness({ storage: noting });
+    const wrong: string[] = [];
+    async function race(phone: string, jitterMs: number) {
+      const [, lead] = await Promise.all([
+        new Promise((resolve) => setTimeout(resolve, jitterMs)).then(() =>
+          own.vitrina.contacts.optOutOfWhatsApp({ workspaceId: own.workspace.id, phoneE164: phone }),
+        ),
+        own.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } })),
+      ]);
+      const contact = await own.storage.contacts.findByPhone(own.workspace.id, phone);
+      const { status, reason } = lead.json.outbound;
+      const sent = own.sentMessages.filter((m) => m.to === phone).length;
+      if (contact?.whatsappOptedOutAt == null) wrong.push(`${phone}: opt-out lost`);
+      else if (cameFirst.has(phone) && (status !== "sent" || sent !== 1))
+        wrong.push(`${phone}: registered first, then ${status} (${reason}), ${sent} sent`);
+      else if (!cameFirst.has(phone) && (status !== "blocked" || !/opted out/.test(reason) || sent !== 0))
+        wrong.push(`${phone}: the opt-out came first, yet ${status} (${reason}), ${sent} sent`);
+    }
+    try {
+      for (let done = 0; done < RACES; done += AT_ONCE) {
+        await Promise.all(Array.from({ length: AT_ONCE }, (_, i) => race(newPhone(), (done + i) % 8)));
+      }
+    } finally {
+      await own.close();
+    }
+    console.info(
+      `[${backend}] new phone vs opt-out races: ${RACES}, lead first: ${cameFirst.size}, wrong: ${wrong.length}`,
+    );
+    expect(wrong).toEqual([]);
   });
 
   it("welcomes a person once when 100 different leads for their phone arrive at once", async () => {

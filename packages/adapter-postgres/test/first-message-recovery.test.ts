@@ -21,7 +21,8 @@ const storages: Array<[string, () => Promise<Storage>]> = [
 
 /**
  * A lead intake whose process can "stop" at two points: before the message reaches the provider
- * (`crashBeforeSend`: the claim throws, as if the process died after the lead committed), or
+ * (`crashBeforeSend`: the step after the lead's commit throws, as if the process died there: a new
+ * person's registration, which already handed the message over, or a known person's claim), or
  * during the provider call (`hangProvider`: the call never answers until `answer` is called).
  */
 async function setup(storage: Storage) {
@@ -39,19 +40,14 @@ async function setup(storage: Storage) {
   const stop = () => Promise.reject(new Error("the process stopped here"));
   const crashing: Storage = {
     ...storage,
-    // A new person's registration may carry the claim along, but as a transaction of its own: a
-    // process that stops between the two leaves the lead committed and the claim unmade.
+    // A new person's registration hands the message over as it commits: a process that stops right
+    // after it leaves the message in flight, never sent.
     leads: {
       ...storage.leads,
-      registerNewPerson: (contact, lead, opportunity, outbound, secretVersion, claim) =>
-        storage.leads.registerNewPerson(
-          contact,
-          lead,
-          opportunity,
-          outbound,
-          secretVersion,
-          control.crashBeforeSend ? undefined : claim,
-        ),
+      registerNewPerson: async (...args) => {
+        const registration = await storage.leads.registerNewPerson(...args);
+        return control.crashBeforeSend && registration.registered ? stop() : registration;
+      },
     },
     // The claim is one atomic statement outside a transaction; a crash there leaves the message unclaimed.
     outbound: {
@@ -85,8 +81,13 @@ async function setup(storage: Storage) {
     const stored = await storage.leads.findBySourceId(connector.id, lead.source_lead_id);
     return storage.outbound.findByLeadEvent(stored!.id);
   };
-  /** Registers a lead whose process stops before the send: the message stays `queued`, never handed over. */
+  /**
+   * Registers a lead whose process stops before the send: the message stays `queued`, never handed
+   * over. The phone is known (an earlier lead without consent, its message blocked), so the lead
+   * goes the general way, whose claim comes after its transaction.
+   */
   const leadCrashedBeforeSend = async (lead = sampleLead()) => {
+    await postLead(sampleLead({ contact: { phone_e164: lead.contact.phone_e164 }, whatsapp_consent: undefined }));
     control.crashBeforeSend = true;
     const response = await postLead(lead);
     control.crashBeforeSend = false;
@@ -154,6 +155,39 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       s.answer({ status: "sent", providerMessageId: "wamid.late" });
       expect((await stopped).status).toBe(200);
       expect(await s.outboundOf(lead)).toMatchObject({ status: "sent", providerMessageId: "wamid.late", reason: null });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("settles a new person's message as outcome unknown when the process stopped right after registering: it was handed over with the registration, so it is never sent", async () => {
+    const storage = await open();
+    const s = await setup(storage);
+    try {
+      const lead = sampleLead();
+      s.control.crashBeforeSend = true;
+      expect((await s.postLead(lead)).status).toBe(500);
+      s.control.crashBeforeSend = false;
+      const registered = await s.outboundOf(lead);
+      expect(registered).toMatchObject({
+        status: "queued",
+        reason: "handed to the messaging provider",
+        handedToProviderAt: s.clock.now().toISOString(),
+        providerAnsweredAt: null,
+      });
+      s.clock.advance(LEASE_MS + 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 1,
+        sentLate: 0,
+        abandoned: 0,
+      });
+      expect(await s.outboundOf(lead)).toMatchObject({ status: "failed", reason: OUTCOME_UNKNOWN_REASON });
+      // The CRM's retry answers with that state and sends nothing either.
+      expect((await (await s.postLead(lead)).json()).outbound).toEqual({
+        status: "failed",
+        reason: OUTCOME_UNKNOWN_REASON,
+      });
+      expect(s.sent).toEqual([]);
     } finally {
       await storage.close();
     }

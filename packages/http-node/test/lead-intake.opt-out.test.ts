@@ -26,7 +26,6 @@ function withHookAfterRegistration(afterRegistration: () => Promise<void>): Stor
     leads: {
       ...inner.leads,
       async registerNewPerson(...args) {
-        // The memory adapter leaves the first message's claim to the caller, so this runs before it.
         const registration = await inner.leads.registerNewPerson(...args);
         if (registration.registered) await fire();
         return registration;
@@ -44,19 +43,14 @@ function withHookAfterRegistration(afterRegistration: () => Promise<void>): Stor
 }
 
 describe("an opt-out between a lead's registration and its send", () => {
-  it.each([
-    ["a new phone (registered in one step)", false],
-    ["a known phone (registered in a transaction)", true],
-  ])("stops the send for %s: the first message is blocked and nothing reaches the provider", async (_, known) => {
+  it("stops the send for a known phone (registered in a transaction, claimed after it): the first message is blocked and nothing reaches the provider", async () => {
     const phone = "+56955550300";
     const storage = withHookAfterRegistration(() =>
       h!.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h!.workspace.id, phoneE164: phone }).then(() => {}),
     );
     h = await startLeadHarness({ storage });
-    if (known) {
-      const earlier = await h.send(sampleLead({ contact: { phone_e164: phone }, whatsapp_consent: undefined }));
-      expect(earlier.json.outbound.status).toBe("blocked");
-    }
+    const earlier = await h.send(sampleLead({ contact: { phone_e164: phone }, whatsapp_consent: undefined }));
+    expect(earlier.json.outbound.status).toBe("blocked");
     storage.arm();
     const { json } = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
     expect(json.outbound).toEqual({
@@ -65,5 +59,23 @@ describe("an opt-out between a lead's registration and its send", () => {
     });
     expect(h.sentMessages).toEqual([]);
     expect(await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.started" })).toEqual([]);
+  });
+
+  it("comes after the hand-over for a new phone (the registration is the claim): the message goes out, and the opt-out blocks the next lead", async () => {
+    const phone = "+56955550301";
+    const storage = withHookAfterRegistration(() =>
+      h!.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h!.workspace.id, phoneE164: phone }).then(() => {}),
+    );
+    h = await startLeadHarness({ storage });
+    storage.arm();
+    const { json } = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+    expect(json.outbound).toEqual({ status: "sent", reason: null });
+    expect(h.sentMessages.map((m) => m.to)).toEqual([phone]);
+    const next = await h.send(sampleLead({ contact: { phone_e164: phone, name: "Ana" } }));
+    expect(next.json.outbound).toEqual({
+      status: "blocked",
+      reason: expect.stringMatching(/^contact opted out of WhatsApp at /),
+    });
+    expect(h.sentMessages).toHaveLength(1);
   });
 });

@@ -1,15 +1,8 @@
-import type {
-  ContactRecord,
-  LeadEventRecord,
-  OpportunityRecord,
-  OutboundMessageRecord,
-  StorageRepositories,
-} from "@vitrina/core";
+import type { LeadEventRecord, OpportunityRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, json, many, num, one, placeholders, violates } from "../rows.js";
 import { CONTACT_COLUMNS, contactValues, oldestWithEmail } from "./contacts.js";
-import type { Statement, StatementSequence } from "../statement-sequence.js";
-import { claimForSendingResult, claimForSendingStatement, outboundValues } from "./outbound.js";
+import { outboundValues } from "./outbound.js";
 
 const toLead = (r: any): LeadEventRecord => ({
   id: r.id,
@@ -94,57 +87,7 @@ const insertsFromLead = (s: string, first: number) => {
    )`;
 };
 
-/** The registration statement answers one row, `registered`: 1 when it wrote. */
-const registeredBy = (rows: any[]) => rows[0]?.registered === 1;
-
-/**
- * A new person's registration as one statement, no transaction: the contact's insert drives the
- * lead's, which drives the other two, so a phone that already has a contact (DO NOTHING: no row; a
- * concurrent insert of it is waited for) or a connector whose secret was rotated since (no row from
- * the SELECT) writes nothing. The lead's insert has no ON CONFLICT on purpose: a resend would
- * otherwise leave the new contact behind without its lead, so it fails the whole statement instead,
- * and the caller's general path answers the duplicate. The contact's values are cast because a
- * parameter in a SELECT list has no column type to take.
- */
-function newPersonStatement(
-  s: string,
-  contact: ContactRecord,
-  lead: LeadEventRecord,
-  opportunity: OpportunityRecord,
-  outbound: OutboundMessageRecord,
-  secretVersion: number,
-): Statement {
-  const params = [
-    ...contactValues(contact).slice(0, 12),
-    ...leadValues(lead),
-    ...opportunityValues(opportunity),
-    ...outboundValues(outbound),
-    secretVersion,
-  ];
-  // $15 is the lead's connector_id; the secret version is the last parameter.
-  return {
-    text: `WITH contact AS (
-               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
-               SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
-                 $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
-               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $${params.length}::int)
-               ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
-             ), lead AS (
-               INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
-               SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
-               RETURNING id
-             ), ${insertsFromLead(s, 23)}
-             SELECT count(*)::int AS registered FROM lead`,
-    params,
-  };
-}
-
-/** `sequence` runs statements back to back as separate transactions (null inside a transaction). */
-export function leadRepositories(
-  q: Queryable,
-  s: string,
-  sequence: StatementSequence | null,
-): Pick<StorageRepositories, "leads" | "opportunities"> {
+export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
   return {
     leads: {
       async insertIfNew(l) {
@@ -171,33 +114,44 @@ export function leadRepositories(
         );
         return rows[0]?.registered === 1;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, claim) {
-        const registration = newPersonStatement(s, contact, lead, opportunity, outbound, secretVersion);
-        if (claim === undefined || sequence === null) {
-          try {
-            return { registered: registeredBy((await q.query(registration.text, registration.params)).rows) };
-          } catch (error) {
-            if (violates(error, "lead_events_source_key")) return { registered: false };
-            throw error;
-          }
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
+        // One statement, no transaction: the contact's insert drives the lead's, which drives the
+        // other two, so a phone that already has a contact (DO NOTHING: no row; a concurrent insert
+        // of it is waited for) or a connector whose secret was rotated since (no row from the
+        // SELECT) writes nothing. The lead's insert has no ON CONFLICT on purpose: a resend would
+        // otherwise leave the new contact behind without its lead, so it fails the whole statement
+        // instead, and the caller's general path answers the duplicate. The contact's values are
+        // cast because a parameter in a SELECT list has no column type to take. A first message to
+        // send arrives already handed over (see the port), so this one commit is also its claim.
+        const params = [
+          ...contactValues(contact).slice(0, 12),
+          ...leadValues(lead),
+          ...opportunityValues(opportunity),
+          ...outboundValues(outbound),
+          secretVersion,
+        ];
+        try {
+          // $15 is the lead's connector_id; the secret version is the last parameter.
+          const { rows } = await q.query(
+            `WITH contact AS (
+               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
+               SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
+                 $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
+               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $${params.length}::int)
+               ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
+             ), lead AS (
+               INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
+               SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
+               RETURNING id
+             ), ${insertsFromLead(s, 23)}
+             SELECT count(*)::int AS registered FROM lead`,
+            params,
+          );
+          return { registered: rows[0]?.registered === 1 };
+        } catch (error) {
+          if (violates(error, "lead_events_source_key")) return { registered: false };
+          throw error;
         }
-        // The claim goes right behind the registration, as a transaction of its own that PostgreSQL
-        // starts once the registration has committed: one round trip for both on a pg Pool.
-        const [registered, claimed] = await sequence([
-          registration,
-          claimForSendingStatement(s, outbound, claim.phoneE164, claim.change),
-        ]);
-        if (registered!.status === "rejected") {
-          if (violates(registered!.reason, "lead_events_source_key")) return { registered: false };
-          throw registered!.reason;
-        }
-        if (!registeredBy(registered!.value.rows)) return { registered: false };
-        // The contact is new, so a claim that found it ran after the registration committed and its
-        // answer stands. One that failed, or didn't find the contact (deleted in between), is left
-        // to the caller, which claims the message itself and so reaches its own conclusion.
-        if (claimed!.status === "rejected") return { registered: true };
-        const result = claimForSendingResult(claimed!.value.rows);
-        return result.contact === null ? { registered: true } : { registered: true, claimed: result };
       },
       findBySourceId: (connectorId, sourceLeadId) =>
         one(

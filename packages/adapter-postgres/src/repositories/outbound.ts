@@ -1,7 +1,5 @@
 import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
-import type { ClaimForSendingResult, HandOver } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
-import type { Statement } from "../statement-sequence.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcome.js";
 import { toContact } from "./contacts.js";
@@ -35,49 +33,6 @@ export const outboundValues = (m: OutboundMessageRecord) => [
   m.createdAt,
   m.updatedAt,
 ];
-
-/**
- * `outbound.claimForSending` as one statement instead of BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT:
- * the contact CTE takes the row lock (waiting out a concurrent opt-out, then reading its committed
- * row), and the claim applies only when that row passes the check. Data-modifying CTEs run whether
- * or not the outer query reads them, and the statement is its own transaction. Also sent by
- * `leads.registerNewPerson`, right behind a new person's registration.
- */
-export function claimForSendingStatement(
-  s: string,
-  message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,
-  phoneE164: string,
-  change: HandOver,
-): Statement {
-  return {
-    text: `WITH contact AS (
-             SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE
-           ), claimed AS (
-             UPDATE ${s}.outbound_messages o SET status = 'queued', reason = $5, handed_to_provider_at = $6, updated_at = $7
-             FROM contact c
-             WHERE o.id = $3 AND o.status = 'queued' AND o.handed_to_provider_at IS NULL
-               AND c.whatsapp_opted_out_at IS NULL AND c.phone_e164 = $4
-             RETURNING o.*
-           )
-           SELECT contact.*, (SELECT row_to_json(claimed) FROM claimed) AS claimed FROM contact`,
-    params: [
-      message.workspaceId,
-      message.contactId,
-      message.id,
-      phoneE164,
-      change.reason,
-      change.handedToProviderAt,
-      change.updatedAt,
-    ],
-  };
-}
-
-/** The claim statement's answer: no row when the contact doesn't exist (in that workspace). */
-export function claimForSendingResult(rows: any[]): ClaimForSendingResult {
-  const row = rows[0];
-  if (row === undefined) return { contact: null, claimed: null };
-  return { contact: toContact(row), claimed: row.claimed === null ? null : toOutbound(row.claimed) };
-}
 
 /** First messages of leads, and the send lease's compare-and-set updates. */
 export function outboundRepository(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "outbound"> {
@@ -121,8 +76,34 @@ export function outboundRepository(q: Queryable, s: string, channel: string): Pi
           toOutbound,
         ),
       async claimForSending(message, phoneE164, change) {
-        const { text, params } = claimForSendingStatement(s, message, phoneE164, change);
-        return claimForSendingResult((await q.query(text, params)).rows);
+        // One statement instead of BEGIN, SELECT … FOR UPDATE, UPDATE, COMMIT: the contact CTE
+        // takes the row lock (waiting out a concurrent opt-out, then reading its committed row),
+        // and the claim applies only when that row passes the check. Data-modifying CTEs run
+        // whether or not the outer query reads them, and the statement is its own transaction.
+        const { rows } = await q.query(
+          `WITH contact AS (
+             SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE
+           ), claimed AS (
+             UPDATE ${s}.outbound_messages o SET status = 'queued', reason = $5, handed_to_provider_at = $6, updated_at = $7
+             FROM contact c
+             WHERE o.id = $3 AND o.status = 'queued' AND o.handed_to_provider_at IS NULL
+               AND c.whatsapp_opted_out_at IS NULL AND c.phone_e164 = $4
+             RETURNING o.*
+           )
+           SELECT contact.*, (SELECT row_to_json(claimed) FROM claimed) AS claimed FROM contact`,
+          [
+            message.workspaceId,
+            message.contactId,
+            message.id,
+            phoneE164,
+            change.reason,
+            change.handedToProviderAt,
+            change.updatedAt,
+          ],
+        );
+        const row = rows[0];
+        if (row === undefined) return { contact: null, claimed: null };
+        return { contact: toContact(row), claimed: row.claimed === null ? null : toOutbound(row.claimed) };
       },
       async failInFlight(id, reason, at) {
         const result = await q.query(

@@ -54,7 +54,7 @@ function consentEvidence(
 
 /**
  * A registered lead: its event and first-message record, and that message's claim for sending when
- * the storage made it with the registration (`claimed`; otherwise the sender claims it).
+ * the registration made it (`claimed`: a new person's; otherwise the sender claims it).
  */
 export interface RegisteredLead {
   lead: LeadEventRecord;
@@ -103,22 +103,16 @@ export async function registerLead(
     now: at,
   });
   const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
-  const { lead, opportunity, outbound } = asNewPerson;
+  const { lead, opportunity } = asNewPerson;
   const { secretVersion } = input.connector;
-  // A message to send is claimed for sending right after the registration commits, in the same
-  // round trip where the adapter can (see registerNewPerson): the claim it would make next anyway.
-  const claim =
-    outbound.status === "queued" ? { phoneE164: input.payload.contact.phone_e164, change: handOver(at) } : undefined;
-  const registration = await storage.leads.registerNewPerson(
-    candidate,
-    lead,
-    opportunity,
-    outbound,
-    secretVersion,
-    claim,
-  );
-  if (registration.registered)
-    return registration.claimed === undefined ? asNewPerson : { ...asNewPerson, claimed: registration.claimed };
+  // A new person's message to send is handed over by the registration itself (its send lease starts
+  // as it commits): the contact is created by the same step, so nothing can have opted it out or
+  // moved its phone, which is all the separate claim would check.
+  const handedOver = asNewPerson.outbound.status === "queued" ? { ...asNewPerson.outbound, ...handOver(at) } : null;
+  const outbound = handedOver ?? asNewPerson.outbound;
+  const { registered } = await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion);
+  if (registered)
+    return handedOver === null ? asNewPerson : { lead, outbound, claimed: { contact: candidate, claimed: handedOver } };
 
   return storage.transaction(async (tx) => {
     // registerNewPerson checked this in its own step; this path checks it in its transaction.

@@ -50,8 +50,8 @@ export function handOver(at: string): HandOver {
  * request that registered the lead both try, only one sends. An opt-out that committed before this
  * point stops the send; one that commits after it (while the provider call is in flight) does not:
  * that window is the provider call's length, since no transaction may stay open across it.
- * `madeAtRegistration` is that claim when the storage already made it (right after registering a
- * new person's lead: see `leads.registerNewPerson`); the check that follows is the same.
+ * `madeAtRegistration` is that claim when the registration made it: a new person's lead is written
+ * with its message already handed over (see `registerLead`), and the check that follows is the same.
  * Returns `contact: null` when there is nothing to send (blocked, or claimed elsewhere).
  */
 async function claimForSending(

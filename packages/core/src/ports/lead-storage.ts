@@ -36,15 +36,11 @@ export interface LeadRepository {
    * once in every process. Call it outside a transaction: on PostgreSQL a duplicate lead aborts the
    * statement, and with it any transaction around it.
    *
-   * With `claim` (a first message `queued` to be sent), the adapter may also hand that message over
-   * right away: exactly as `outbound.claimForSending(outbound, claim.phoneE164, claim.change)`
-   * would, in a transaction of its own that starts after the registration committed (never in the
-   * same one: a crash between the two must leave a message that was never handed over, which the
-   * stuck-message sweep sends late). It then answers that claim's result as `claimed`. An adapter
-   * that doesn't (the memory adapter: it has no round trip to save) leaves `claimed` out, and so does
-   * one whose claim failed or did not find the contact; the caller then claims the message itself.
-   * On PostgreSQL the two are sent together on one connection (pg's pipeline mode), so the claim
-   * costs no round trip of its own.
+   * `outbound` is written as given. Lead intake hands a message to be sent over already handed over
+   * (`queued` with `handedToProviderAt` set, its send lease started): the contact is created by the
+   * same step, so nothing can have opted it out or moved its phone, which is all
+   * `outbound.claimForSending` would check. No claim of its own follows, and a process that stops
+   * before the provider answers leaves the message in flight, for the stuck-message sweep to settle.
    */
   registerNewPerson(
     contact: ContactRecord,
@@ -52,7 +48,6 @@ export interface LeadRepository {
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
     secretVersion: number,
-    claim?: FirstMessageClaim,
   ): Promise<NewPersonRegistration>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
@@ -138,16 +133,9 @@ export interface ClaimForSendingResult {
   claimed: OutboundMessageRecord | null;
 }
 
-/** The first-message claim `leads.registerNewPerson` may make once the registration committed. */
-export interface FirstMessageClaim {
-  phoneE164: string;
-  change: HandOver;
-}
-
-/** `leads.registerNewPerson`'s answer: whether it wrote, and the first message's claim when it made one. */
+/** `leads.registerNewPerson`'s answer: whether it wrote. */
 export interface NewPersonRegistration {
   registered: boolean;
-  claimed?: ClaimForSendingResult;
 }
 
 /** The provider's answer for a first message that was handed to it. */

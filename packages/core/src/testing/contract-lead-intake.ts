@@ -120,7 +120,7 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
     /** Registers `p` as signed with `secretVersion` (every seeded connector starts at 1). */
     const registerNewPerson = async (p: ReturnType<typeof newPerson>, secretVersion = 1) =>
       (await storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound, secretVersion)).registered;
-    /** The hand-over lead intake asks registerNewPerson to make for `p`'s first message. */
+    /** A first message's hand-over at `at`, as lead intake writes it with a new person's registration. */
     const handOver = (at: number) => ({
       status: "queued" as const,
       reason: "handed",
@@ -199,78 +199,38 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       for (const [i, person] of sameLead.entries()) if (!leadResults[i]) await expectNothingOf(person);
     });
 
-    it("registerNewPerson with a claim hands the first message over after registering, or leaves it to the caller", async () => {
+    it("registerNewPerson writes a first message handed over as given: its claim, which no later claim repeats", async () => {
       const { workspace, connector } = await seed();
-      const older = f.contact(workspace.id, { email: "cami@example.cl", createdAt: f.at(0) });
-      await storage().contacts.insertOrGetByPhone(older);
-      const person = newPerson(workspace.id, connector.id, {
-        email: "cami@example.cl",
-        whatsappConsent: consent("l1"),
-      });
-      const claim = { phoneE164: person.contact.phoneE164!, change: handOver(11) };
-      const result = await storage().leads.registerNewPerson(
-        person.contact,
-        person.lead,
-        person.opportunity,
-        person.outbound,
-        1,
-        claim,
-      );
-      expect(result.registered).toBe(true);
-      const stored = await storage().outbound.findByLeadEvent(person.lead.id);
-      if (result.claimed === undefined) {
-        // Left to the caller: nothing was handed over, and claimForSending does it as usual.
-        expect(stored).toEqual(person.outbound);
-        const byCaller = await storage().outbound.claimForSending(person.outbound, claim.phoneE164, claim.change);
-        expect(byCaller.claimed).toEqual({ ...person.outbound, ...claim.change });
-      } else {
-        // Exactly claimForSending's answer: the contact as registered (flagged by email), the record handed over.
-        expect(result.claimed).toEqual({
-          contact: { ...person.contact, possibleDuplicateOf: older.id },
-          claimed: { ...person.outbound, ...claim.change },
-        });
-        expect(stored).toEqual({ ...person.outbound, ...claim.change });
-        const again = await storage().outbound.claimForSending(person.outbound, claim.phoneE164, handOver(12));
-        expect(again.claimed).toBeNull();
-      }
+      const person = newPerson(workspace.id, connector.id, { whatsappConsent: consent("l1") });
+      const handedOver = { ...person.outbound, ...handOver(11) };
+      expect(await registerNewPerson({ ...person, outbound: handedOver })).toBe(true);
+      expect(await storage().outbound.findByLeadEvent(person.lead.id)).toEqual(handedOver);
+      const again = await storage().outbound.claimForSending(handedOver, person.contact.phoneE164!, handOver(12));
+      expect(again.claimed).toBeNull();
+      expect(await storage().outbound.claimUnsent(handedOver.id, handOver(13))).toBeNull();
 
-      // Nothing registered: no claim either, and the phone's existing contact and messages are untouched.
+      // Nothing registered: the phone's existing contact and its handed-over message are untouched.
       const samePhone = newPerson(workspace.id, connector.id, { phoneE164: person.contact.phoneE164 });
-      const refused = await storage().leads.registerNewPerson(
-        samePhone.contact,
-        samePhone.lead,
-        samePhone.opportunity,
-        samePhone.outbound,
-        1,
-        { phoneE164: person.contact.phoneE164!, change: handOver(13) },
+      expect(await registerNewPerson({ ...samePhone, outbound: { ...samePhone.outbound, ...handOver(14) } })).toBe(
+        false,
       );
-      expect(refused).toEqual({ registered: false });
       await expectNothingOf(samePhone);
-      expect((await storage().outbound.findByLeadEvent(person.lead.id))?.handedToProviderAt).toBe(f.at(11));
+      expect(await storage().outbound.findByLeadEvent(person.lead.id)).toEqual(handedOver);
     });
 
-    it("registerNewPerson with claims racing for one new phone registers and hands over exactly one", async () => {
+    it("registerNewPerson with handed-over messages racing for one new phone writes exactly one", async () => {
       const { workspace, connector } = await seed();
       const phoneE164 = f.contact(workspace.id).phoneE164!;
-      const racers = Array.from({ length: RACERS }, () => newPerson(workspace.id, connector.id, { phoneE164 }));
-      const results = await Promise.all(
-        racers.map((p, i) =>
-          storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound, 1, {
-            phoneE164,
-            change: handOver(i),
-          }),
-        ),
-      );
-      const winners = results.flatMap((r, i) => (r.registered ? [i] : []));
+      const racers = Array.from({ length: RACERS }, (_, i) => {
+        const p = newPerson(workspace.id, connector.id, { phoneE164 });
+        return { ...p, outbound: { ...p.outbound, ...handOver(i) } };
+      });
+      const results = await Promise.all(racers.map((p) => registerNewPerson(p)));
+      const winners = results.flatMap((registered, i) => (registered ? [i] : []));
       expect(winners).toHaveLength(1);
-      for (const [i, result] of results.entries()) {
-        if (i === winners[0]) continue;
-        expect(result).toEqual({ registered: false });
-        await expectNothingOf(racers[i]!);
-      }
+      for (const [i, racer] of racers.entries()) if (i !== winners[0]) await expectNothingOf(racer);
       const winner = racers[winners[0]!]!;
-      const claimed = results[winners[0]!]!.claimed;
-      if (claimed !== undefined) expect(claimed.claimed).toEqual({ ...winner.outbound, ...handOver(winners[0]!) });
+      expect(await storage().outbound.findByLeadEvent(winner.lead.id)).toEqual(winner.outbound);
     });
 
     it("claimForSending hands a message over once, and never for an opted-out or re-numbered contact", async () => {
