@@ -103,9 +103,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       // The first message's claim is left to the caller: in memory it would save no round trip.
       async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
         if (state.connectors.get(lead.connectorId)?.secretVersion !== secretVersion) return { registered: false };
-        const phoneTaken =
-          contact.phoneE164 !== null && state.contacts.lookup("phone", `${contact.workspaceId}/${contact.phoneE164}`);
-        if (phoneTaken || state.leads.holds("source", lead)) return { registered: false };
+        if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return { registered: false };
         state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);
         state.opportunities.insert(opportunity, undo);
