@@ -1,6 +1,6 @@
 import type { FirstMessageOutcome, FirstMessageThread, RecordedOutcome } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
-import { json } from "../rows.js";
+import { json, textPerSchema } from "../rows.js";
 import { fanOutCtes } from "./events.js";
 
 const outcomeValues = (o: FirstMessageOutcome) => [
@@ -26,32 +26,9 @@ export async function recordOutcomeOnly(
   return { recorded: affected(result) > 0, conversationId: null, opened: false, deliveries: 0 };
 }
 
-/**
- * A first message that went out, in one statement (its own transaction): the outcome, the message
- * in the contact's active WhatsApp thread or in a new one, and for a new one `conversation.started`
- * with its deliveries. Before, this took a transaction of eight round trips with the contact locked.
- *
- * The thread is found-or-opened by `INSERT … ON CONFLICT` on `conversations_one_active_whatsapp_key`
- * (one WhatsApp conversation that is not closed per contact), not by a SELECT: under READ
- * COMMITTED a SELECT in this statement sees the snapshot taken when it began, so it could miss a
- * thread another first message opened meanwhile. ON CONFLICT checks the index against what is
- * committed now: it waits for a concurrent insert of the same contact's thread and then continues
- * that one (`DO UPDATE` moves only `updated_at`, as `conversations.touch` does; an escalation
- * written meanwhile survives); if the active thread is closed meanwhile, it retries and opens a new
- * one. `id = $7` tells which happened: the candidate's id comes back only when it was inserted.
- *
- * Every data-modifying CTE runs to completion whether or not the final SELECT reads it; each one
- * after `outcome` reads from the one before, so an unknown message id writes nothing. The NOTIFY
- * that wakes outbox workers is sent once, and only when a delivery was written.
- */
-export async function recordOutcomeInThread(
-  q: Queryable,
-  s: string,
-  channel: string,
-  outcome: FirstMessageOutcome,
-  { conversation: c, message: m, started: e, retryUntil }: FirstMessageThread,
-): Promise<RecordedOutcome> {
-  const { rows } = await q.query(
+/** The text of `recordOutcomeInThread`'s statement, for schema `s`. */
+const inThreadText = textPerSchema(
+  (s) =>
     `WITH outcome AS (
        UPDATE ${s}.outbound_messages SET status = $2, reason = $3, provider_message_id = $4, provider_answered_at = $5, updated_at = $6
        WHERE id = $1 RETURNING id
@@ -80,27 +57,53 @@ export async function recordOutcomeInThread(
        coalesce(thread.opened, false) AS opened, (SELECT count(*) FROM delivery)::int AS deliveries,
        (SELECT pg_notify($23, '') FROM delivery LIMIT 1) AS notified
      FROM (VALUES (1)) AS one LEFT JOIN thread ON true`,
-    [
-      ...outcomeValues(outcome),
-      c.id,
-      c.workspaceId,
-      c.contactId,
-      c.channel,
-      c.status,
-      c.createdAt,
-      c.updatedAt,
-      m.id,
-      m.sender,
-      m.content,
-      m.createdAt,
-      e.id,
-      e.type,
-      e.created,
-      json(e.data),
-      retryUntil,
-      channel,
-    ],
-  );
+);
+
+/**
+ * A first message that went out, in one statement (its own transaction): the outcome, the message
+ * in the contact's active WhatsApp thread or in a new one, and for a new one `conversation.started`
+ * with its deliveries. Before, this took a transaction of eight round trips with the contact locked.
+ *
+ * The thread is found-or-opened by `INSERT … ON CONFLICT` on `conversations_one_active_whatsapp_key`
+ * (one WhatsApp conversation that is not closed per contact), not by a SELECT: under READ
+ * COMMITTED a SELECT in this statement sees the snapshot taken when it began, so it could miss a
+ * thread another first message opened meanwhile. ON CONFLICT checks the index against what is
+ * committed now: it waits for a concurrent insert of the same contact's thread and then continues
+ * that one (`DO UPDATE` moves only `updated_at`, as `conversations.touch` does; an escalation
+ * written meanwhile survives); if the active thread is closed meanwhile, it retries and opens a new
+ * one. `id = $7` tells which happened: the candidate's id comes back only when it was inserted.
+ *
+ * Every data-modifying CTE runs to completion whether or not the final SELECT reads it; each one
+ * after `outcome` reads from the one before, so an unknown message id writes nothing. The NOTIFY
+ * that wakes outbox workers is sent once, and only when a delivery was written.
+ */
+export async function recordOutcomeInThread(
+  q: Queryable,
+  s: string,
+  channel: string,
+  outcome: FirstMessageOutcome,
+  { conversation: c, message: m, started: e, retryUntil }: FirstMessageThread,
+): Promise<RecordedOutcome> {
+  const { rows } = await q.query(inThreadText(s), [
+    ...outcomeValues(outcome),
+    c.id,
+    c.workspaceId,
+    c.contactId,
+    c.channel,
+    c.status,
+    c.createdAt,
+    c.updatedAt,
+    m.id,
+    m.sender,
+    m.content,
+    m.createdAt,
+    e.id,
+    e.type,
+    e.created,
+    json(e.data),
+    retryUntil,
+    channel,
+  ]);
   const row = rows[0];
   return {
     recorded: row.recorded > 0,

@@ -1,6 +1,6 @@
 import type { LeadEventRecord, OpportunityRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
-import { iso, json, many, num, one, placeholders, violates } from "../rows.js";
+import { iso, json, many, num, one, placeholders, textPerSchema, violates } from "../rows.js";
 import { CONTACT_COLUMNS, contactValues, oldestWithEmail } from "./contacts.js";
 import { outboundValues } from "./outbound.js";
 
@@ -87,6 +87,26 @@ const insertsFromLead = (s: string, first: number) => {
    )`;
 };
 
+/**
+ * The text of `registerNewPerson`'s statement (its parameters: contactValues' first 12,
+ * leadValues, opportunityValues, outboundValues, then the secret version, $46). $15 is the lead's
+ * connector_id.
+ */
+const newPersonText = textPerSchema(
+  (s) => `WITH contact AS (
+     INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
+     SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
+       $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
+     WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $46::int)
+     ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
+   ), lead AS (
+     INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
+     SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
+     RETURNING id
+   ), ${insertsFromLead(s, 23)}
+   SELECT count(*)::int AS registered FROM lead`,
+);
+
 export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
   return {
     leads: {
@@ -131,22 +151,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
           secretVersion,
         ];
         try {
-          // $15 is the lead's connector_id; the secret version is the last parameter.
-          const { rows } = await q.query(
-            `WITH contact AS (
-               INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
-               SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
-                 $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
-               WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $${params.length}::int)
-               ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
-             ), lead AS (
-               INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
-               SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
-               RETURNING id
-             ), ${insertsFromLead(s, 23)}
-             SELECT count(*)::int AS registered FROM lead`,
-            params,
-          );
+          const { rows } = await q.query(newPersonText(s), params);
           return { registered: rows[0]?.registered === 1 };
         } catch (error) {
           if (violates(error, "lead_events_source_key")) return { registered: false };
