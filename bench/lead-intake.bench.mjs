@@ -85,9 +85,15 @@ async function statementsRows() {
 export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
   const hasPostgres = await postgresAnswers();
-  const kinds = ["bare", "vitrina-memory", ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : [])];
+  const kinds = [
+    "bare",
+    "vitrina-memory",
+    "vitrina-stub-writes",
+    ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : []),
+  ];
   const rounds = await alternatingRounds(kinds);
   const [bare, memory] = [medianRound(rounds.bare), medianRound(rounds["vitrina-memory"])];
+  const stubbedWrites = medianRound(rounds["vitrina-stub-writes"]);
   const referencePostgres = hasPostgres ? medianRound(rounds["reference-postgres"]) : null;
   const postgres = hasPostgres ? medianRound(rounds["vitrina-postgres"]) : null;
   const reference = {
@@ -101,6 +107,8 @@ export async function run() {
     bottleneckVerdict(ceiling.perSecond, "Vitrina", fastestVitrina),
     loadRow("bare node:http HMAC (reference)", bare),
     loadRow("vitrina http-node + memory", memory, reference),
+    // What the memory row costs apart from its storage writes: the distance no adapter can close.
+    loadRow("  diagnostic: the same with a new person's two writes stubbed", stubbedWrites, reference),
     ...(postgres
       ? [
           loadRow("hand-written node:http + pg, 2 round trips (reference)", referencePostgres),

@@ -2,7 +2,9 @@
 // argv[2]: "fixed" (node:http answering a fixed 200 to anything: the cheapest server, to find the
 // load generator's own ceiling), "bare" (node:http that only reads the body, verifies the HMAC and
 // answers 200: the reference for lead intake), "reference-postgres" (the hand-written node:http + pg
-// server of reference-postgres-intake.mjs), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL).
+// server of reference-postgres-intake.mjs), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL), or
+// "vitrina-stub-writes": the memory kind with a new person's two writes (registerNewPerson,
+// recordOutcome) answered without writing, a diagnostic that shows what the rest of intake costs.
 // Announces { url, connectorId, secret } when ready (see ipc.mjs).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
@@ -94,11 +96,28 @@ async function startReferencePostgres() {
   return { url: `http://127.0.0.1:${server.address().port}/functions/v1/lead-intake`, connectorId, secret };
 }
 
+/**
+ * The memory storage with a new person's lead writes answered at once and nothing stored: the
+ * registration reports success and the outcome reports a new thread with no deliveries.
+ */
+async function stubbedWrites() {
+  const storage = (await import("@vitrina/adapter-memory")).memoryStorage();
+  return {
+    ...storage,
+    leads: { ...storage.leads, registerNewPerson: async () => ({ registered: true }) },
+    outbound: {
+      ...storage.outbound,
+      recordOutcome: async () => ({ recorded: true, conversationId: "stub", opened: true, deliveries: 0 }),
+    },
+  };
+}
+
 let info;
 if (kind === "fixed") info = await startFixed();
 else if (kind === "bare") info = await startBare();
 else if (kind === "vitrina-memory")
   info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
+else if (kind === "vitrina-stub-writes") info = await startVitrina(await stubbedWrites());
 else if (kind === "reference-postgres") info = await startReferencePostgres();
 else if (kind === "vitrina-postgres") {
   const { postgresStorage } = await import("@vitrina/adapter-postgres");
