@@ -103,13 +103,15 @@ export async function sendFirstMessage(
   let outcome: FirstMessageOutcome;
   try {
     const result = await deps.messaging.send(outgoing);
+    // One clock reading for both, as for a failure below: the record was updated when the answer came.
+    const answeredAt = deps.clock.now().toISOString();
     outcome = {
       id: message.id,
       status: result.status,
       reason: result.status === "queued" ? "held by the messaging provider" : null,
       providerMessageId: result.providerMessageId,
-      providerAnsweredAt: deps.clock.now().toISOString(),
-      updatedAt: deps.clock.now().toISOString(),
+      providerAnsweredAt: answeredAt,
+      updatedAt: answeredAt,
     };
   } catch (error) {
     // Provider errors are VitrinaErrors with a message meant for users; anything else is a bug
