@@ -104,7 +104,7 @@ async function stubbedWrites() {
   const storage = (await import("@vitrina/adapter-memory")).memoryStorage();
   return {
     ...storage,
-    leads: { ...storage.leads, registerNewPerson: async () => ({ registered: true }) },
+    leads: { ...storage.leads, registerNewPerson: async () => true },
     outbound: {
       ...storage.outbound,
       recordOutcome: async () => ({ recorded: true, conversationId: "stub", opened: true, deliveries: 0 }),

@@ -100,15 +100,14 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.outbound.insert(outbound, undo);
         return true;
       },
-      // The first message's claim is left to the caller: in memory it would save no round trip.
       async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
-        if (state.connectors.get(lead.connectorId)?.secretVersion !== secretVersion) return { registered: false };
-        if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return { registered: false };
+        if (state.connectors.get(lead.connectorId)?.secretVersion !== secretVersion) return false;
+        if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return false;
         state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);
         state.opportunities.insert(opportunity, undo);
         state.outbound.insert(outbound, undo);
-        return { registered: true };
+        return true;
       },
       async findBySourceId(connectorId, sourceLeadId) {
         return state.leads.lookup("source", `${connectorId}/${sourceLeadId}`);

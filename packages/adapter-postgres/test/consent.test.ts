@@ -67,9 +67,9 @@ describe.each(backends)("consent and first messages on %s", (backend) => {
       leads: {
         ...storage.leads,
         async registerNewPerson(contact, ...rest) {
-          const registration = await storage.leads.registerNewPerson(contact, ...rest);
-          if (registration.registered) cameFirst.add(contact.phoneE164!);
-          return registration;
+          const registered = await storage.leads.registerNewPerson(contact, ...rest);
+          if (registered) cameFirst.add(contact.phoneE164!);
+          return registered;
         },
       },
     };

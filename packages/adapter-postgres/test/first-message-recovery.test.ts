@@ -45,8 +45,8 @@ async function setup(storage: Storage) {
     leads: {
       ...storage.leads,
       registerNewPerson: async (...args) => {
-        const registration = await storage.leads.registerNewPerson(...args);
-        return control.crashBeforeSend && registration.registered ? stop() : registration;
+        const registered = await storage.leads.registerNewPerson(...args);
+        return control.crashBeforeSend && registered ? stop() : registered;
       },
     },
     // The claim is one atomic statement outside a transaction; a crash there leaves the message unclaimed.
@@ -104,6 +104,13 @@ async function setup(storage: Storage) {
     postLead,
     outboundOf,
     leadCrashedBeforeSend,
+    /** What a message handed to the provider at `at`, with no answer yet, looks like. */
+    inFlightSince: (at: Date) => ({
+      status: "queued",
+      reason: "handed to the messaging provider",
+      handedToProviderAt: at.toISOString(),
+      providerAnsweredAt: null,
+    }),
     answer: (r: SendResult) => answer!(r),
     workspace,
   };
@@ -119,12 +126,7 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       const stopped = s.postLead(lead);
       await vi.waitFor(() => expect(s.sent).toHaveLength(1));
       const inFlight = await s.outboundOf(lead);
-      expect(inFlight).toMatchObject({
-        status: "queued",
-        reason: "handed to the messaging provider",
-        handedToProviderAt: s.clock.now().toISOString(),
-        providerAnsweredAt: null,
-      });
+      expect(inFlight).toMatchObject(s.inFlightSince(s.clock.now()));
 
       s.clock.advance(LEASE_MS - 1);
       expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
@@ -169,12 +171,7 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       expect((await s.postLead(lead)).status).toBe(500);
       s.control.crashBeforeSend = false;
       const registered = await s.outboundOf(lead);
-      expect(registered).toMatchObject({
-        status: "queued",
-        reason: "handed to the messaging provider",
-        handedToProviderAt: s.clock.now().toISOString(),
-        providerAnsweredAt: null,
-      });
+      expect(registered).toMatchObject(s.inFlightSince(s.clock.now()));
       s.clock.advance(LEASE_MS + 1);
       expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
         outcomeUnknown: 1,

@@ -26,9 +26,9 @@ function withHookAfterRegistration(afterRegistration: () => Promise<void>): Stor
     leads: {
       ...inner.leads,
       async registerNewPerson(...args) {
-        const registration = await inner.leads.registerNewPerson(...args);
-        if (registration.registered) await fire();
-        return registration;
+        const registered = await inner.leads.registerNewPerson(...args);
+        if (registered) await fire();
+        return registered;
       },
     },
     async transaction(work) {

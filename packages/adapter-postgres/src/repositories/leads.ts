@@ -152,9 +152,9 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         ];
         try {
           const { rows } = await q.query(newPersonText(s), params);
-          return { registered: rows[0]?.registered === 1 };
+          return rows[0]?.registered === 1;
         } catch (error) {
-          if (violates(error, "lead_events_source_key")) return { registered: false };
+          if (violates(error, "lead_events_source_key")) return false;
           throw error;
         }
       },

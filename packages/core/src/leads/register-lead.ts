@@ -110,8 +110,7 @@ export async function registerLead(
   // moved its phone, which is all the separate claim would check.
   const handedOver = asNewPerson.outbound.status === "queued" ? { ...asNewPerson.outbound, ...handOver(at) } : null;
   const outbound = handedOver ?? asNewPerson.outbound;
-  const { registered } = await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion);
-  if (registered)
+  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion))
     return handedOver === null ? asNewPerson : { lead, outbound, claimed: { contact: candidate, claimed: handedOver } };
 
   return storage.transaction(async (tx) => {

@@ -48,7 +48,7 @@ export interface LeadRepository {
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
     secretVersion: number,
-  ): Promise<NewPersonRegistration>;
+  ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
   countByWorkspace(workspaceId: string): Promise<number>;
@@ -131,11 +131,6 @@ export interface HandOver {
 export interface ClaimForSendingResult {
   contact: ContactRecord | null;
   claimed: OutboundMessageRecord | null;
-}
-
-/** `leads.registerNewPerson`'s answer: whether it wrote. */
-export interface NewPersonRegistration {
-  registered: boolean;
 }
 
 /** The provider's answer for a first message that was handed to it. */

@@ -50,14 +50,8 @@ export type * from "./member-storage.js";
  *    in one atomic step without a transaction (one round trip on PostgreSQL instead of four).
  * 7: `registerNewPerson` takes the connector's `secretVersion` that verified the lead and writes
  *    nothing when the connector has moved on (lead intake verifies with a cached secret).
- * 8: `registerNewPerson` answers `NewPersonRegistration` (`{ registered, claimed? }`) instead of a
- *    boolean, and takes an optional sixth argument, the first message's `claim`, which the adapter
- *    may make right after the registration commits (one round trip fewer on PostgreSQL).
- * 9: `registerNewPerson` takes five arguments again and answers `{ registered }`: lead intake hands a
- *    new person's first message over in the registration itself (the outbound record arrives with
- *    `handedToProviderAt` set and is written as given), so no adapter makes a claim of its own.
  */
-export const STORAGE_CONTRACT_VERSION = 9;
+export const STORAGE_CONTRACT_VERSION = 7;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

@@ -118,8 +118,8 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       return { contact, lead, opportunity, outbound };
     };
     /** Registers `p` as signed with `secretVersion` (every seeded connector starts at 1). */
-    const registerNewPerson = async (p: ReturnType<typeof newPerson>, secretVersion = 1) =>
-      (await storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound, secretVersion)).registered;
+    const registerNewPerson = (p: ReturnType<typeof newPerson>, secretVersion = 1) =>
+      storage().leads.registerNewPerson(p.contact, p.lead, p.opportunity, p.outbound, secretVersion);
     /** A first message's hand-over at `at`, as lead intake writes it with a new person's registration. */
     const handOver = (at: number) => ({
       status: "queued" as const,
