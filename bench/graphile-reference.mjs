@@ -9,19 +9,13 @@ import { analyzeSchema } from "./lib.mjs";
 const quiet = new Logger(() => () => {});
 
 /**
- * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), runs one
- * graphile-worker runner with `concurrency`, and resolves with deliveries per second once
- * `received()` reaches `total`. `url` is the receiver's; the schema is created and dropped here.
- * `client` is how the task POSTs: "fetch" (the global one) or "undici-request" (undici's request API).
+ * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), then has
+ * `timeDrain(start)` time one graphile-worker runner with `concurrency` draining them (`start` sets
+ * the runner going; `timeDrain` resolves once the receiver got them all) and resolves with what
+ * `timeDrain` measured. `url` is the receiver's; the schema is created and dropped here. `client` is
+ * how the task POSTs: "fetch" (the global one) or "undici-request" (undici's request API).
  */
-export async function graphileDeliveriesPerSecond({
-  connectionString,
-  url,
-  total,
-  concurrency,
-  received,
-  client = "fetch",
-}) {
+export async function graphileDeliveries({ connectionString, url, total, concurrency, client = "fetch", timeDrain }) {
   const schema = `bench_gw_${Date.now()}`;
   const utils = await makeWorkerUtils({ connectionString, schema, logger: quiet });
   await utils.migrate();
@@ -43,39 +37,40 @@ export async function graphileDeliveriesPerSecond({
   // Statistics for the queued jobs, as Vitrina's outbox gets them (see analyzeSchema in lib.mjs).
   await utils.withPgClient((pgClient) => analyzeSchema((sql, params) => pgClient.query(sql, params), schema));
   const key = "bench_secret_0123456789abcdef";
-  const started = performance.now();
-  const runner = await run({
-    connectionString,
-    schema,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 1000,
-    logger: quiet,
-    taskList: {
-      async deliver({ eventId, body: payload }) {
-        const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
-        const headers = {
-          "content-type": "application/json",
-          "vitrina-event-id": eventId,
-          "vitrina-signature": signature,
-        };
-        if (client === "undici-request") {
-          const response = await request(url, { method: "POST", headers, body: payload });
-          await response.body.arrayBuffer();
-          if (response.statusCode < 200 || response.statusCode >= 300)
-            throw new Error(`receiver answered ${response.statusCode}`);
-          return;
-        }
-        const response = await fetch(url, { method: "POST", headers, body: payload });
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`receiver answered ${response.status}`);
+  let runner;
+  const start = async () => {
+    runner = await run({
+      connectionString,
+      schema,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 1000,
+      logger: quiet,
+      taskList: {
+        async deliver({ eventId, body: payload }) {
+          const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
+          const headers = {
+            "content-type": "application/json",
+            "vitrina-event-id": eventId,
+            "vitrina-signature": signature,
+          };
+          if (client === "undici-request") {
+            const response = await request(url, { method: "POST", headers, body: payload });
+            await response.body.arrayBuffer();
+            if (response.statusCode < 200 || response.statusCode >= 300)
+              throw new Error(`receiver answered ${response.statusCode}`);
+            return;
+          }
+          const response = await fetch(url, { method: "POST", headers, body: payload });
+          await response.arrayBuffer();
+          if (!response.ok) throw new Error(`receiver answered ${response.status}`);
+        },
       },
-    },
-  });
-  while (received() < total) await new Promise((resolve) => setTimeout(resolve, 5));
-  const perSecond = total / ((performance.now() - started) / 1000);
+    });
+  };
+  const drained = await timeDrain(start);
   await runner.stop();
   await utils.withPgClient((client) => client.query(`DROP SCHEMA "${schema}" CASCADE`));
   await utils.release();
-  return perSecond;
+  return drained;
 }

@@ -1,9 +1,13 @@
 // Webhook deliveries/s from one outbox worker to a local 2xx receiver, and commit-to-delivery
 // latency, on the BUILT packages (`pnpm build` first), with the memory adapter and, when a server
-// answers at DATABASE_URL, PostgreSQL. The receiver is a node:http server in the same process (it
-// shares the CPU with the worker: a conservative figure). Vitrina sends as `nodeWebhookOptions()` sets
-// it up on Node; graphile-worker's task POSTs with `fetch`, as its task code usually would, and, in a
-// second reference row, with undici's request API like Vitrina, to show what the HTTP client is worth.
+// answers at DATABASE_URL, PostgreSQL. For the rates, the receiver is a node:http server in its own
+// process (servers/receiver.mjs), so it neither shares the worker's event loop nor hides its cost in
+// the worker's: each row reports the worker's CPU per delivery (this process) and the receiver's, and
+// the share of a core the receiver used, which shows it wasn't what limited the rate. The latency row
+// keeps its receiver in this process: one event at a time leaves nothing to share, and its two
+// timestamps must come from one clock. Vitrina sends as `nodeWebhookOptions()` sets it up on Node;
+// graphile-worker's task POSTs with `fetch`, as its task code usually would, and, in a second
+// reference row, with undici's request API like Vitrina, to show what the HTTP client is worth.
 // On PostgreSQL each drain's tables are ANALYZEd once its backlog is queued, the reference's too
 // (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
@@ -11,10 +15,11 @@ import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
-import { graphileDeliveriesPerSecond } from "./graphile-reference.mjs";
+import { graphileDeliveries } from "./graphile-reference.mjs";
+import { startServer } from "./load/drive.mjs";
 import { analyzeSchema, percentile } from "./lib.mjs";
 
-export const name = "webhooks: one outbox worker → local 2xx receiver (same process)";
+export const name = "webhooks: one outbox worker → local 2xx receiver (its own process)";
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -60,8 +65,7 @@ async function startReceiver(onDelivery) {
   return { url: `http://127.0.0.1:${server.address().port}/hooks`, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function setup(makeStorage, pool, onDelivery) {
-  const receiver = await startReceiver(onDelivery);
+async function setup(makeStorage, pool, receiverUrl) {
   const storage = await makeStorage();
   const vitrina = createVitrina({
     storage,
@@ -75,7 +79,7 @@ async function setup(makeStorage, pool, onDelivery) {
   const workspace = await vitrina.workspaces.create({ name: "Bench", ownerUserId: "owner" });
   const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56900000001" });
   await vitrina.webhooks.create(workspace.id, {
-    url: receiver.url,
+    url: receiverUrl,
     events: ["quote.created"],
     secret: "bench_secret_0123456789abcdef",
   });
@@ -85,10 +89,7 @@ async function setup(makeStorage, pool, onDelivery) {
       contactId: contact.id,
       items: [{ sku: "SKU-1", quantity: 2, unitPrice: 1990 }],
     });
-  const close = async () => {
-    await receiver.close();
-    await vitrina.close();
-  };
+  const close = () => vitrina.close();
   // Statistics for the queued backlog (PostgreSQL only; see analyzeSchema in lib.mjs).
   const analyze = async () => storage.analyze?.();
   return { vitrina, close, emit, analyze };
@@ -110,27 +111,54 @@ async function queueConcurrently(total, emit) {
   );
 }
 
+/**
+ * Times one drain of `total` deliveries into `receiver` (a servers/receiver.mjs process): arms its
+ * count, marks both processes' CPU, calls `start` (which sets the worker going) and resolves once the
+ * last delivery arrived, with deliveries/s and each side's CPU per delivery in µs.
+ */
+export async function timeDrain(receiver, total, start) {
+  await receiver.ask({ expect: total }, (m) => m === "armed");
+  const reached = receiver.next((m) => m?.reached !== undefined);
+  await receiver.markCpu();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await start();
+  await reached;
+  const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpu);
+  return {
+    perSecond: total / seconds,
+    workerCpuUs: (user + system) / total,
+    receiverCpuUs: (await receiver.readCpu()) / total,
+  };
+}
+
 /** Emits `total` events with no worker running, then times one worker draining them. */
-async function throughput(makeStorage, total, pool) {
-  let delivered = 0;
-  let done;
-  const finished = new Promise((resolve) => (done = resolve));
-  const { vitrina, close, emit, analyze } = await setup(makeStorage, pool, () => ++delivered === total && done());
+async function throughput(makeStorage, receiver, total, pool) {
+  const { vitrina, close, emit, analyze } = await setup(makeStorage, pool, receiver.info.url);
   await queueConcurrently(total, emit);
   await analyze();
-  const started = performance.now();
-  const worker = vitrina.outbox.startWorker();
-  await finished;
-  const seconds = (performance.now() - started) / 1000;
+  let worker;
+  const drained = await timeDrain(receiver, total, () => {
+    worker = vitrina.outbox.startWorker();
+  });
   await worker.stop();
   await close();
-  return total / seconds;
+  return drained;
+}
+
+/** A drain's rate as a row, its CPU figures in the note. */
+function drainRow(label, drained, note) {
+  const receiverBusy = (drained.receiverCpuUs * drained.perSecond) / 1e4;
+  const cpu = `CPU/delivery worker ${drained.workerCpuUs.toFixed(0)} µs, receiver ${drained.receiverCpuUs.toFixed(0)} µs (${receiverBusy.toFixed(0)} % of a core)`;
+  return { case: label, value: drained.perSecond, unit: "deliveries/s", note: note ? `${note}; ${cpu}` : cpu };
 }
 
 /** One event at a time with a worker idling: time from the commit returning to the receiver's handler. */
 async function latency(makeStorage, total) {
   let arrived = () => {};
-  const { vitrina, close, emit } = await setup(makeStorage, {}, (_id, at) => arrived(at));
+  const receiver = await startReceiver((_id, at) => arrived(at));
+  const { vitrina, close, emit } = await setup(makeStorage, {}, receiver.url);
   const worker = vitrina.outbox.startWorker();
   const samples = [];
   for (let i = 0; i < total; i++) {
@@ -142,31 +170,34 @@ async function latency(makeStorage, total) {
   }
   await worker.stop();
   await close();
+  await receiver.close();
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-async function measure(label, makeStorage, events) {
-  await throughput(makeStorage, 300, {}); // warm-up
+async function measure(label, makeStorage, receiver, events) {
+  await throughput(makeStorage, receiver, 300, {}); // warm-up
   // One receiver: by default it gets half of the pool (the per-subscription cap).
-  const capped = await throughput(makeStorage, events, {});
-  const pool32 = await throughput(makeStorage, events, { concurrency: 32, perSubscriptionConcurrency: 32 });
-  const pool128 = await throughput(makeStorage, events, { concurrency: 128, perSubscriptionConcurrency: 128 });
+  const capped = await throughput(makeStorage, receiver, events, {});
+  const pool32 = await throughput(makeStorage, receiver, events, { concurrency: 32, perSubscriptionConcurrency: 32 });
+  const pool128 = await throughput(makeStorage, receiver, events, {
+    concurrency: 128,
+    perSubscriptionConcurrency: 128,
+  });
   const lat = await latency(makeStorage, 300);
   return [
-    {
-      case: `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`,
-      value: capped,
-      unit: "deliveries/s",
-      note: `${events} events queued, then drained`,
-    },
-    { case: `${label}: deliveries/s, one receiver, 32 in flight`, value: pool32, unit: "deliveries/s" },
-    { case: `${label}: deliveries/s, one receiver, 128 in flight`, value: pool128, unit: "deliveries/s" },
+    drainRow(
+      `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`,
+      capped,
+      `${events} events queued, then drained`,
+    ),
+    drainRow(`${label}: deliveries/s, one receiver, 32 in flight`, pool32),
+    drainRow(`${label}: deliveries/s, one receiver, 128 in flight`, pool128),
     {
       case: `${label}: commit → delivery p50 / p99`,
       value: `${lat.p50.toFixed(2)} / ${lat.p99.toFixed(2)}`,
       unit: "ms",
-      note: "300 events, one at a time, worker idle",
+      note: "300 events, one at a time, worker idle, receiver in this process",
     },
   ];
 }
@@ -179,62 +210,63 @@ const ROUND_DELIVERIES = 4000;
  * and Vitrina's PostgreSQL worker the same way, in three alternating rounds after an untimed
  * warm-up round of each (so no contender pays the JIT's first pass); each keeps its median.
  */
-async function graphileRows(makeStorage) {
-  let count = 0;
-  const receiver = await startReceiver(() => count++);
+async function graphileRows(makeStorage, receiver) {
   const rounds = { fetch: [], request: [], vitrina: [] };
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const graphile = async (client, total = ROUND_DELIVERIES) => {
-    count = 0;
-    return graphileDeliveriesPerSecond({
+  const median = (xs) => [...xs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(xs.length / 2)];
+  const graphile = (client, total = ROUND_DELIVERIES) =>
+    graphileDeliveries({
       connectionString: DATABASE_URL,
-      url: receiver.url,
+      url: receiver.info.url,
       total,
       concurrency: 32,
-      received: () => count,
       client,
+      timeDrain: (start) => timeDrain(receiver, total, start),
     });
-  };
   const pool32 = { concurrency: 32, perSubscriptionConcurrency: 32 };
-  try {
-    await graphile("fetch", 500);
-    await graphile("undici-request", 500);
-    await throughput(makeStorage, 500, pool32);
-    for (let round = 0; round < 3; round++) {
-      rounds.fetch.push(await graphile("fetch"));
-      rounds.request.push(await graphile("undici-request"));
-      rounds.vitrina.push(await throughput(makeStorage, ROUND_DELIVERIES, pool32));
-    }
-  } finally {
-    await receiver.close();
+  await graphile("fetch", 500);
+  await graphile("undici-request", 500);
+  await throughput(makeStorage, receiver, 500, pool32);
+  for (let round = 0; round < 3; round++) {
+    rounds.fetch.push(await graphile("fetch"));
+    rounds.request.push(await graphile("undici-request"));
+    rounds.vitrina.push(await throughput(makeStorage, receiver, ROUND_DELIVERIES, pool32));
   }
   const [viaFetch, viaRequest, vitrina] = [median(rounds.fetch), median(rounds.request), median(rounds.vitrina)];
+  // Every round's rate, so a run's spread is in its output (rounds of one contender differ by up to a
+  // quarter on this machine).
+  const spread = (xs) => `rounds ${xs.map((r) => Math.round(r.perSecond).toLocaleString("en-US")).join(" / ")}`;
   return [
-    {
-      case: "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
-      value: viaFetch,
-      unit: "deliveries/s",
-      note: `task POSTs with fetch; same signed POSTs and receiver, ${ROUND_DELIVERIES} jobs queued first, one runner; median of 3 alternating rounds`,
-    },
-    {
-      case: "graphile-worker, task POSTs with undici request: deliveries/s, 32 in flight",
-      value: viaRequest,
-      unit: "deliveries/s",
-      note: "the same HTTP client as Vitrina's Node sender",
-    },
-    {
-      case: "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
-      value: vitrina,
-      unit: "deliveries/s",
-      note: `${(vitrina / viaFetch).toFixed(2)}× graphile-worker (fetch), ${(vitrina / viaRequest).toFixed(2)}× with undici request`,
-    },
+    drainRow(
+      "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
+      viaFetch,
+      `task POSTs with fetch; same signed POSTs and receiver, ${ROUND_DELIVERIES} jobs queued first, one runner; median of 3 alternating rounds (${spread(rounds.fetch)})`,
+    ),
+    drainRow(
+      "graphile-worker, task POSTs with undici request: deliveries/s, 32 in flight",
+      viaRequest,
+      `the same HTTP client as Vitrina's Node sender; ${spread(rounds.request)}`,
+    ),
+    drainRow(
+      "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
+      vitrina,
+      `${(vitrina.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch), ${(vitrina.perSecond / viaRequest.perSecond).toFixed(2)}× with undici request; ${spread(rounds.vitrina)}`,
+    ),
   ];
 }
 
 export async function run() {
-  const rows = await measure("memory", async () => memoryStorage(), 5000);
-  const postgres = await postgresFactory();
-  if (postgres === null)
-    return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
-  return [...rows, ...(await measure("PostgreSQL", postgres, 2000)), ...(await graphileRows(postgres))];
+  const receiver = await startServer("receiver.mjs");
+  try {
+    const rows = await measure("memory", async () => memoryStorage(), receiver, 5000);
+    const postgres = await postgresFactory();
+    if (postgres === null)
+      return [...rows, { case: "PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }];
+    return [
+      ...rows,
+      ...(await measure("PostgreSQL", postgres, receiver, 2000)),
+      ...(await graphileRows(postgres, receiver)),
+    ];
+  } finally {
+    await receiver.stop();
+  }
 }

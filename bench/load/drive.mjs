@@ -36,6 +36,18 @@ export async function startServer(script, args = [], env = {}) {
   const { ready } = await reply(child, (m) => m?.ready);
   return {
     info: ready,
+    /**
+     * Sends `message` and resolves with the first message back that `isAnswer` accepts. The
+     * listener is in place before this returns, so a caller may start what the answer waits for
+     * and await the promise afterwards.
+     */
+    ask(message, isAnswer) {
+      const answer = reply(child, isAnswer);
+      child.send(message);
+      return answer;
+    },
+    /** The next message from the server that `isAnswer` accepts (listening from this call on). */
+    next: (isAnswer) => reply(child, isAnswer),
     /** The PostgreSQL servers ANALYZE their tables (see analyzeSchema in ../lib.mjs); others do nothing. */
     async analyze() {
       child.send("analyze");

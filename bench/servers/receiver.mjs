@@ -1,0 +1,30 @@
+// A webhook receiver in its own process: node:http answering 204 to every POST, as a receiver
+// that acknowledges at once would. It runs apart from the worker under test so the two don't share
+// an event loop or a core's time slices, and so each side's CPU per delivery can be read apart
+// (the worker's from the bench process, the receiver's through ipc.mjs's cpu-mark / cpu-read).
+// Besides ipc.mjs's protocol it answers { expect: n }: it counts deliveries from zero, answers
+// "armed", then { reached: n } once n have arrived, so a drain is timed without polling it.
+import { createServer } from "node:http";
+import { announce } from "./ipc.mjs";
+
+let received = 0;
+let expected = Infinity;
+
+const server = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    res.statusCode = 204;
+    res.end();
+    if (++received === expected) process.send({ reached: received });
+  });
+});
+server.keepAliveTimeout = 30_000;
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+process.on("message", (message) => {
+  if (typeof message?.expect !== "number") return;
+  received = 0;
+  expected = message.expect;
+  process.send("armed");
+});
+announce({ url: `http://127.0.0.1:${server.address().port}/hooks` });
