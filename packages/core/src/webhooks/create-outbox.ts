@@ -24,9 +24,12 @@ export interface WebhookOptions {
   timeoutMs?: number;
   /** How long a worker's claim is exclusive; must exceed `timeoutMs`. Default 60000. */
   leaseMs?: number;
-  /** Deliveries one worker has in flight at once; it claims more as slots free up. Default 32. */
+  /**
+   * Requests to receivers one worker has in flight at once; it claims more as slots free up (a slot
+   * frees when its attempt is over, while the outcome is recorded). Default 32.
+   */
   concurrency?: number;
-  /** Of those, at most this many to one subscription. Default a quarter of `concurrency` (8). */
+  /** Of those, at most this many to one subscription. Default half of `concurrency` (16). */
   perSubscriptionConcurrency?: number;
   /** @deprecated The old name of `concurrency`. */
   batchSize?: number;

@@ -161,12 +161,17 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       );
   }
 
-  /** Attempts one claimed delivery and records the outcome; never rejects (errors are logged). */
-  async function deliver(claimed: ClaimedDelivery, workerId: string): Promise<void> {
+  /**
+   * Attempts one claimed delivery and records the outcome; never rejects (errors are logged).
+   * `attempted` is called once the attempt is over (answered, failed or timed out), before its
+   * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts).
+   */
+  async function deliver(claimed: ClaimedDelivery, workerId: string, attempted?: () => void): Promise<void> {
     const { delivery } = claimed;
     const attemptedAt = clock.now();
     const started = performance.now();
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
+    attempted?.();
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);

@@ -33,6 +33,12 @@ export interface OutboxWorker {
  * commit, the next sweep, or a slot freeing that could let more through (the pool was full, or
  * its subscription was at its cap). A slow receiver holds only its own slots, never the loop.
  * Errors (storage down) are logged and the loop carries on at the next sweep.
+ *
+ * A slot is a request to a receiver: it frees when the attempt is over, while its outcome is still
+ * being recorded (the completion batcher writes finished attempts together), so the next claim and
+ * its POSTs overlap that write instead of waiting for it. The delivery stays leased until recorded,
+ * so no claim takes it meanwhile. Deliveries not yet recorded are bounded too, at twice the pool,
+ * so a slow storage holds the loop back instead of piling up outcomes to write.
  */
 export function startOutboxWorker(
   dispatcher: OutboxDispatcher,
@@ -43,7 +49,10 @@ export function startOutboxWorker(
 ): OutboxWorker {
   const workerId = options.workerId ?? `worker-${crypto.randomUUID().slice(0, 8)}`;
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
-  const inFlight = new Set<Promise<void>>();
+  /** Attempts under way (the slots taken), and deliveries not yet recorded (attempting or recording). */
+  let attempting = 0;
+  const unrecorded = new Set<Promise<void>>();
+  const maxUnrecorded = 2 * dispatcher.concurrency;
   const held: Record<string, number> = {};
   let running = true;
   let woken = false;
@@ -57,7 +66,10 @@ export function startOutboxWorker(
     lastHeartbeat = clock.now();
     claimedSinceLog += claimed;
     if (lastHeartbeat.getTime() - lastHeartbeatLogged < interval) return;
-    logger.debug({ workerId, claimed: claimedSinceLog, inFlight: inFlight.size }, "outbox worker heartbeat");
+    logger.debug(
+      { workerId, claimed: claimedSinceLog, inFlight: attempting, recording: unrecorded.size - attempting },
+      "outbox worker heartbeat",
+    );
     lastHeartbeatLogged = lastHeartbeat.getTime();
     claimedSinceLog = 0;
   };
@@ -82,22 +94,35 @@ export function startOutboxWorker(
   function start(claimed: ClaimedDelivery) {
     const subscription = claimed.delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
-    const delivering = dispatcher.deliver(claimed, workerId).finally(() => {
+    attempting++;
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
       const freesBlockedWork =
-        inFlight.size >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
-      inFlight.delete(delivering);
+        attempting >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
+      attempting--;
       if (--held[subscription]! === 0) delete held[subscription];
       if (freesBlockedWork) wake();
+    };
+    const delivering = dispatcher.deliver(claimed, workerId, freeSlot).finally(() => {
+      freeSlot();
+      const freesBlockedWork = unrecorded.size >= maxUnrecorded;
+      unrecorded.delete(delivering);
+      if (freesBlockedWork) wake();
     });
-    inFlight.add(delivering);
+    unrecorded.add(delivering);
   }
+
+  /** How many more deliveries the loop may claim now. */
+  const freeSlots = () => Math.min(dispatcher.concurrency - attempting, maxUnrecorded - unrecorded.size);
 
   logger.info({ workerId, sweepIntervalMs: interval, concurrency: dispatcher.concurrency }, "outbox worker started");
   const loop = (async () => {
     while (running) {
       woken = false;
       let claimed = 0;
-      const free = dispatcher.concurrency - inFlight.size;
+      const free = freeSlots();
       if (free > 0) {
         try {
           const batch = await dispatcher.claim(workerId, free, { ...held });
@@ -109,10 +134,10 @@ export function startOutboxWorker(
       }
       heartbeat(claimed);
       if (!running) break;
-      if ((claimed > 0 && inFlight.size < dispatcher.concurrency) || woken) continue;
+      if ((claimed > 0 && freeSlots() > 0) || woken) continue;
       await sleep();
     }
-    await Promise.all(inFlight);
+    await Promise.all(unrecorded);
   })();
 
   return {
@@ -123,7 +148,10 @@ export function startOutboxWorker(
     async stop() {
       const wasRunning = running;
       if (wasRunning)
-        logger.info({ workerId, inFlight: inFlight.size }, "outbox worker stopping; finishing in-flight deliveries");
+        logger.info(
+          { workerId, inFlight: attempting, recording: unrecorded.size - attempting },
+          "outbox worker stopping; finishing in-flight deliveries",
+        );
       running = false;
       unsubscribe();
       sleeper?.();

@@ -1,0 +1,106 @@
+import { memoryStorage } from "@vitrina/adapter-memory";
+import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { logMessagingTransport } from "@vitrina/core/demo";
+import type { WebhookSend } from "@vitrina/core/webhooks";
+import { describe, expect, it } from "vitest";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, what: string, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/**
+ * Memory storage whose outcome writes (`completeClaims`) wait until `open()`: a storage slow to
+ * record what the worker attempted.
+ */
+function storageWithHeldOutcomes() {
+  const base = memoryStorage();
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let writes = 0;
+  const storage: Storage = {
+    ...base,
+    webhookDeliveries: {
+      ...base.webhookDeliveries,
+      async completeClaims(completions) {
+        writes++;
+        await opened;
+        return base.webhookDeliveries.completeClaims(completions);
+      },
+    },
+  };
+  return { storage, open, writes: () => writes };
+}
+
+/** A receiver that answers 204 after `delayMs`, noting every event id and the most requests open at once. */
+function countingSender(delayMs: number) {
+  const sent: string[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const send: WebhookSend = async (request) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    sent.push(request.headers["Vitrina-Event-Id"]!);
+    await sleep(delayMs);
+    open--;
+    return { status: 204, head: new Uint8Array(0) };
+  };
+  return { send, sent, mostOpen: () => mostOpen };
+}
+
+describe("the outbox worker's slots", () => {
+  it("frees a slot when its attempt is over, before the outcome is recorded, and holds at most twice the pool unrecorded", async () => {
+    const { storage, open, writes } = storageWithHeldOutcomes();
+    const receiver = countingSender(5);
+    const vitrina = createVitrina({
+      storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 4).toString("base64"),
+      logger: silentLogger,
+      webhooks: { send: receiver.send, concurrency: 2, perSubscriptionConcurrency: 2 },
+    });
+    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+    const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
+    const subscription = await vitrina.webhooks.create(workspace.id, {
+      url: "https://erp.example.cl/hooks",
+      events: ["quote.created"],
+      secret: "whsec_slots_0123456789abcdef",
+    });
+    for (let i = 0; i < 10; i++) {
+      await vitrina.quotes.create({
+        workspaceId: workspace.id,
+        contactId: contact.id,
+        items: [{ sku: `SKU-${i}`, quantity: 1, unitPrice: 1000 }],
+      });
+    }
+    const worker = vitrina.outbox.startWorker();
+    try {
+      // With no outcome recorded yet, the worker still sends a second pair once the first is answered.
+      await until(() => receiver.sent.length === 4, "a second pair of attempts while the first pair's outcomes wait");
+      // Four attempted and unrecorded (twice the pool of two): it claims nothing more until some are written.
+      await sleep(150);
+      expect(receiver.sent).toHaveLength(4);
+      expect(writes()).toBeGreaterThan(0);
+
+      open();
+      await until(() => receiver.sent.length === 10, "every delivery once outcomes are written");
+      const pending = async () =>
+        (await vitrina.storage.webhookDeliveries.outboxStats(new Date().toISOString())).pending;
+      for (let tries = 0; (await pending()) > 0 && tries < 200; tries++) await sleep(10);
+      expect(await pending()).toBe(0);
+    } finally {
+      open(); // so a failure above ends in its own message, not in stop() waiting on held writes
+      await worker.stop();
+    }
+    expect(new Set(receiver.sent).size).toBe(10);
+    expect(receiver.mostOpen()).toBe(2);
+    const deliveries = await vitrina.storage.webhookDeliveries.listBySubscription(subscription.id, { limit: 20 });
+    expect(deliveries.map((d) => d.status)).toEqual(Array(10).fill("succeeded"));
+    await vitrina.close();
+  });
+});
