@@ -1,21 +1,24 @@
 // The outbox's reference: graphile-worker (a well-kept PostgreSQL job queue) sending the same signed
 // webhook POSTs to the same kind of receiver, one worker, the same concurrency. Its jobs are queued
-// first, then one runner drains them; the figure is jobs completed per second.
+// first, then one runner drains them; the figure is jobs completed per second. It runs in a drainer
+// process of its own (servers/outbox-drainer.mjs), as Vitrina's worker does.
 import { Logger, makeWorkerUtils, run } from "graphile-worker";
 import { request } from "undici";
 import { signatureHeader } from "@vitrina/core/webhooks";
 import { analyzeSchema } from "./lib.mjs";
+import { DATABASE_URL } from "./outbox-setup.mjs";
 
 const quiet = new Logger(() => () => {});
 
 /**
- * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries), then has
- * `timeDrain(start)` time one graphile-worker runner with `concurrency` draining them (`start` sets
- * the runner going; `timeDrain` resolves once the receiver got them all) and resolves with what
- * `timeDrain` measured. `url` is the receiver's; the schema is created and dropped here. `client` is
- * how the task POSTs: "fetch" (the global one) or "undici-request" (undici's request API).
+ * Queues `total` delivery jobs (the body a Vitrina delivery of `quote.created` carries) in a fresh
+ * schema on DATABASE_URL, and returns `start()`, which sets one graphile-worker runner with
+ * `concurrency` draining them, and `finish()`, which stops it and drops the schema. `url` is the
+ * receiver's; `client` is how the task POSTs: "fetch" (the global one) or "undici-request" (undici's
+ * request API).
  */
-export async function graphileDeliveries({ connectionString, url, total, concurrency, client = "fetch", timeDrain }) {
+export async function prepareGraphileDrain({ total, url, concurrency = 32, client = "fetch" }) {
+  const connectionString = DATABASE_URL;
   const schema = `bench_gw_${Date.now()}`;
   const utils = await makeWorkerUtils({ connectionString, schema, logger: quiet });
   await utils.migrate();
@@ -38,39 +41,41 @@ export async function graphileDeliveries({ connectionString, url, total, concurr
   await utils.withPgClient((pgClient) => analyzeSchema((sql, params) => pgClient.query(sql, params), schema));
   const key = "bench_secret_0123456789abcdef";
   let runner;
-  const start = async () => {
-    runner = await run({
-      connectionString,
-      schema,
-      concurrency,
-      noHandleSignals: true,
-      pollInterval: 1000,
-      logger: quiet,
-      taskList: {
-        async deliver({ eventId, body: payload }) {
-          const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
-          const headers = {
-            "content-type": "application/json",
-            "vitrina-event-id": eventId,
-            "vitrina-signature": signature,
-          };
-          if (client === "undici-request") {
-            const response = await request(url, { method: "POST", headers, body: payload });
-            await response.body.arrayBuffer();
-            if (response.statusCode < 200 || response.statusCode >= 300)
-              throw new Error(`receiver answered ${response.statusCode}`);
-            return;
-          }
-          const response = await fetch(url, { method: "POST", headers, body: payload });
-          await response.arrayBuffer();
-          if (!response.ok) throw new Error(`receiver answered ${response.status}`);
+  return {
+    async start() {
+      runner = await run({
+        connectionString,
+        schema,
+        concurrency,
+        noHandleSignals: true,
+        pollInterval: 1000,
+        logger: quiet,
+        taskList: {
+          async deliver({ eventId, body: payload }) {
+            const signature = await signatureHeader(key, Math.floor(Date.now() / 1000), payload);
+            const headers = {
+              "content-type": "application/json",
+              "vitrina-event-id": eventId,
+              "vitrina-signature": signature,
+            };
+            if (client === "undici-request") {
+              const response = await request(url, { method: "POST", headers, body: payload });
+              await response.body.arrayBuffer();
+              if (response.statusCode < 200 || response.statusCode >= 300)
+                throw new Error(`receiver answered ${response.statusCode}`);
+              return;
+            }
+            const response = await fetch(url, { method: "POST", headers, body: payload });
+            await response.arrayBuffer();
+            if (!response.ok) throw new Error(`receiver answered ${response.status}`);
+          },
         },
-      },
-    });
+      });
+    },
+    async finish() {
+      await runner.stop();
+      await utils.withPgClient((pgClient) => pgClient.query(`DROP SCHEMA "${schema}" CASCADE`));
+      await utils.release();
+    },
   };
-  const drained = await timeDrain(start);
-  await runner.stop();
-  await utils.withPgClient((client) => client.query(`DROP SCHEMA "${schema}" CASCADE`));
-  await utils.release();
-  return drained;
 }

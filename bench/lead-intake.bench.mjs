@@ -10,6 +10,7 @@
 // about 480 µs of CPU per Vitrina lead, 50 µs per reference lead, from /proc per thread).
 import { measureServer, startServer } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
+import { postgresAnswers } from "./lib.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
@@ -24,19 +25,6 @@ const ROUND_STRIDE = 1_000_000;
 export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${WARMUP_MS / 1000} s warm-up, median of ${ROUNDS} alternating rounds of ${durationMs / 1000} s on the same warm servers)`;
 
 const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
-async function postgresAnswers() {
-  const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 1000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 /** Measures every server in `kinds` in ROUNDS alternating rounds; resolves { kind: [round, …] }. */
 async function alternatingRounds(kinds) {
@@ -84,7 +72,7 @@ async function statementsRows() {
 
 export async function run() {
   const ceiling = await generatorCeiling({ connections, durationMs });
-  const hasPostgres = await postgresAnswers();
+  const hasPostgres = await postgresAnswers(DATABASE_URL);
   const kinds = [
     "bare",
     "vitrina-memory",

@@ -45,3 +45,17 @@ export async function analyzeSchema(query, schema) {
   const { rows } = await query("SELECT tablename FROM pg_tables WHERE schemaname = $1", [schema]);
   for (const { tablename } of rows) await query(`ANALYZE "${schema}"."${tablename}"`);
 }
+
+/** Whether a PostgreSQL server answers at `databaseUrl` within a second. */
+export async function postgresAnswers(databaseUrl) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
