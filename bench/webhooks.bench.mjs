@@ -19,6 +19,9 @@ import { DATABASE_URL, freshPostgresStorage, memoryStorageForBench, vitrinaWithS
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (each in its own process)";
 
+/** The longest a drain may take: the slowest contender drains 4,000 deliveries in a few seconds. */
+const DRAIN_DEADLINE_MS = 120_000;
+
 /**
  * One drain of `total` deliveries by `drainer` (a servers/outbox-drainer.mjs process) into
  * `receiver` (servers/receiver.mjs): the backlog is queued with no worker running, then both
@@ -31,8 +34,20 @@ async function timeDrain(drainer, receiver, total, pool = {}) {
   const reached = receiver.next((m) => m?.reached !== undefined);
   await Promise.all([drainer.markCpu(), receiver.markCpu()]);
   const started = performance.now();
-  drainer.send("go"); // no answer: the receiver says when the drain is done
-  await reached;
+  const going = await drainer.ask("go", (m) => m === "started" || m?.failed !== undefined);
+  if (going.failed !== undefined) throw new Error(`the drainer could not start: ${going.failed}`);
+  // A drain that stalls (a receiver or a storage failing every attempt) ends the bench with a reason
+  // instead of waiting forever.
+  let stalled;
+  await Promise.race([
+    reached,
+    new Promise((_, reject) => {
+      stalled = setTimeout(
+        () => reject(new Error(`the receiver got fewer than ${total} deliveries within ${DRAIN_DEADLINE_MS / 1000} s`)),
+        DRAIN_DEADLINE_MS,
+      );
+    }),
+  ]).finally(() => clearTimeout(stalled));
   const seconds = (performance.now() - started) / 1000;
   const [workerCpu, receiverCpu] = await Promise.all([drainer.readCpu(), receiver.readCpu()]);
   await drainer.ask("finish", (m) => m === "finished");

@@ -48,8 +48,6 @@ export async function startServer(script, args = [], env = {}) {
     },
     /** The next message from the server that `isAnswer` accepts (listening from this call on). */
     next: (isAnswer) => reply(child, isAnswer),
-    /** Sends `message`, expecting no answer. */
-    send: (message) => child.send(message),
     /** The PostgreSQL servers ANALYZE their tables (see analyzeSchema in ../lib.mjs); others do nothing. */
     async analyze() {
       child.send("analyze");

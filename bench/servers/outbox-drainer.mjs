@@ -6,7 +6,8 @@
 // undici's request API). Protocol, on top of ipc.mjs's:
 //   { queue: { total, url, pool } } → "queued": a fresh backlog of `total` deliveries to `url`, no
 //     worker running yet (`pool`: Vitrina's concurrency options; graphile-worker runs 32 at once);
-//   "go" → the worker (or runner) starts draining; the receiver process tells the bench when it is done;
+//   "go" → "started" once the worker (or runner) is draining, or { failed: message }; the receiver
+//     process tells the bench when the drain is done;
 //   "finish" → "finished": the worker stopped and the drain's schema dropped.
 import { prepareGraphileDrain } from "../graphile-reference.mjs";
 import {
@@ -51,7 +52,12 @@ process.on("message", async (message) => {
     drain = await queue(message.queue);
     process.send("queued");
   } else if (message === "go") {
-    await drain.start();
+    try {
+      await drain.start();
+      process.send("started");
+    } catch (error) {
+      process.send({ failed: String(error?.stack ?? error) });
+    }
   } else if (message === "finish") {
     await drain.finish();
     drain = null;
