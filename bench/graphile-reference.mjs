@@ -5,8 +5,7 @@
 import { Logger, makeWorkerUtils, run } from "graphile-worker";
 import { request } from "undici";
 import { signatureHeader } from "@vitrina/core/webhooks";
-import { analyzeSchema } from "./lib.mjs";
-import { DATABASE_URL } from "./outbox-setup.mjs";
+import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
 
 const quiet = new Logger(() => () => {});
 

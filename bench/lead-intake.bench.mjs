@@ -10,7 +10,7 @@
 // about 480 µs of CPU per Vitrina lead, 50 µs per reference lead, from /proc per thread).
 import { measureServer, startServer } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
-import { postgresAnswers } from "./lib.mjs";
+import { DATABASE_URL, postgresAnswers } from "./lib.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
@@ -23,8 +23,6 @@ const REWARM_MS = 500;
 const ROUND_STRIDE = 1_000_000;
 
 export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${WARMUP_MS / 1000} s warm-up, median of ${ROUNDS} alternating rounds of ${durationMs / 1000} s on the same warm servers)`;
-
-const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** Measures every server in `kinds` in ROUNDS alternating rounds; resolves { kind: [round, …] }. */
 async function alternatingRounds(kinds) {

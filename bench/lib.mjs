@@ -1,5 +1,8 @@
 // Shared measuring helpers for the bench modules.
 
+/** The PostgreSQL the benches use: DATABASE_URL, else the local server. */
+export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
 /** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns ops/s. */
 export async function opsPerSecond(fn, { ms = 1500, warmup = 200 } = {}) {
   const warmEnd = performance.now() + warmup;

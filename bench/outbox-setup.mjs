@@ -3,9 +3,7 @@
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
-import { analyzeSchema } from "./lib.mjs";
-
-export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
 
 /** A PostgreSQL storage in a fresh schema on DATABASE_URL, with `analyze()`; `close()` drops the schema. */
 export async function freshPostgresStorage() {

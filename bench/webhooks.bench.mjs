@@ -14,8 +14,8 @@
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
 import { startServer } from "./load/drive.mjs";
-import { percentile, postgresAnswers } from "./lib.mjs";
-import { DATABASE_URL, freshPostgresStorage, memoryStorageForBench, vitrinaWithSubscription } from "./outbox-setup.mjs";
+import { DATABASE_URL, percentile, postgresAnswers } from "./lib.mjs";
+import { freshPostgresStorage, memoryStorageForBench, vitrinaWithSubscription } from "./outbox-setup.mjs";
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (each in its own process)";
 

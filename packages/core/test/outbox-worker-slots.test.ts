@@ -2,17 +2,9 @@ import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import type { WebhookSend } from "@vitrina/core/webhooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
 
 /**
  * Memory storage whose outcome writes (`completeClaims`) wait until `open()`: a storage slow to
@@ -81,18 +73,17 @@ describe("the outbox worker's slots", () => {
     const worker = vitrina.outbox.startWorker();
     try {
       // With no outcome recorded yet, the worker still sends a second pair once the first is answered.
-      await until(() => receiver.sent.length === 4, "a second pair of attempts while the first pair's outcomes wait");
+      await vi.waitFor(() => expect(receiver.sent).toHaveLength(4));
       // Four attempted and unrecorded (twice the pool of two): it claims nothing more until some are written.
       await sleep(150);
       expect(receiver.sent).toHaveLength(4);
       expect(writes()).toBeGreaterThan(0);
 
       open();
-      await until(() => receiver.sent.length === 10, "every delivery once outcomes are written");
-      const pending = async () =>
-        (await vitrina.storage.webhookDeliveries.outboxStats(new Date().toISOString())).pending;
-      for (let tries = 0; (await pending()) > 0 && tries < 200; tries++) await sleep(10);
-      expect(await pending()).toBe(0);
+      await vi.waitFor(() => expect(receiver.sent).toHaveLength(10));
+      await vi.waitFor(async () =>
+        expect((await vitrina.storage.webhookDeliveries.outboxStats(new Date().toISOString())).pending).toBe(0),
+      );
     } finally {
       open(); // so a failure above ends in its own message, not in stop() waiting on held writes
       await worker.stop();

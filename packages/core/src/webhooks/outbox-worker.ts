@@ -49,11 +49,12 @@ export function startOutboxWorker(
 ): OutboxWorker {
   const workerId = options.workerId ?? `worker-${crypto.randomUUID().slice(0, 8)}`;
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
-  /** Attempts under way (the slots taken), and deliveries not yet recorded (attempting or recording). */
-  let attempting = 0;
+  /** Attempts under way per subscription: the slots taken. */
+  const held: Record<string, number> = {};
+  const attempting = () => Object.values(held).reduce((sum, n) => sum + n, 0);
+  /** Deliveries not yet recorded: attempting, or attempted with their outcome being written. */
   const unrecorded = new Set<Promise<void>>();
   const maxUnrecorded = 2 * dispatcher.concurrency;
-  const held: Record<string, number> = {};
   let running = true;
   let woken = false;
   let sleeper: (() => void) | null = null;
@@ -67,7 +68,7 @@ export function startOutboxWorker(
     claimedSinceLog += claimed;
     if (lastHeartbeat.getTime() - lastHeartbeatLogged < interval) return;
     logger.debug(
-      { workerId, claimed: claimedSinceLog, inFlight: attempting, recording: unrecorded.size - attempting },
+      { workerId, claimed: claimedSinceLog, inFlight: attempting(), recording: unrecorded.size - attempting() },
       "outbox worker heartbeat",
     );
     lastHeartbeatLogged = lastHeartbeat.getTime();
@@ -94,14 +95,13 @@ export function startOutboxWorker(
   function start(claimed: ClaimedDelivery) {
     const subscription = claimed.delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
-    attempting++;
+    // Freed once: by the dispatcher when the attempt ends, or here if `deliver` failed before that.
     let slotFreed = false;
     const freeSlot = () => {
       if (slotFreed) return;
       slotFreed = true;
       const freesBlockedWork =
-        attempting >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
-      attempting--;
+        attempting() >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
       if (--held[subscription]! === 0) delete held[subscription];
       if (freesBlockedWork) wake();
     };
@@ -115,7 +115,7 @@ export function startOutboxWorker(
   }
 
   /** How many more deliveries the loop may claim now. */
-  const freeSlots = () => Math.min(dispatcher.concurrency - attempting, maxUnrecorded - unrecorded.size);
+  const freeSlots = () => Math.min(dispatcher.concurrency - attempting(), maxUnrecorded - unrecorded.size);
 
   logger.info({ workerId, sweepIntervalMs: interval, concurrency: dispatcher.concurrency }, "outbox worker started");
   const loop = (async () => {
@@ -149,7 +149,7 @@ export function startOutboxWorker(
       const wasRunning = running;
       if (wasRunning)
         logger.info(
-          { workerId, inFlight: attempting, recording: unrecorded.size - attempting },
+          { workerId, inFlight: attempting(), recording: unrecorded.size - attempting() },
           "outbox worker stopping; finishing in-flight deliveries",
         );
       running = false;
