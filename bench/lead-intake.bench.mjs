@@ -10,7 +10,7 @@
 // about 480 µs of CPU per Vitrina lead, 50 µs per reference lead, from /proc per thread).
 import { measureServer, startServer } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
-import { DATABASE_URL, postgresAnswers } from "./lib.mjs";
+import { DATABASE_URL, missingLeadWrites, postgresAnswers } from "./lib.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
@@ -24,10 +24,15 @@ const ROUND_STRIDE = 1_000_000;
 
 export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${WARMUP_MS / 1000} s warm-up, median of ${ROUNDS} alternating rounds of ${durationMs / 1000} s on the same warm servers)`;
 
-/** Measures every server in `kinds` in ROUNDS alternating rounds; resolves { kind: [round, …] }. */
+/**
+ * Measures every server in `kinds` in ROUNDS alternating rounds; resolves `{ rounds: { kind: [round,
+ * …] }, writes: { kind: counts } }`, with what each PostgreSQL server's leads wrote over all its
+ * rounds (see countLeadWrites).
+ */
 async function alternatingRounds(kinds) {
   const servers = {};
   const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  const writes = {};
   try {
     for (const kind of kinds) servers[kind] = await startServer("lead-server.mjs", [kind], { DATABASE_URL });
     for (let round = 0; round < ROUNDS; round++) {
@@ -43,10 +48,32 @@ async function alternatingRounds(kinds) {
         );
       }
     }
+    for (const kind of kinds) {
+      const counts = await servers[kind].writes();
+      if (counts !== null) writes[kind] = counts;
+    }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
   }
-  return rounds;
+  return { rounds, writes };
+}
+
+/**
+ * One row per PostgreSQL server: what its leads wrote. Throws when a server skipped a write, since
+ * its rate would then measure less work than the other's.
+ */
+function writesRows(writes) {
+  return Object.entries(writes).map(([kind, counts]) => {
+    const missing = missingLeadWrites(counts);
+    if (missing.length > 0)
+      throw new Error(`${kind} did not write every lead's rows (${counts.leads} leads; ${missing.join(", ")})`);
+    return {
+      case: `  rows written per lead, ${kind} (every round)`,
+      value: counts.leads,
+      unit: "leads",
+      note: "each with its contact, opportunity, first message marked sent, conversation, message and conversation.started event",
+    };
+  });
 }
 
 /** Statements per lead for a new person (what the load rows send) and for one already welcomed. */
@@ -77,7 +104,7 @@ export async function run() {
     "vitrina-stub-writes",
     ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : []),
   ];
-  const rounds = await alternatingRounds(kinds);
+  const { rounds, writes } = await alternatingRounds(kinds);
   const [bare, memory] = [medianRound(rounds.bare), medianRound(rounds["vitrina-memory"])];
   const stubbedWrites = medianRound(rounds["vitrina-stub-writes"]);
   const referencePostgres = hasPostgres ? medianRound(rounds["reference-postgres"]) : null;
@@ -105,6 +132,7 @@ export async function run() {
           }),
         ]
       : [{ case: "vitrina http-node + PostgreSQL", value: "skipped", note: `no server at ${DATABASE_URL}` }]),
+    ...writesRows(writes),
     ...(hasPostgres ? await statementsRows() : []),
   ];
 }

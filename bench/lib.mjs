@@ -62,3 +62,32 @@ export async function postgresAnswers(databaseUrl) {
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * The rows a PostgreSQL intake server's leads wrote in `schema`: leads, contacts, opportunities,
+ * first messages marked sent, conversations, their messages and `conversation.started` events. The
+ * lead-intake bench sends only new persons with consent, so every count must equal `leads`: a
+ * contender that skips a write is measured doing less than the other (the hand-written reference
+ * once recorded no send, conversation or event because its second statement matched no row, and
+ * looked a third faster for it). `query(sql)` runs one statement.
+ */
+export async function countLeadWrites(query, schema) {
+  const s = `"${schema}"`;
+  const { rows } = await query(
+    `SELECT (SELECT count(*) FROM ${s}.lead_events)::int AS leads,
+       (SELECT count(*) FROM ${s}.contacts)::int AS contacts,
+       (SELECT count(*) FROM ${s}.opportunities)::int AS opportunities,
+       (SELECT count(*) FROM ${s}.outbound_messages WHERE status = 'sent')::int AS sent,
+       (SELECT count(*) FROM ${s}.conversations)::int AS conversations,
+       (SELECT count(*) FROM ${s}.messages)::int AS messages,
+       (SELECT count(*) FROM ${s}.events WHERE type = 'conversation.started')::int AS started`,
+  );
+  return rows[0];
+}
+
+/** The counts of `countLeadWrites` that differ from its lead count, as "name n" (empty when all match). */
+export function missingLeadWrites(writes) {
+  return Object.entries(writes)
+    .filter(([name, n]) => name !== "leads" && n !== writes.leads)
+    .map(([name, n]) => `${name} ${n}`);
+}

@@ -53,6 +53,11 @@ export async function startServer(script, args = [], env = {}) {
       child.send("analyze");
       await reply(child, (m) => m === "analyzed");
     },
+    /** What the PostgreSQL servers' leads wrote so far (countLeadWrites in ../lib.mjs); null for others. */
+    async writes() {
+      child.send("writes");
+      return (await reply(child, (m) => m !== null && typeof m === "object" && "writes" in m)).writes;
+    },
     async markCpu() {
       child.send("cpu-mark");
       await reply(child, (m) => m === "cpu-marked");

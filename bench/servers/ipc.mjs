@@ -3,7 +3,8 @@
 // { cpu: microseconds } spent by this process since the mark (user + system, every thread), so the
 // bench can divide it by the requests the generator completed in that window. "analyze" runs
 // `hooks.analyze` (the PostgreSQL servers ANALYZE their schema: see analyzeSchema in ../lib.mjs)
-// and answers "analyzed".
+// and answers "analyzed"; "writes" answers { writes: hooks.writes() } (the PostgreSQL servers count
+// the rows their leads wrote: see countLeadWrites in ../lib.mjs), or { writes: null }.
 export function announce(info, hooks = {}) {
   let mark = process.cpuUsage();
   process.on("message", (message) => {
@@ -13,6 +14,8 @@ export function announce(info, hooks = {}) {
     } else if (message === "cpu-read") {
       const { user, system } = process.cpuUsage(mark);
       process.send({ cpu: user + system });
+    } else if (message === "writes") {
+      Promise.resolve(hooks.writes?.() ?? null).then((writes) => process.send({ writes }));
     } else if (message === "analyze") {
       Promise.resolve(hooks.analyze?.()).then(() => process.send("analyzed"));
     }

@@ -8,7 +8,7 @@
 // Announces { url, connectorId, secret } when ready (see ipc.mjs).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
-import { analyzeSchema } from "../lib.mjs";
+import { analyzeSchema, countLeadWrites } from "../lib.mjs";
 import { announce } from "./ipc.mjs";
 
 const kind = process.argv[2];
@@ -61,8 +61,9 @@ async function startVitrina(storage) {
   return { url: `${server.url}/functions/v1/lead-intake`, connectorId: created.connector.id, secret: created.secret };
 }
 
-/** The ANALYZE hook of the PostgreSQL kinds (set by freshSchema). */
+/** The ANALYZE and write-count hooks of the PostgreSQL kinds (set by freshSchema). */
 let analyze;
+let writes;
 
 /** A fresh schema on the local server, migrated, with the pool and a SIGTERM handler that drops it. */
 async function freshSchema() {
@@ -72,6 +73,7 @@ async function freshSchema() {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 16 });
   await migrate(pool, { schema });
   analyze = () => analyzeSchema((sql, params) => pool.query(sql, params), schema);
+  writes = () => countLeadWrites((sql) => pool.query(sql), schema);
   process.once("SIGTERM", async () => {
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
     process.exit(0);
@@ -124,7 +126,7 @@ else if (kind === "vitrina-postgres") {
   const { pool, schema } = await freshSchema();
   info = await startVitrina(postgresStorage(pool, { schema, closeDriver: false }));
 } else throw new Error(`unknown server kind ${kind}`);
-announce(info, { analyze });
+announce(info, { analyze, writes });
 // Exit on SIGTERM through process.exit, so `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile;
 // the PostgreSQL kinds drop their schema first (freshSchema's handler).
 if (process.listenerCount("SIGTERM") === 0) process.once("SIGTERM", () => process.exit(0));

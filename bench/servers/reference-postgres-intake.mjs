@@ -5,9 +5,14 @@
 //   2. send (the messaging transport: nothing, as the bench's Vitrina uses the log transport);
 //   3. record: one statement that marks the message sent and opens the conversation with its first
 //      message and a `conversation.started` event.
-// No validation beyond the HMAC, no consent logic, no error model: a floor, not a competitor.
+// No validation beyond the HMAC, no consent logic, no error model: a floor, not a competitor. Both
+// statements go as named prepared statements, parsed and planned once per connection, as Vitrina's
+// do. The bench checks afterwards that every lead wrote all its rows (countLeadWrites in ../lib.mjs).
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
+
+/** A pg query config for a named prepared statement. */
+const named = (name, text, values) => ({ name, text, values });
 
 /** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
 export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
@@ -64,33 +69,38 @@ export async function startReferencePostgresIntake({ pool, schema, workspaceId, 
       try {
         const lead = JSON.parse(body.toString("utf8"));
         const now = new Date().toISOString();
-        const { rows } = await pool.query(commitLead, [
-          randomUUID(),
-          workspaceId,
-          lead.contact.name ?? null,
-          lead.contact.phone_e164,
-          lead.contact.email ?? null,
-          JSON.stringify(lead.whatsapp_consent ?? null),
-          now,
-          randomUUID(),
-          connectorId,
-          lead.source_lead_id,
-          randomUUID(),
-          body.toString("utf8"),
-          randomUUID(),
-        ]);
+        const outboundId = randomUUID();
+        const { rows } = await pool.query(
+          named("reference_commit_lead", commitLead, [
+            randomUUID(),
+            workspaceId,
+            lead.contact.name ?? null,
+            lead.contact.phone_e164,
+            lead.contact.email ?? null,
+            JSON.stringify(lead.whatsapp_consent ?? null),
+            now,
+            randomUUID(),
+            connectorId,
+            lead.source_lead_id,
+            randomUUID(),
+            body.toString("utf8"),
+            outboundId,
+          ]),
+        );
         // The send: the bench's Vitrina uses the log transport, which costs nothing either.
         const answeredAt = new Date().toISOString();
         if (rows.length > 0) {
-          await pool.query(recordSent, [
-            rows[0].id,
-            workspaceId,
-            `wamid.${rows[0].id}`,
-            answeredAt,
-            randomUUID(),
-            randomUUID(),
-            `evt_${randomUUID().replace(/-/g, "")}`,
-          ]);
+          await pool.query(
+            named("reference_record_sent", recordSent, [
+              outboundId,
+              workspaceId,
+              `wamid.${rows[0].id}`,
+              answeredAt,
+              randomUUID(),
+              randomUUID(),
+              `evt_${randomUUID().replace(/-/g, "")}`,
+            ]),
+          );
         }
         const answer = JSON.stringify({
           accepted: true,
