@@ -10,7 +10,7 @@
 // about 480 µs of CPU per Vitrina lead, 50 µs per reference lead, from /proc per thread).
 import { measureServer, startServer } from "./load/drive.mjs";
 import { bottleneckVerdict, generatorCeiling, loadRow, medianRound } from "./load/report.mjs";
-import { DATABASE_URL, missingLeadWrites, postgresAnswers } from "./lib.mjs";
+import { DATABASE_URL, missingLeadWrites, postgresAnswers, postgresMeter } from "./lib.mjs";
 import { statementsPerLead } from "./statements.mjs";
 
 const connections = 32;
@@ -24,6 +24,8 @@ const ROUND_STRIDE = 1_000_000;
 
 export const name = `lead intake: http-node + memory / PostgreSQL vs bare node:http HMAC reference (${connections} connections, distinct leads, ${WARMUP_MS / 1000} s warm-up, median of ${ROUNDS} alternating rounds of ${durationMs / 1000} s on the same warm servers)`;
 
+const isPostgresKind = (kind) => kind.endsWith("postgres");
+
 /**
  * Measures every server in `kinds` in ROUNDS alternating rounds; resolves `{ rounds: { kind: [round,
  * …] }, writes: { kind: counts } }`, with what each PostgreSQL server's leads wrote over all its
@@ -33,19 +35,24 @@ async function alternatingRounds(kinds) {
   const servers = {};
   const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
   const writes = {};
+  let meter = null;
   try {
     for (const kind of kinds) servers[kind] = await startServer("lead-server.mjs", [kind], { DATABASE_URL });
+    meter = kinds.some(isPostgresKind) ? await postgresMeter(DATABASE_URL) : null;
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of kinds) {
-        rounds[kind].push(
-          await measureServer(servers[kind], {
-            profile: "lead",
-            connections,
-            durationMs,
-            warmupMs: round === 0 ? WARMUP_MS : REWARM_MS,
-            firstRequest: round * ROUND_STRIDE,
-          }),
-        );
+        const server = servers[kind];
+        // The PostgreSQL servers' windows also take PostgreSQL's CPU and WAL (marked with the server's CPU).
+        const metered = isPostgresKind(kind) ? { ...server, markCpu: () => meter.mark().then(server.markCpu) } : server;
+        const result = await measureServer(metered, {
+          profile: "lead",
+          connections,
+          durationMs,
+          warmupMs: round === 0 ? WARMUP_MS : REWARM_MS,
+          firstRequest: round * ROUND_STRIDE,
+        });
+        if (isPostgresKind(kind)) Object.assign(result, await meter.perRequest(result.requests));
+        rounds[kind].push(result);
       }
     }
     for (const kind of kinds) {
@@ -54,6 +61,7 @@ async function alternatingRounds(kinds) {
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await meter?.close();
   }
   return { rounds, writes };
 }

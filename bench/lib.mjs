@@ -1,4 +1,6 @@
 // Shared measuring helpers for the bench modules.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The PostgreSQL the benches use: DATABASE_URL, else the local server. */
 export const DATABASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -90,4 +92,79 @@ export function missingLeadWrites(writes) {
   return Object.entries(writes)
     .filter(([name, n]) => name !== "leads" && n !== writes.leads)
     .map(([name, n]) => `${name} ${n}`);
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+function clockTicksPerSecond() {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+/**
+ * CPU time in µs (user + system) of every process named `postgres` on this machine: backends,
+ * WAL writer, checkpointer. Null when there are none to read: not Linux, or a PostgreSQL on
+ * another machine (`databaseUrl`'s host is not loopback), whose CPU this machine can't see.
+ */
+function postgresCpuMicros(databaseUrl, ticksPerSecond) {
+  const host = new URL(databaseUrl).hostname;
+  if (!["127.0.0.1", "localhost", "[::1]", ""].includes(host)) return null;
+  let ticks = 0;
+  let seen = false;
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(")");
+    if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
+    // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+    const fields = stat.slice(close + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+    seen = true;
+  }
+  return seen ? (ticks * 1e6) / ticksPerSecond : null;
+}
+
+/**
+ * What PostgreSQL spent over a window: `mark()` starts it, `perRequest(n)` answers
+ * `{ postgresCpuUsPerRequest, walBytesPerRequest }` since the mark, divided by the `n` requests
+ * completed in it. The CPU is every local postgres process's (null when the server is elsewhere;
+ * other databases' work on the same server counts too, so keep the machine quiet); the WAL is how
+ * far `pg_current_wal_lsn()` moved, which tells two servers' durable writes apart (the reference
+ * that skipped half its writes wrote 4.8 KB a lead against Vitrina's 8.3 KB).
+ */
+export async function postgresMeter(databaseUrl) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const ticksPerSecond = clockTicksPerSecond();
+  const walBytes = async () =>
+    Number((await client.query("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS bytes")).rows[0].bytes);
+  let start;
+  return {
+    async mark() {
+      start = { cpu: postgresCpuMicros(databaseUrl, ticksPerSecond), wal: await walBytes() };
+    },
+    async perRequest(requests) {
+      const cpu = postgresCpuMicros(databaseUrl, ticksPerSecond);
+      const wal = await walBytes();
+      return {
+        postgresCpuUsPerRequest: cpu === null || start.cpu === null ? null : (cpu - start.cpu) / requests,
+        walBytesPerRequest: (wal - start.wal) / requests,
+      };
+    },
+    close: () => client.end(),
+  };
 }

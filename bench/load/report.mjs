@@ -4,6 +4,13 @@ import { measure } from "./drive.mjs";
 
 const us = (n) => `${n.toFixed(0)} µs`;
 
+/** A PostgreSQL server's round: PostgreSQL's own CPU and WAL per request (see postgresMeter in ../lib.mjs). */
+function postgresFigures(r) {
+  if (r.walBytesPerRequest === undefined) return "";
+  const cpu = r.postgresCpuUsPerRequest === null ? "" : `, PostgreSQL ${us(r.postgresCpuUsPerRequest)}`;
+  return `${cpu}, WAL ${(r.walBytesPerRequest / 1024).toFixed(1)} KiB/req`;
+}
+
 /** A row for run.mjs: req/s as the value, the rest as the note. `reference` is { label, perSecond } or absent. */
 export function loadRow(label, r, reference) {
   // Share of one core the generator used: well under 100 % means it was waiting on the server.
@@ -18,7 +25,7 @@ export function loadRow(label, r, reference) {
     case: label,
     value: r.perSecond,
     unit: "req/s",
-    note: `p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms, CPU/req client ${us(r.clientCpuUsPerRequest)} (${clientBusy}) server ${us(r.serverCpuUsPerRequest)}${ratio}`,
+    note: `p50 ${r.p50.toFixed(2)} / p99 ${r.p99.toFixed(2)} ms, CPU/req client ${us(r.clientCpuUsPerRequest)} (${clientBusy}) server ${us(r.serverCpuUsPerRequest)}${postgresFigures(r)}${ratio}`,
   };
 }
 
