@@ -6,6 +6,7 @@ import { Logger, makeWorkerUtils, run } from "graphile-worker";
 import { request } from "undici";
 import { signatureHeader } from "@vitrina/core/webhooks";
 import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
+import { WEBHOOK_SECRET } from "./outbox-setup.mjs";
 
 const quiet = new Logger(() => () => {});
 
@@ -38,7 +39,7 @@ export async function prepareGraphileDrain({ total, url, concurrency = 32, clien
   );
   // Statistics for the queued jobs, as Vitrina's outbox gets them (see analyzeSchema in lib.mjs).
   await utils.withPgClient((pgClient) => analyzeSchema((sql, params) => pgClient.query(sql, params), schema));
-  const key = "bench_secret_0123456789abcdef";
+  const key = WEBHOOK_SECRET;
   let runner;
   return {
     async start() {

@@ -5,6 +5,12 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
 import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
 
+/**
+ * The signing secret of every bench subscription, Vitrina's and graphile-worker's task alike: the
+ * receiver (servers/receiver.mjs) verifies each delivery with it.
+ */
+export const WEBHOOK_SECRET = "bench_secret_0123456789abcdef";
+
 /** A PostgreSQL storage in a fresh schema on DATABASE_URL, with `analyze()`; `close()` drops the schema. */
 export async function freshPostgresStorage() {
   const { default: pg } = await import("pg");
@@ -47,7 +53,7 @@ export async function vitrinaWithSubscription(storage, pool, receiverUrl) {
   await vitrina.webhooks.create(workspace.id, {
     url: receiverUrl,
     events: ["quote.created"],
-    secret: "bench_secret_0123456789abcdef",
+    secret: WEBHOOK_SECRET,
   });
   const emit = () =>
     vitrina.quotes.create({

@@ -26,7 +26,8 @@ const DRAIN_DEADLINE_MS = 120_000;
  * One drain of `total` deliveries by `drainer` (a servers/outbox-drainer.mjs process) into
  * `receiver` (servers/receiver.mjs): the backlog is queued with no worker running, then both
  * processes' CPU is marked, the worker set going, and the clock stopped once the last delivery
- * arrived. Resolves with deliveries/s and each side's CPU per delivery in µs.
+ * arrived. Resolves with deliveries/s and each side's CPU per delivery in µs; throws when the
+ * receiver found a delivery whose signature did not verify.
  */
 async function timeDrain(drainer, receiver, total, pool = {}) {
   await drainer.ask({ queue: { total, url: receiver.info.url, pool } }, (m) => m === "queued");
@@ -49,6 +50,9 @@ async function timeDrain(drainer, receiver, total, pool = {}) {
     }),
   ]).finally(() => clearTimeout(stalled));
   const seconds = (performance.now() - started) / 1000;
+  const { unverified, firstReason } = await reached;
+  if (unverified > 0)
+    throw new Error(`${unverified} of ${total} deliveries failed the receiver's signature check (${firstReason})`);
   const [workerCpu, receiverCpu] = await Promise.all([drainer.readCpu(), receiver.readCpu()]);
   await drainer.ask("finish", (m) => m === "finished");
   return { perSecond: total / seconds, workerCpuUs: workerCpu / total, receiverCpuUs: receiverCpu / total };
