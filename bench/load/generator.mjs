@@ -6,12 +6,13 @@
 // as a second opinion on the same server.
 import { Pool } from "undici";
 import { percentile } from "../lib.mjs";
-import { profiles } from "./requests.mjs";
+import { BODY_CHECK_EVERY, bodyChecks, profiles } from "./requests.mjs";
 
-async function runUndici({ target, next, connections, durationMs }) {
+async function runUndici({ target, next, connections, durationMs, checkBody }) {
   const origin = new URL(target.url).origin;
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const latencies = [];
+  let sent = 0;
   let errors = 0;
   let firstError;
   const cpu0 = process.cpuUsage();
@@ -21,11 +22,13 @@ async function runUndici({ target, next, connections, durationMs }) {
     Array.from({ length: connections }, async () => {
       while (performance.now() < end) {
         const request = next();
+        const checked = checkBody !== undefined && ++sent % BODY_CHECK_EVERY === 0;
         const t0 = performance.now();
         try {
           const { statusCode, body } = await pool.request(request);
-          await body.dump();
+          const problem = checked ? checkBody(await body.text()) : (await body.dump(), null);
           if (statusCode !== 200) throw new Error(`answered ${statusCode}`);
+          if (problem !== null) throw new Error(problem);
         } catch (error) {
           errors++;
           firstError ??= String(error?.message ?? error);
@@ -96,7 +99,7 @@ process.once("message", async (message) => {
     // `firstRequest` each round, for the same reason.
     const request = profiles[message.profile](message.target);
     let counter = message.firstRequest ?? 0;
-    const job = { ...message, next: () => request(counter++) };
+    const job = { ...message, next: () => request(counter++), checkBody: bodyChecks[message.profile] };
     const runner = job.engine === "autocannon" ? runAutocannon : runUndici;
     if (job.warmupMs > 0) {
       await runner({ ...job, durationMs: job.warmupMs });

@@ -77,3 +77,37 @@ function restProfile(target) {
 }
 
 export const profiles = { fixed: fixedProfile, lead: leadProfile, mcp: mcpProfile, rest: restProfile };
+
+/** Every how many responses the generator reads the body and checks it (the rest it discards). */
+export const BODY_CHECK_EVERY = 64;
+
+/** `text` as JSON, or undefined. */
+function parsed(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a profile's 200 must say, checked on a sample of responses: a reason when it doesn't, null
+ * when it does. A status code alone would let an error answered 200 pass as a fast success (MCP
+ * answers JSON-RPC errors and failed tool calls with 200); checking every body would charge the
+ * generator a JSON parse per request.
+ */
+export const bodyChecks = {
+  lead(text) {
+    return parsed(text)?.accepted === true ? null : `a lead was not accepted: ${text.slice(0, 200)}`;
+  },
+  mcp(text) {
+    const message = parsed(text);
+    if (message?.error !== undefined) return `JSON-RPC error: ${JSON.stringify(message.error).slice(0, 200)}`;
+    if (message?.result === undefined || message.result.isError === true)
+      return `the tool call failed: ${text.slice(0, 200)}`;
+    return null;
+  },
+  rest(text) {
+    return parsed(text)?.output !== undefined ? null : `no output in the answer: ${text.slice(0, 200)}`;
+  },
+};
