@@ -104,21 +104,20 @@ function clockTicksPerSecond() {
 }
 
 /**
- * CPU time in µs (user + system) of every process named `postgres` on this machine: backends,
+ * CPU ticks (user + system) of every process named `postgres` on this machine, by pid: backends,
  * WAL writer, checkpointer. Null when there are none to read: not Linux, or a PostgreSQL on
  * another machine (`databaseUrl`'s host is not loopback), whose CPU this machine can't see.
  */
-function postgresCpuMicros(databaseUrl, ticksPerSecond) {
+function postgresCpuTicks(databaseUrl) {
   const host = new URL(databaseUrl).hostname;
   if (!["127.0.0.1", "localhost", "[::1]", ""].includes(host)) return null;
-  let ticks = 0;
-  let seen = false;
   let entries;
   try {
     entries = readdirSync("/proc");
   } catch {
     return null;
   }
+  const ticks = new Map();
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue;
     let stat;
@@ -131,10 +130,22 @@ function postgresCpuMicros(databaseUrl, ticksPerSecond) {
     if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue;
     // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
     const fields = stat.slice(close + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]);
-    seen = true;
+    ticks.set(pid, Number(fields[11]) + Number(fields[12]));
   }
-  return seen ? (ticks * 1e6) / ticksPerSecond : null;
+  return ticks.size > 0 ? ticks : null;
+}
+
+/**
+ * The ticks spent since `start` by the processes alive at `end` (a process that started meanwhile
+ * counts whole). Not a difference of totals: a backend that exits in the window (another server's
+ * pool closing an idle connection) would take its whole life's CPU out of the sum, and did (one
+ * probe read a negative figure). What an exiting process spent since the mark is lost instead; the
+ * servers measured keep their pools' connections through their rounds.
+ */
+function ticksSince(start, end) {
+  let ticks = 0;
+  for (const [pid, now] of end) ticks += now - (start.get(pid) ?? 0);
+  return ticks;
 }
 
 /**
@@ -149,19 +160,20 @@ export async function postgresMeter(databaseUrl) {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const ticksPerSecond = clockTicksPerSecond();
+  const microsPerTick = 1e6 / clockTicksPerSecond();
   const walBytes = async () =>
     Number((await client.query("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn AS bytes")).rows[0].bytes);
   let start;
   return {
     async mark() {
-      start = { cpu: postgresCpuMicros(databaseUrl, ticksPerSecond), wal: await walBytes() };
+      start = { cpu: postgresCpuTicks(databaseUrl), wal: await walBytes() };
     },
     async perRequest(requests) {
-      const cpu = postgresCpuMicros(databaseUrl, ticksPerSecond);
+      const cpu = postgresCpuTicks(databaseUrl);
       const wal = await walBytes();
       return {
-        postgresCpuUsPerRequest: cpu === null || start.cpu === null ? null : (cpu - start.cpu) / requests,
+        postgresCpuUsPerRequest:
+          cpu === null || start.cpu === null ? null : (ticksSince(start.cpu, cpu) * microsPerTick) / requests,
         walBytesPerRequest: (wal - start.wal) / requests,
       };
     },
