@@ -1,6 +1,7 @@
 // Counts the statements (round trips) and commits lead intake sends to PostgreSQL per lead: a
 // pg.Pool whose every query, on the pool or on a checked-out client, is counted by its first word.
 import { createHmac } from "node:crypto";
+import { WEBHOOK_SECRET } from "./outbox-setup.mjs";
 
 /**
  * Wraps a pg.Pool so that every statement it runs is counted in `counts` by its first keyword, and
@@ -105,7 +106,7 @@ export async function statementsPerLead(databaseUrl, { leads = 50, known = false
     await vitrina.webhooks.create(workspace.id, {
       url: "http://127.0.0.1:9/hooks",
       events: ["conversation.started"],
-      secret: "bench_secret_0123456789abcdef",
+      secret: WEBHOOK_SECRET,
     });
     const target = { url: "http://127.0.0.1/functions/v1/lead-intake", connectorId: connector.id, secret };
     const warmups = known ? leads : 5;

@@ -26,7 +26,9 @@ async function runUndici({ target, next, connections, durationMs, checkBody }) {
         const t0 = performance.now();
         try {
           const { statusCode, body } = await pool.request(request);
-          const problem = checked ? checkBody(await body.text()) : (await body.dump(), null);
+          let problem = null;
+          if (checked) problem = checkBody(await body.text());
+          else await body.dump();
           if (statusCode !== 200) throw new Error(`answered ${statusCode}`);
           if (problem !== null) throw new Error(problem);
         } catch (error) {
