@@ -8,14 +8,20 @@
 // the worker's CPU per delivery and the receiver's, with the share of a core the receiver used (which
 // shows it wasn't what limited the rate). The latency rows keep worker and receiver in this process:
 // one event at a time leaves nothing to share, and the commit and the arrival must be read off one
-// clock. Vitrina sends as `nodeWebhookOptions()` sets it up on Node; graphile-worker's task POSTs
+// clock (that receiver checks every signature too, after stamping the arrival). Vitrina sends as `nodeWebhookOptions()` sets it up on Node; graphile-worker's task POSTs
 // with `fetch`, as its task code usually would, and, in a second reference row, with undici's
 // request API like Vitrina, to show what the HTTP client is worth. On PostgreSQL each drain's tables
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
+import { verifyWebhook } from "@vitrina/client";
 import { startServer } from "./load/drive.mjs";
 import { DATABASE_URL, percentile, postgresAnswers } from "./lib.mjs";
-import { freshPostgresStorage, memoryStorageForBench, vitrinaWithSubscription } from "./outbox-setup.mjs";
+import {
+  WEBHOOK_SECRET,
+  freshPostgresStorage,
+  memoryStorageForBench,
+  vitrinaWithSubscription,
+} from "./outbox-setup.mjs";
 
 export const name = "webhooks: one outbox worker → local 2xx receiver (each in its own process)";
 
@@ -65,18 +71,40 @@ function drainRow(label, drained, note) {
   return { case: label, value: drained.perSecond, unit: "deliveries/s", note: note ? `${note}; ${cpu}` : cpu };
 }
 
+/**
+ * The latency rows' receiver, in this process: stamps each delivery's arrival the moment its body is
+ * in, then verifies its signature as servers/receiver.mjs does (after the stamp, so the check's
+ * 15–20 µs is not counted as delivery time). `unverified()` says how many failed and why.
+ */
 async function startReceiver(onDelivery) {
+  let unverified = 0;
+  let firstReason;
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
       onDelivery(req.headers["vitrina-event-id"], performance.now());
+      try {
+        verifyWebhook({
+          payload: Buffer.concat(chunks).toString("utf8"),
+          header: req.headers["vitrina-signature"],
+          secret: WEBHOOK_SECRET,
+        });
+      } catch (error) {
+        unverified++;
+        firstReason ??= String(error?.message ?? error);
+      }
       res.statusCode = 204;
       res.end();
     });
   });
   server.keepAliveTimeout = 30_000;
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/hooks`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    unverified: () => ({ count: unverified, firstReason }),
+    close: () => new Promise((r) => server.close(r)),
+  };
 }
 
 /**
@@ -102,6 +130,11 @@ async function latency(makeStorage, total, warmup = 1000) {
   await worker.stop();
   await vitrina.close();
   await receiver.close();
+  const unverified = receiver.unverified();
+  if (unverified.count > 0)
+    throw new Error(
+      `${unverified.count} of ${warmup + total} deliveries failed the latency receiver's signature check (${unverified.firstReason})`,
+    );
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
