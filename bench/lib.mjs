@@ -177,6 +177,16 @@ export async function postgresMeter(databaseUrl) {
         walBytesPerRequest: (wal - start.wal) / requests,
       };
     },
+    /**
+     * Runs a CHECKPOINT and resolves once it is done (false, not an error, when the role may not:
+     * CHECKPOINT needs a superuser or pg_checkpoint).
+     */
+    async checkpoint() {
+      return client.query("CHECKPOINT").then(
+        () => true,
+        () => false,
+      );
+    },
     close: () => client.end(),
   };
 }
