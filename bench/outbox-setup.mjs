@@ -1,5 +1,6 @@
 // What the webhook benches share between the bench process (latency rows) and the drainer
 // processes (servers/outbox-drainer.mjs): storages, a Vitrina with one subscription, and a backlog.
+import { verifyWebhook } from "@vitrina/client";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
@@ -7,9 +8,40 @@ import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
 
 /**
  * The signing secret of every bench subscription, Vitrina's and graphile-worker's task alike: the
- * receiver (servers/receiver.mjs) verifies each delivery with it.
+ * receivers verify each delivery with it (see signatureTally).
  */
 export const WEBHOOK_SECRET = "bench_secret_0123456789abcdef";
+
+/**
+ * What the benches' receivers (servers/receiver.mjs, the latency rows' in webhooks.bench.mjs) do
+ * with each delivery: verify it as a real receiver would, with @vitrina/client's verifyWebhook and
+ * WEBHOOK_SECRET, and count those that fail with the first reason, so a contender that sent unsigned
+ * or wrongly signed POSTs is caught, not timed. `reset()` starts a new count.
+ */
+export function signatureTally() {
+  let unverified = 0;
+  let firstReason;
+  return {
+    check(payload, header) {
+      try {
+        verifyWebhook({ payload, header, secret: WEBHOOK_SECRET });
+      } catch (error) {
+        unverified++;
+        firstReason ??= String(error?.message ?? error);
+      }
+    },
+    reset() {
+      unverified = 0;
+      firstReason = undefined;
+    },
+    get unverified() {
+      return unverified;
+    },
+    get firstReason() {
+      return firstReason;
+    },
+  };
+}
 
 /** A PostgreSQL storage in a fresh schema on DATABASE_URL, with `analyze()`; `close()` drops the schema. */
 export async function freshPostgresStorage() {

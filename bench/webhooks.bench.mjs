@@ -8,18 +8,18 @@
 // the worker's CPU per delivery and the receiver's, with the share of a core the receiver used (which
 // shows it wasn't what limited the rate). The latency rows keep worker and receiver in this process:
 // one event at a time leaves nothing to share, and the commit and the arrival must be read off one
-// clock (that receiver checks every signature too, after stamping the arrival). Vitrina sends as `nodeWebhookOptions()` sets it up on Node; graphile-worker's task POSTs
-// with `fetch`, as its task code usually would, and, in a second reference row, with undici's
-// request API like Vitrina, to show what the HTTP client is worth. On PostgreSQL each drain's tables
+// clock (that receiver checks every signature too, after stamping the arrival). Vitrina sends as
+// `nodeWebhookOptions()` sets it up on Node; graphile-worker's task POSTs with `fetch`, as its task
+// code usually would, and, in a second reference row, with undici's request API like Vitrina, to
+// show what the HTTP client is worth. On PostgreSQL each drain's tables
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
-import { verifyWebhook } from "@vitrina/client";
 import { startServer } from "./load/drive.mjs";
 import { DATABASE_URL, percentile, postgresAnswers } from "./lib.mjs";
 import {
-  WEBHOOK_SECRET,
   freshPostgresStorage,
   memoryStorageForBench,
+  signatureTally,
   vitrinaWithSubscription,
 } from "./outbox-setup.mjs";
 
@@ -73,27 +73,17 @@ function drainRow(label, drained, note) {
 
 /**
  * The latency rows' receiver, in this process: stamps each delivery's arrival the moment its body is
- * in, then verifies its signature as servers/receiver.mjs does (after the stamp, so the check's
- * 15–20 µs is not counted as delivery time). `unverified()` says how many failed and why.
+ * in, then checks its signature (after the stamp, so the check's 15–20 µs is not counted as delivery
+ * time). `signatures` holds the count of those that failed.
  */
 async function startReceiver(onDelivery) {
-  let unverified = 0;
-  let firstReason;
+  const signatures = signatureTally();
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
       onDelivery(req.headers["vitrina-event-id"], performance.now());
-      try {
-        verifyWebhook({
-          payload: Buffer.concat(chunks).toString("utf8"),
-          header: req.headers["vitrina-signature"],
-          secret: WEBHOOK_SECRET,
-        });
-      } catch (error) {
-        unverified++;
-        firstReason ??= String(error?.message ?? error);
-      }
+      signatures.check(Buffer.concat(chunks).toString("utf8"), req.headers["vitrina-signature"]);
       res.statusCode = 204;
       res.end();
     });
@@ -102,7 +92,7 @@ async function startReceiver(onDelivery) {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/hooks`,
-    unverified: () => ({ count: unverified, firstReason }),
+    signatures,
     close: () => new Promise((r) => server.close(r)),
   };
 }
@@ -130,10 +120,10 @@ async function latency(makeStorage, total, warmup = 1000) {
   await worker.stop();
   await vitrina.close();
   await receiver.close();
-  const unverified = receiver.unverified();
-  if (unverified.count > 0)
+  const { unverified, firstReason } = receiver.signatures;
+  if (unverified > 0)
     throw new Error(
-      `${unverified.count} of ${warmup + total} deliveries failed the latency receiver's signature check (${unverified.firstReason})`,
+      `${unverified} of ${warmup + total} deliveries failed the latency receiver's signature check (${firstReason})`,
     );
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p99: percentile(samples, 99) };

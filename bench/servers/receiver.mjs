@@ -3,38 +3,27 @@
 // an event loop or a core's time slices, and so each side's CPU per delivery can be read apart
 // (the worker's from the bench process, the receiver's through ipc.mjs's cpu-mark / cpu-read).
 // Besides ipc.mjs's protocol it answers { expect: n }: it counts deliveries from zero, answers
-// "armed", then { reached: n, unverified } once n have arrived, so a drain is timed without
-// polling it. Every delivery is verified as a real receiver would, with @vitrina/client's
-// verifyWebhook and the bench's subscription secret; `unverified` counts those that failed (and the
-// first reason), so a contender that sent unsigned or wrongly signed POSTs is caught, not timed.
-// It still answers 204 to those: a refusal would make the contender retry and the drain stall.
+// "armed", then { reached: n, unverified, firstReason } once n have arrived, so a drain is timed
+// without polling it. Every delivery's signature is checked (signatureTally in ../outbox-setup.mjs).
+// It still answers 204 to one that fails: a refusal would make the contender retry and the drain
+// stall.
 import { createServer } from "node:http";
-import { verifyWebhook } from "@vitrina/client";
-import { WEBHOOK_SECRET } from "../outbox-setup.mjs";
+import { signatureTally } from "../outbox-setup.mjs";
 import { announce } from "./ipc.mjs";
 
 let received = 0;
 let expected = Infinity;
-let unverified = 0;
-let firstReason;
-
-function verify(payload, header) {
-  try {
-    verifyWebhook({ payload, header, secret: WEBHOOK_SECRET });
-  } catch (error) {
-    unverified++;
-    firstReason ??= String(error?.message ?? error);
-  }
-}
+const signatures = signatureTally();
 
 const server = createServer((req, res) => {
   const chunks = [];
   req.on("data", (chunk) => chunks.push(chunk));
   req.on("end", () => {
-    verify(Buffer.concat(chunks).toString("utf8"), req.headers["vitrina-signature"]);
+    signatures.check(Buffer.concat(chunks).toString("utf8"), req.headers["vitrina-signature"]);
     res.statusCode = 204;
     res.end();
-    if (++received === expected) process.send({ reached: received, unverified, firstReason });
+    if (++received === expected)
+      process.send({ reached: received, unverified: signatures.unverified, firstReason: signatures.firstReason });
   });
 });
 server.keepAliveTimeout = 30_000;
@@ -43,8 +32,7 @@ await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 process.on("message", (message) => {
   if (typeof message?.expect !== "number") return;
   received = 0;
-  unverified = 0;
-  firstReason = undefined;
+  signatures.reset();
   expected = message.expect;
   process.send("armed");
 });
