@@ -1,5 +1,7 @@
 import { createServer } from "node:net";
+import { memoryStorage } from "@vitrina/adapter-memory";
 import { verifyWebhook } from "@vitrina/client";
+import type { Storage } from "@vitrina/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { pinnedSender } from "../src/pinned-sender.js";
 import {
@@ -191,6 +193,39 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
     await h.quote();
     expect(await h.vitrina.outbox.dispatcher.runOnce("w")).toBe(0);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("sends a subscription nothing more once it answered 410, while its disable is still being written", async () => {
+    const receiver = await startReceiver((_d, res) => {
+      res.statusCode = 410;
+      res.end();
+    });
+    closers.push(receiver.close);
+    // Every transaction, the disable included, takes a round trip's time to start, as on
+    // PostgreSQL: a worker that freed the 410's slot at once would claim the subscription's next
+    // delivery meanwhile and send it to a receiver that said it is gone.
+    const memory = memoryStorage();
+    const storage: Storage = {
+      ...memory,
+      transaction: async (work) => {
+        await new Promise((r) => setTimeout(r, 50));
+        return memory.transaction(work);
+      },
+    };
+    const h = await harness({ storage, webhooks: { perSubscriptionConcurrency: 1 } });
+    const sub = await h.subscribe(receiver.url);
+    for (let i = 0; i < 3; i++) await h.quote();
+    const worker = h.vitrina.outbox.startWorker();
+    closers.push(() => worker.stop());
+    const started = Date.now();
+    let deliveries = await deliveriesOf(h, sub);
+    while (deliveries.some((d) => d.status === "pending") && Date.now() - started < 3_000) {
+      await new Promise((r) => setTimeout(r, 10));
+      deliveries = await deliveriesOf(h, sub);
+    }
+    expect(receiver.received).toHaveLength(1);
+    expect(deliveries.map((d) => d.status)).toEqual(["failed", "failed", "failed"]);
+    expect(deliveries.filter((d) => d.last_error.startsWith("subscription disabled"))).toHaveLength(2);
   });
 
   it("wakes a running worker right after the commit: delivered in milliseconds, not at the 30 s sweep", async () => {

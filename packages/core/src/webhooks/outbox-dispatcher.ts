@@ -164,14 +164,18 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   /**
    * Attempts one claimed delivery and records the outcome; never rejects (errors are logged).
    * `attempted` is called once the attempt is over (answered, failed or timed out), before its
-   * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts).
+   * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts). After a
+   * 410 it is not called: the slot stays taken until the subscription is disabled, since a slot
+   * freed sooner lets the worker claim the subscription's next delivery and send it to a receiver
+   * that said it is gone (the worker frees the slot itself once `deliver` settles).
    */
   async function deliver(claimed: ClaimedDelivery, workerId: string, attempted?: () => void): Promise<void> {
     const { delivery } = claimed;
     const attemptedAt = clock.now();
     const started = performance.now();
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
-    attempted?.();
+    const gone = !("terminal" in result) && result.statusCode === 410;
+    if (!gone) attempted?.();
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);
@@ -192,13 +196,12 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     // and attempt are one atomic step, batched with other finished attempts (one statement on
     // PostgreSQL); a 410 also disables the subscription, in a transaction of its own.
     const completion = { deliveryId: delivery.id, workerId, outcome, ...(record && { attempt: record }) };
-    const complete =
-      record?.statusCode === 410
-        ? storage.transaction(async (tx) => {
-            const [recorded] = await tx.webhookDeliveries.completeClaims([completion]);
-            if (recorded) await disableSubscription(tx, delivery, now.toISOString());
-          })
-        : completions.complete(completion);
+    const complete = gone
+      ? storage.transaction(async (tx) => {
+          const [recorded] = await tx.webhookDeliveries.completeClaims([completion]);
+          if (recorded) await disableSubscription(tx, delivery, now.toISOString());
+        })
+      : completions.complete(completion);
     await complete
       .then(() => logAttempt(delivery, result, outcome))
       .catch((error: unknown) => {
