@@ -98,19 +98,22 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
     async accept(input: z.input<typeof acceptInput>): Promise<QuoteRecord> {
       const { workspaceId, quoteId } = parseOrThrow(acceptInput, input, "quote acceptance");
       return storage.transaction(async (tx) => {
-        const quote = await tx.quotes.get(workspaceId, quoteId);
-        if (quote === null) throw new NotFoundError(`quote ${quoteId} does not exist`);
-        if (quote.status !== "issued") throw new ConflictError(`quote ${quote.id} is already ${quote.status}`);
-        const accepted: QuoteRecord = { ...quote, status: "accepted", acceptedAt: clock.now().toISOString() };
-        await tx.quotes.update(accepted);
+        // One conditional write, not read-then-write: on PostgreSQL (READ COMMITTED) two concurrent
+        // acceptances both read `issued` and both won, emitting `quote.accepted` twice.
+        const accepted = await tx.quotes.accept(workspaceId, quoteId, clock.now().toISOString());
+        if (accepted === null) {
+          const existing = await tx.quotes.get(workspaceId, quoteId);
+          if (existing === null) throw new NotFoundError(`quote ${quoteId} does not exist`);
+          throw new ConflictError(`quote ${existing.id} is already ${existing.status}`);
+        }
         await emitEvent(tx, deps, {
-          workspaceId: quote.workspaceId,
+          workspaceId: accepted.workspaceId,
           type: "quote.accepted",
           data: {
-            quote_id: quote.id,
-            contact_id: quote.contactId,
-            total: quote.total,
-            currency: quote.currency,
+            quote_id: accepted.id,
+            contact_id: accepted.contactId,
+            total: accepted.total,
+            currency: accepted.currency,
             accepted_at: accepted.acceptedAt!,
           },
         });
