@@ -25,9 +25,10 @@ describe("quote amounts beyond what a number holds exactly", () => {
 
   it("refuses an overflowing line with 422, not a RangeError", async () => {
     const { create } = await setup();
+    // The unit price itself is past exact integers, so that is the field named.
     await expect(create([{ sku: "A", quantity: 2, unitPrice: 1e308 }])).rejects.toMatchObject({
       code: "invalid_payload",
-      reasons: [expect.objectContaining({ field: "items.0" })],
+      reasons: [expect.objectContaining({ field: "items.0.unitPrice" })],
     });
   });
 
