@@ -18,6 +18,13 @@ export function createCommerceRepositories(state: MemoryState, undo: UndoLog): C
       async update(quote) {
         return state.quotes.replace(quote, undo);
       },
+      async accept(workspaceId, id, at) {
+        const current = state.quotes.get(id);
+        if (current?.workspaceId !== workspaceId || current.status !== "issued") return null;
+        const accepted = { ...current, status: "accepted" as const, acceptedAt: at };
+        state.quotes.replace(accepted, undo);
+        return accepted;
+      },
     },
     orders: {
       async insert(order) {

@@ -9,6 +9,7 @@ import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-mes
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
 import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
+import { checkLeadIntakeLimits } from "./leads/lead-intake-limits.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
 import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth/oauth-urls.js";
@@ -173,6 +174,7 @@ export function createVitrina(options: VitrinaOptions) {
   const workspaces = createWorkspaceService({ storage, clock, ids });
   const connectors = createConnectorService({ storage, secretBox, clock, ids });
   const contacts = createContactService({ storage, clock, ids });
+  checkLeadIntakeLimits(options.leadIntake);
   const verifier = createLeadSignatureVerifier({
     connectors: storage.connectors,
     secretBox,

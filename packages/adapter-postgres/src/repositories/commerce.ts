@@ -83,6 +83,16 @@ export function commerceRepositories(
         );
         return affected(result) > 0;
       },
+      // The `status = 'issued'` guard is re-checked on the row's latest version after a concurrent
+      // writer commits (READ COMMITTED), so a second acceptance updates nothing.
+      accept: (workspaceId, id, at) =>
+        one(
+          q,
+          `UPDATE ${s}.quotes SET status = 'accepted', accepted_at = $3
+           WHERE workspace_id = $1 AND id = $2 AND status = 'issued' RETURNING *`,
+          [workspaceId, id, at],
+          toQuote,
+        ),
     },
     orders: {
       async insert(o) {

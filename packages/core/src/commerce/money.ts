@@ -15,6 +15,17 @@ export function currencyDecimals(currency: string): number {
 export function toMinor(amount: number, currency: string, field: string): number {
   const scale = 10 ** currencyDecimals(currency);
   const minor = Math.round(amount * scale);
+  // Past 2^53 minor units a number no longer holds every integer, and a large amount times the
+  // scale can overflow to Infinity (which slipped past the check below, NaN > x being false, and
+  // failed later as an `internal` event schema error): refused here, naming the field.
+  if (!Number.isSafeInteger(minor)) {
+    throw new ValidationError("amount is invalid", [
+      {
+        field,
+        reason: `is too large: ${currency} amounts are computed exactly up to ${Number.MAX_SAFE_INTEGER / scale}`,
+      },
+    ]);
+  }
   if (Math.abs(minor - amount * scale) > 1e-6 * scale) {
     throw new ValidationError("amount is invalid", [
       { field, reason: `${currency} amounts have at most ${currencyDecimals(currency)} decimals` },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, ConflictError } from "../errors.js";
+import { NotFoundError, ConflictError, ValidationError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { QuoteRecord } from "../ports/commerce-records.js";
 import type { Clock } from "../ports/clock.js";
@@ -30,6 +30,22 @@ const createInput = z.strictObject({
     .max(200),
 });
 
+/**
+ * `minor` when it is a safe integer. Past 2^53 a double no longer holds every integer, so a line
+ * total, subtotal or total there would be stored rounded (3 × 3002399751580331 came out one peso
+ * short) or as Infinity (which then failed as a RangeError, a 500): refused with 422 instead.
+ * Sums and products of safe integers that stay safe are exact, so checking each result suffices.
+ */
+function exactMinor(minor: number, field: string, what: string): number {
+  if (Number.isSafeInteger(minor)) return minor;
+  throw new ValidationError("quote is invalid", [
+    {
+      field,
+      reason: `${what} is too large: amounts are computed exactly up to ${Number.MAX_SAFE_INTEGER} minor units`,
+    },
+  ]);
+}
+
 /** Quotes priced by the server: line totals, subtotal, VAT and total computed here, never trusted from input. */
 export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: IdGenerator; vatRate: VatRate }) {
   const { storage, clock, ids } = deps;
@@ -45,10 +61,19 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
         const vatRate = typeof deps.vatRate === "function" ? deps.vatRate(workspace) : deps.vatRate;
         const lines = parsed.items.map((item, i) => ({
           ...item,
-          minor: toMinor(item.unitPrice, currency, `items.${i}.unitPrice`) * item.quantity,
+          minor: exactMinor(
+            toMinor(item.unitPrice, currency, `items.${i}.unitPrice`) * item.quantity,
+            `items.${i}`,
+            "quantity × unitPrice",
+          ),
         }));
-        const subtotalMinor = lines.reduce((sum, line) => sum + line.minor, 0);
+        const subtotalMinor = exactMinor(
+          lines.reduce((sum, line) => sum + line.minor, 0),
+          "items",
+          "the subtotal",
+        );
         const vatMinor = vatOf(subtotalMinor, vatRate);
+        exactMinor(subtotalMinor + vatMinor, "items", "the total with VAT");
         const quote: QuoteRecord = {
           id: ids(),
           workspaceId: workspace.id,
@@ -98,19 +123,22 @@ export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: 
     async accept(input: z.input<typeof acceptInput>): Promise<QuoteRecord> {
       const { workspaceId, quoteId } = parseOrThrow(acceptInput, input, "quote acceptance");
       return storage.transaction(async (tx) => {
-        const quote = await tx.quotes.get(workspaceId, quoteId);
-        if (quote === null) throw new NotFoundError(`quote ${quoteId} does not exist`);
-        if (quote.status !== "issued") throw new ConflictError(`quote ${quote.id} is already ${quote.status}`);
-        const accepted: QuoteRecord = { ...quote, status: "accepted", acceptedAt: clock.now().toISOString() };
-        await tx.quotes.update(accepted);
+        // One conditional write, not read-then-write: on PostgreSQL (READ COMMITTED) two concurrent
+        // acceptances both read `issued` and both won, emitting `quote.accepted` twice.
+        const accepted = await tx.quotes.accept(workspaceId, quoteId, clock.now().toISOString());
+        if (accepted === null) {
+          const existing = await tx.quotes.get(workspaceId, quoteId);
+          if (existing === null) throw new NotFoundError(`quote ${quoteId} does not exist`);
+          throw new ConflictError(`quote ${existing.id} is already ${existing.status}`);
+        }
         await emitEvent(tx, deps, {
-          workspaceId: quote.workspaceId,
+          workspaceId: accepted.workspaceId,
           type: "quote.accepted",
           data: {
-            quote_id: quote.id,
-            contact_id: quote.contactId,
-            total: quote.total,
-            currency: quote.currency,
+            quote_id: accepted.id,
+            contact_id: accepted.contactId,
+            total: accepted.total,
+            currency: accepted.currency,
             accepted_at: accepted.acceptedAt!,
           },
         });

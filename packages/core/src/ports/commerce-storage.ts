@@ -5,6 +5,12 @@ export interface QuoteRepository {
   get(workspaceId: string, id: string): Promise<QuoteRecord | null>;
   /** Writes the whole record (by id); false when it does not exist. */
   update(quote: QuoteRecord): Promise<boolean>;
+  /**
+   * Marks the quote `accepted` with `acceptedAt = at` only if it is still `issued`, in one
+   * conditional write, so of two concurrent acceptances exactly one wins. Returns the accepted
+   * record, or null when it does not exist or is no longer `issued` (read it to tell which).
+   */
+  accept(workspaceId: string, id: string, at: string): Promise<QuoteRecord | null>;
 }
 
 export interface OrderRepository {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ContactRecord, ConversationRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import type { fixtures } from "./fixtures.js";
+import { webhookFixtures } from "./webhook-fixtures.js";
 
 export type Fixtures = ReturnType<typeof fixtures>;
 export type Seed = () => Promise<{ workspace: { id: string }; connector: { id: string } }>;
@@ -180,6 +181,21 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       expect(await storage().conversations.get(open.workspaceId, open.id)).toEqual(winners[0]);
       expect(winners[0]).toMatchObject({ status: "pending", escalatedAt: winners[0]!.updatedAt });
       expect(await storage().conversations.escalate(open.workspaceId, f.id(), f.at())).toBeNull();
+    });
+
+    it("quotes.accept lets exactly one of many racing acceptances through and keeps its timestamp", async () => {
+      const contact = await newContact();
+      const quote = webhookFixtures().quote(contact.workspaceId, contact.id);
+      await storage().quotes.insert(quote);
+      const results = await Promise.all(
+        Array.from({ length: RACERS }, (_, i) => storage().quotes.accept(quote.workspaceId, quote.id, f.at(100 + i))),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]).toEqual({ ...quote, status: "accepted", acceptedAt: winners[0]!.acceptedAt });
+      expect(await storage().quotes.get(quote.workspaceId, quote.id)).toEqual(winners[0]);
+      expect(await storage().quotes.accept(quote.workspaceId, f.id(), f.at())).toBeNull();
+      expect(await storage().quotes.accept(f.id(), quote.id, f.at())).toBeNull();
     });
   });
 

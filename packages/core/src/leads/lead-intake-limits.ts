@@ -1,0 +1,32 @@
+import { VitrinaError } from "../errors.js";
+
+/** The numeric `leadIntake` options of `createVitrina`, as given (each may be missing). */
+export interface LeadIntakeLimitOptions {
+  maxBodyBytes?: number;
+  toleranceMs?: number;
+  consentClockSkewMs?: number;
+  firstMessage?: { oncePerContactWithinMs?: number };
+}
+
+/**
+ * Refuses, when Vitrina is created, a `leadIntake` number that is not an integer in range. Every
+ * check that uses them compares with `>` or `<=`, and any comparison with NaN is false, so an unset
+ * environment variable read with `Number(...)` failed open: `toleranceMs: NaN` accepted leads signed
+ * a year ago (no replay window), `maxBodyBytes: NaN` read bodies of any size, and
+ * `oncePerContactWithinMs: NaN` answered every lead of a known contact with a 500.
+ */
+export function checkLeadIntakeLimits(options: LeadIntakeLimitOptions = {}): void {
+  const checks: Array<[field: string, value: number | undefined, min: 0 | 1]> = [
+    ["maxBodyBytes", options.maxBodyBytes, 1],
+    ["toleranceMs", options.toleranceMs, 1],
+    ["consentClockSkewMs", options.consentClockSkewMs, 0],
+    ["firstMessage.oncePerContactWithinMs", options.firstMessage?.oncePerContactWithinMs, 0],
+  ];
+  for (const [field, value, min] of checks) {
+    if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) continue;
+    const reason = min === 1 ? "must be a positive integer" : "must be an integer >= 0";
+    throw new VitrinaError("invalid_argument", `leadIntake.${field} ${reason}`, {
+      reasons: [{ field: `leadIntake.${field}`, reason }],
+    });
+  }
+}
