@@ -34,6 +34,30 @@ export interface AttemptOutcome {
   observedAt: string;
 }
 
+/** The stored outcome of a `confirmed` or `failed` attempt, as a replay answers it. */
+const replayOf = (attempt: IdempotencyAttemptRecord): AttemptOutcome => ({
+  result: { output: attempt.output },
+  freshness: "recorded",
+  observedAt: attempt.observedAt ?? attempt.updatedAt,
+});
+
+const fingerprintOf = (input: unknown) => sha256Hex(canonicalJson(input));
+
+/**
+ * The recorded outcome when the key's attempt is already `confirmed` or `failed` with this same
+ * input, else null (no attempt yet, one still running or unknown, or another input: the full
+ * `runLogicalAttempt` decides those). Lets the runtime answer a retry before the policies judge it
+ * again: they judged the first call, and a retry of a change that happened must not be blocked.
+ */
+export async function recordedOutcome(
+  deps: Pick<LogicalAttemptDeps, "storage">,
+  call: Pick<LogicalAttemptCall, "workspaceId" | "capability" | "idempotencyKey" | "input">,
+): Promise<AttemptOutcome | null> {
+  const attempt = await deps.storage.idempotencyAttempts.get(call.workspaceId, call.capability, call.idempotencyKey);
+  if (attempt === null || (attempt.state !== "confirmed" && attempt.state !== "failed")) return null;
+  return attempt.inputFingerprint === (await fingerprintOf(call.input)) ? replayOf(attempt) : null;
+}
+
 /** An output `{ ok: false }` is a definitive failure (nothing applied); anything else confirms. */
 const finalState = (output: unknown) =>
   output !== null && typeof output === "object" && (output as { ok?: unknown }).ok === false ? "failed" : "confirmed";
@@ -48,7 +72,7 @@ const finalState = (output: unknown) =>
  */
 export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalAttemptCall): Promise<AttemptOutcome> {
   const repo = deps.storage.idempotencyAttempts;
-  const fingerprint = await sha256Hex(canonicalJson(call.input));
+  const fingerprint = await fingerprintOf(call.input);
   const now = () => deps.clock.now().toISOString();
   const move = async (from: IdempotencyAttemptRecord, change: Partial<IdempotencyAttemptRecord>) => {
     const next = { ...from, ...change, version: from.version + 1, updatedAt: now() };
@@ -81,13 +105,7 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
         `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`,
       );
     }
-    if (attempt.state === "confirmed" || attempt.state === "failed") {
-      return {
-        result: { output: attempt.output },
-        freshness: "recorded",
-        observedAt: attempt.observedAt ?? attempt.updatedAt,
-      };
-    }
+    if (attempt.state === "confirmed" || attempt.state === "failed") return replayOf(attempt);
     if (attempt.state === "executing") {
       if (attempt.leaseExpiresAt !== null && attempt.leaseExpiresAt > now()) {
         throw new AttemptInProgressError(

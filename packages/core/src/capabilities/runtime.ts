@@ -7,7 +7,7 @@ import type { Storage } from "../ports/storage.js";
 import { withSpan } from "../telemetry/tracing.js";
 import { parseOrThrow, reasonsFromZod } from "../validation.js";
 import type { CapabilityContext, CapabilityPrincipal, CapabilityResult, Provenance } from "./definition.js";
-import { runLogicalAttempt } from "./logical-attempt.js";
+import { recordedOutcome, runLogicalAttempt } from "./logical-attempt.js";
 import { enforcePolicies, type CapabilityPolicy } from "./policies.js";
 import type { CapabilityRegistry, RegisteredCapability } from "./registry.js";
 import { assertScopes } from "../auth/scopes.js";
@@ -55,7 +55,8 @@ function requireKey(name: string, key: string | undefined): string {
 /**
  * The agent runtime: one `invoke` for every capability. In order: the capability exists
  * (`not_found`), the principal holds its scopes (`insufficient_scope`), the input is valid
- * (`invalid_payload`, every violation with its path), policies allow a command (`policy_blocked`),
+ * (`invalid_payload`, every violation with its path), policies allow a command (`policy_blocked`;
+ * not asked again for a retry of a finished logical attempt, which gets its recorded outcome),
  * then it runs, under a logical attempt when its idempotency says so, and the output is checked
  * against the published schema before it is returned with its provenance.
  */
@@ -67,7 +68,20 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     assertScopes(options.principal, descriptor);
     const parsed: unknown = parseOrThrow(definition.input as z.ZodType, input, `${name} input`);
     const key = definition.idempotency.required ? requireKey(name, options.idempotencyKey) : undefined;
-    if (descriptor.execution === "command" && deps.policies.length > 0) {
+    const policed = descriptor.execution === "command" && deps.policies.length > 0;
+    // A retry of a finished attempt gets its recorded outcome before the policies run: they judged
+    // the first call, and judging the retry again could block (and open a task for) a change that
+    // already happened, where the key promises the first outcome back.
+    const replay =
+      policed && key !== undefined && definition.idempotency.strategy === "logical-attempt"
+        ? await recordedOutcome(deps, {
+            workspaceId: options.principal.workspaceId,
+            capability: name,
+            idempotencyKey: key,
+            input: parsed,
+          })
+        : null;
+    if (policed && replay === null) {
       await enforcePolicies(deps, {
         capability: descriptor,
         input: parsed,
@@ -90,7 +104,8 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
 
     const idempotency = definition.idempotency;
     const outcome =
-      key === undefined || idempotency.strategy !== "logical-attempt"
+      replay ??
+      (key === undefined || idempotency.strategy !== "logical-attempt"
         ? { result: await apply(), freshness: "live" as const, observedAt: deps.clock.now().toISOString() }
         : await runLogicalAttempt(
             { storage: deps.storage, clock: deps.clock, ids: deps.ids, leaseMs: deps.attemptLeaseMs },
@@ -105,7 +120,7 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
                 return output === null ? null : checkedOutput(capability, output);
               },
             },
-          );
+          ));
     return {
       output: outcome.result.output,
       provenance: {

@@ -49,16 +49,18 @@ function toolCallReasons(params: unknown): FieldReason[] {
 /**
  * The SDK's schemas for the requests this server answers. The SDK checks a request against them
  * itself, but a failure there surfaces as -32603 Internal error with the zod issues as its message.
+ * A Map, not an object literal: `method` is the caller's text, and on a plain object `constructor`,
+ * `toString` or `__proto__` would find Object.prototype's members (a 500 instead of -32601).
  */
-const REQUEST_SCHEMAS: Record<
+const REQUEST_SCHEMAS = new Map<
   string,
   { safeParse(value: unknown): { success: true } | { success: false; error: Parameters<typeof reasonsFromZod>[0] } }
-> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  "tools/list": ListToolsRequestSchema,
-  "tools/call": CallToolRequestSchema,
-};
+>([
+  ["initialize", InitializeRequestSchema],
+  ["ping", PingRequestSchema],
+  ["tools/list", ListToolsRequestSchema],
+  ["tools/call", CallToolRequestSchema],
+]);
 
 const describe = (reasons: FieldReason[]) => reasons.map((r) => `${r.field} ${r.reason}`).join("; ");
 
@@ -104,7 +106,7 @@ export function refuseInvalidMessage(body: Record<string, unknown>, catalog: Too
     if (!catalog.byName.has(name))
       return jsonRpcErrorResponse(200, JSONRPC_INVALID_PARAMS, "not_found", `Unknown tool: ${name}`, {}, id);
   }
-  const schema = id === null ? undefined : REQUEST_SCHEMAS[body.method as string];
+  const schema = id === null ? undefined : REQUEST_SCHEMAS.get(body.method as string);
   const params = schema?.safeParse(body);
   if (params?.success === false) return invalidParams(reasonsFromZod(params.error));
   const message = JSONRPCMessageSchema.safeParse(body);

@@ -80,6 +80,14 @@ describe("MCP conformance server scenarios (equivalent checks)", () => {
     }
   });
 
+  it("a method named like an Object.prototype member (constructor, toString, __proto__…) is -32601, not a 500", async () => {
+    for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
+      const res = await h.post({ jsonrpc: "2.0", id: 5, method, params: {} });
+      expect(res.status, method).toBe(200);
+      expect(res.json, method).toMatchObject({ jsonrpc: "2.0", id: 5, error: { code: -32601 } });
+    }
+  });
+
   it("tools-list: an array where every tool has a name, a description and an object inputSchema", async () => {
     const client = await conformanceClient();
     const { tools } = await client.listTools();

@@ -373,3 +373,46 @@ describe("REST with an embedder's authenticator", () => {
     expect(seen.every((s) => !s.direct && s.isRequest)).toBe(true);
   });
 });
+
+describe("REST with a capability policy", () => {
+  let h: RestServer;
+  let judged = 0;
+  beforeAll(async () => {
+    h = await startRestServer({
+      rest: { enabled: true },
+      // A budget-style policy: the first contacts.update it judges is allowed, every later one blocked.
+      policies: [
+        ({ capability }) =>
+          capability.name === "contacts.update" && ++judged > 1 ? { block: "budget spent" } : "allow",
+      ],
+    });
+  });
+  afterAll(() => h.close());
+
+  it("replays a finished attempt's outcome to a retry with its key, without judging (or blocking) it again", async () => {
+    const send = () =>
+      h.call("POST", "/v1/rest/contacts.update", {
+        body: { contact_id: h.contact.id, name: "Ana" },
+        headers: { "idempotency-key": "rename-ana-policy" },
+      });
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.json.output).toEqual({ ok: true });
+    // The client lost the answer and retries: the change already happened once.
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.json.output).toEqual({ ok: true });
+    expect(retry.json.provenance.freshness).toBe("recorded");
+    // No review task and no policy.blocked event for a change that was allowed and applied.
+    expect(await h.storage.tasks.listByWorkspace(h.workspace.id)).toEqual([]);
+    expect(await h.storage.events.listByWorkspace(h.workspace.id, { type: "policy.blocked" })).toEqual([]);
+    // A new key is a new change: the policy judges it.
+    const other = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Ana" },
+      headers: { "idempotency-key": "rename-ana-policy-2" },
+    });
+    expect(other.status).toBe(403);
+    expect(other.json.error.code).toBe("policy_blocked");
+  });
+});
