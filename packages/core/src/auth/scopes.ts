@@ -39,7 +39,10 @@ export function missingScopes(
 }
 
 /** Throws `insufficient_scope` naming what is missing and how the scopes are matched. */
-export function assertScopes(principal: CapabilityPrincipal, descriptor: CapabilityDescriptor): void {
+export function assertScopes(
+  principal: CapabilityPrincipal,
+  descriptor: Pick<CapabilityDescriptor, "name" | "requiredScopes" | "scopeMatch">,
+): void {
   const missing = missingScopes(principal, descriptor);
   if (missing.length === 0) return;
   const need = descriptor.scopeMatch === "anyOf" ? "one of" : "all of";

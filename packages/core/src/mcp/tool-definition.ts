@@ -7,6 +7,7 @@ import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import { parseOrThrow } from "../validation.js";
 import type { Principal, ScopeRequirement } from "../auth/authenticators.js";
+import { assertScopes } from "../auth/scopes.js";
 
 export interface ToolContext {
   principal: Principal;
@@ -62,7 +63,13 @@ export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
     scope: tool.scope,
     inputSchema: jsonSchemaOf(tool.input, "input"),
     outputSchema: jsonSchemaOf(tool.output, "output"),
-    run: async (args, context) => tool.run(parseOrThrow(tool.input, args, `${tool.name} input`), context),
+    // The scopes are checked here too, not only by `/mcp` before the call: `mcpTools()` is public, and
+    // an embedder serving these tools another way must get the same refusal the capability-backed
+    // tools give (their runtime checks), not a tool that runs for any principal.
+    run: async (args, context) => {
+      assertScopes(context.principal, { name: tool.name, ...tool.scope });
+      return tool.run(parseOrThrow(tool.input, args, `${tool.name} input`), context);
+    },
   };
 }
 
