@@ -162,6 +162,15 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   }
 
   /**
+   * Subscriptions whose receiver answered 410 and whose disable is not written yet (with how many
+   * such writes are under way): `claim` counts each as full, so nothing more is claimed for it. The
+   * slot the 410 keeps is not enough on its own: it is one of `perSubscriptionConcurrency`, and
+   * under the default cap (16) the worker still claimed the subscription's next deliveries in the
+   * meantime and sent them to a receiver that had said it is gone.
+   */
+  const disabling = new Map<string, number>();
+
+  /**
    * Attempts one claimed delivery and records the outcome; never rejects (errors are logged).
    * `attempted` is called once the attempt is over (answered, failed or timed out), before its
    * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts). After a
@@ -176,6 +185,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
     const gone = !("terminal" in result) && result.statusCode === 410;
     if (!gone) attempted?.();
+    else disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);
@@ -211,6 +221,11 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
           "recording a webhook attempt failed; the delivery is retried once its lease expires",
         );
       });
+    if (gone) {
+      const left = disabling.get(delivery.subscriptionId)! - 1;
+      if (left === 0) disabling.delete(delivery.subscriptionId);
+      else disabling.set(delivery.subscriptionId, left);
+    }
   }
 
   async function disableSubscription(
@@ -239,7 +254,10 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   ): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-    const cap = { max: options.perSubscriptionConcurrency, held };
+    const max = options.perSubscriptionConcurrency;
+    const counted =
+      disabling.size === 0 ? held : { ...held, ...Object.fromEntries([...disabling.keys()].map((id) => [id, max])) };
+    const cap = { max, held: counted };
     const claimed = await storage.webhookDeliveries.claimDueDeliveries(
       now.toISOString(),
       limit,
