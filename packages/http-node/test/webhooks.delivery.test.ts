@@ -306,4 +306,35 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
       error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address"),
     });
   });
+
+  it("counts a DNS check that never answers against the delivery's deadline", async () => {
+    // The name resolves when subscribing, then its DNS stops answering (a hostile or broken
+    // nameserver): the attempt must end at the deadline, like a receiver that never answers.
+    let hang = false;
+    let fetched = 0;
+    const h = await harness({
+      webhooks: {
+        timeoutMs: 300,
+        resolveHost: (host) => (hang ? new Promise<string[]>(() => {}) : Promise.resolve(["93.184.216.34"])),
+        fetch: async () => (fetched++, new Response("ok")),
+      },
+    });
+    const sub = await h.subscribe("https://erp.example.cl/hooks");
+    hang = true;
+    await h.quote();
+    const started = Date.now();
+    const ran = await Promise.race([
+      h.vitrina.outbox.dispatcher.runOnce("w").then(() => "attempted"),
+      new Promise((r) => setTimeout(() => r("still waiting on DNS after 3 s"), 3_000)),
+    ]);
+    expect(ran).toBe("attempted");
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(fetched).toBe(0);
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: null,
+      error: "timed out after 300 ms resolving erp.example.cl",
+    });
+  });
 });

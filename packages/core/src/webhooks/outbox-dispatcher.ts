@@ -37,6 +37,15 @@ interface Terminal {
   terminal: string;
 }
 
+const TIMED_OUT = Symbol("timed out");
+
+/** `work`'s result, or TIMED_OUT once `ms` have passed first (`work` is left to settle unobserved). */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 const idsOf = (delivery: WebhookDeliveryRecord) => ({
   deliveryId: delivery.id,
   subscriptionId: delivery.subscriptionId,
@@ -75,13 +84,25 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       return { terminal: `event ${delivery.eventId} is missing` };
     }
     const url = new URL(subscription.url);
-    const refused = await checkDestination(url, options.destinations);
+    // The DNS check (a resolver that never answers: a hostile or broken nameserver) runs on the
+    // delivery's deadline too: unbounded, it held the delivery and its slot for as long as the
+    // lookup hung, with no attempt recorded and the lease running out under it.
+    const started = performance.now();
+    const refused = await withinDeadline(checkDestination(url, options.destinations), options.timeoutMs);
+    if (refused === TIMED_OUT) {
+      const error = `timed out after ${options.timeoutMs} ms resolving ${url.hostname}`;
+      return { ok: false, statusCode: null, durationMs: options.timeoutMs, error, responseBodyPrefix: null };
+    }
     if (refused !== null)
       return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}`, responseBodyPrefix: null };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
     const key = await signingKey(subscription.sealedSecret);
     const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
-    return tracedPostWebhook({ ...options, url: url.href, body, signature, eventId: event.id }, delivery);
+    // What the check took counts too: the whole attempt keeps one deadline.
+    return tracedPostWebhook(
+      { ...options, startedAt: started, url: url.href, body, signature, eventId: event.id },
+      delivery,
+    );
   }
 
   /**
