@@ -5,6 +5,7 @@ import { emitEvent } from "@vitrina/core/webhooks";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { postgresStorage } from "@vitrina/adapter-postgres";
 import { SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
+import { deliveriesChannel } from "../src/notifications.js";
 import { DATABASE_URL, backends, openTestStorage } from "./support.js";
 
 /** A second storage on the same database and schema, as another process would open it. */
@@ -89,5 +90,52 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
     const deadline = Date.now() + 10_000;
     while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(receiver.received).toHaveLength(1);
+  });
+});
+
+// The LISTEN connection can drop under a live worker: a server restart or failover, an idle
+// timeout in a proxy or `idle_session_timeout`, an operator's pg_terminate_backend. It used to
+// stay dropped for the life of the process, so every later commit in another process waited for
+// the 30-second sweep. Only real PostgreSQL has a connection to drop.
+describe.runIf(DATABASE_URL)("a dropped LISTEN connection on PostgreSQL", () => {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()!();
+  });
+
+  it("is listened on again, so other processes' commits keep waking workers at once (5 drops)", async () => {
+    const first = await openTestStorage("PostgreSQL");
+    closers.push(() => first.storage.close());
+    const other = await secondStorage("PostgreSQL", first);
+    closers.push(() => other.close());
+    const h = await startWebhookHarness({ storage: first.storage });
+    await h.subscribe("https://93.184.216.34/hooks");
+    const pool = first.db as pg.Pool;
+    const listen = `LISTEN ${deliveriesChannel(first.schema)}`;
+    const listeners = async () =>
+      (await pool.query("SELECT pid FROM pg_stat_activity WHERE query = $1", [listen])).rows.map((r) => r.pid);
+
+    let notified = 0;
+    const unlisten = await other.listenForDeliveries!(() => notified++);
+    closers.push(unlisten);
+    for (let drop = 0; drop < 5; drop++) {
+      const [pid] = await listeners();
+      expect(pid, `drop ${drop}: a connection listens`).toBeDefined();
+      await pool.query("SELECT pg_terminate_backend($1)", [pid]);
+      const deadline = Date.now() + 5_000;
+      let now = await listeners();
+      while ((now.length === 0 || now.includes(pid)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        now = await listeners();
+      }
+      // Reconnecting calls the listener once (commits meanwhile were announced to no one): let
+      // that pass, so only the commit below can count.
+      await new Promise((r) => setTimeout(r, 300));
+      const before = notified;
+      await h.quote();
+      const wake = Date.now() + 2_000;
+      while (notified === before && Date.now() < wake) await new Promise((r) => setTimeout(r, 10));
+      expect(notified, `drop ${drop}: notified after the connection was dropped`).toBeGreaterThan(before);
+    }
   });
 });

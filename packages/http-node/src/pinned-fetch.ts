@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP } from "node:net";
 import { type DestinationPolicy } from "@vitrina/core";
 import { addressRefusal } from "@vitrina/core/webhooks";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 
 type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -41,13 +42,31 @@ export function guardedLookup(policy: Policy, lookup: LookupAll = dnsLookup) {
 }
 
 /**
+ * An undici agent whose every connection is judged before it is made: a name by `guardedLookup`
+ * on each address it resolves to, and an address (an IP-literal URL, or a redirect to one) here,
+ * since Node runs no lookup for an address and the lookup's guard alone let it connect anywhere.
+ */
+export function guardedAgent(policy: Policy): Agent {
+  const connector = buildConnector({ lookup: guardedLookup(policy) as never });
+  return new Agent({
+    connect: (options, callback) => {
+      const host = options.hostname.replace(/^\[|\]$/g, "");
+      const refusal = isIP(host) === 0 ? null : addressRefusal(host, policy);
+      if (refusal === null) return connector(options, callback);
+      const error = new Error(`refused to connect: ${refusal}`);
+      callback(Object.assign(error, { code: "ESSRF" }), null);
+    },
+  });
+}
+
+/**
  * A `fetch` whose connections only reach addresses the webhook policy allows, checked on the
- * addresses the socket actually connects to, for code that wants a guarded `fetch`. Deliveries use
- * `pinnedSender` (through `nodeWebhookOptions()`), the same guard on a cheaper client. IP-literal
- * URLs skip DNS and are covered by core's guard.
+ * addresses the socket actually connects to, for code that wants a guarded `fetch`: IP-literal URLs
+ * and every redirect hop included. Deliveries use `pinnedSender` (through `nodeWebhookOptions()`),
+ * the same guard on a cheaper client.
  */
 export function pinnedFetch(policy: Policy): typeof fetch {
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) as never } });
+  const dispatcher = guardedAgent(policy);
   return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
     undiciFetch(input as never, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
 }

@@ -1,7 +1,7 @@
 import { type DestinationPolicy } from "@vitrina/core";
 import { MAX_RESPONSE_PREFIX_BYTES, RESPONSE_BODY_PREFIX_BYTES, type WebhookSend } from "@vitrina/core/webhooks";
-import { Agent, request } from "undici";
-import { guardedLookup } from "./pinned-fetch.js";
+import { request } from "undici";
+import { guardedAgent } from "./pinned-fetch.js";
 
 type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
 
@@ -13,7 +13,7 @@ type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNet
  * delivery. Redirects come back unfollowed, as `fetch` with `redirect: "manual"` would return them.
  */
 export function pinnedSender(policy: Policy): WebhookSend {
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup(policy) as never } });
+  const dispatcher = guardedAgent(policy);
   return async ({ url, headers, body, signal }) => {
     const response = await request(url, { method: "POST", headers, body, signal, dispatcher });
     const head = new Uint8Array(RESPONSE_BODY_PREFIX_BYTES);

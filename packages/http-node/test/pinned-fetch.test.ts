@@ -43,6 +43,25 @@ describe("connect-time SSRF guard", () => {
     expect(allowed).toMatchObject({ ok: true, statusCode: 200, responseBodyPrefix: "reached" });
   });
 
+  it("refuses an IP-literal URL at connect time too: no DNS lookup runs for it", async () => {
+    // `pinnedFetch` is a guarded fetch for your own code, where no check of core's runs first; its
+    // guard sat in the socket's DNS lookup, which Node skips for an address, so an IP literal (or a
+    // redirect to one, which this fetch follows) connected anywhere.
+    const guarded = pinnedFetch({ allowInsecureLoopback: false, allowPrivateNetworks: false });
+    for (const url of [`http://127.0.0.1:${port}/`, `http://[::ffff:7f00:1]:${port}/`]) {
+      const error = await guarded(url).then(
+        async (response) => `reached: ${response.status} ${await response.text()}`,
+        (e: unknown) => e,
+      );
+      expect(error, url).toBeInstanceOf(Error);
+      expect(String((error as Error & { cause?: Error }).cause?.message ?? error)).toMatch(
+        /refused to connect: (127\.0\.0\.1|::ffff:7f00:1) is a loopback address/,
+      );
+    }
+    const allowed = pinnedFetch({ allowInsecureLoopback: true, allowPrivateNetworks: false });
+    expect(await (await allowed(`http://127.0.0.1:${port}/`)).text()).toBe("reached");
+  });
+
   it("connects when the policy allows loopback (demo mode)", async () => {
     const allowed = pinnedFetch({ allowInsecureLoopback: true, allowPrivateNetworks: false });
     // The socket gets every address (autoSelectFamily) and finds 127.0.0.1 even if ::1 comes first.

@@ -228,6 +228,51 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
     expect(deliveries.filter((d) => d.last_error.startsWith("subscription disabled"))).toHaveLength(2);
   });
 
+  it("sends nothing new to a subscription whose 410 is being written, under the default per-subscription cap", async () => {
+    // The worker's transaction that records the 410 and disables the subscription takes 200 ms to
+    // start, as a slow round trip would. The moment it begins (the 410 is in), a second quote
+    // commits at once, and its delivery wakes the worker while the disable is still unwritten.
+    const memory = memoryStorage();
+    let h!: Awaited<ReturnType<typeof harness>>;
+    let gone = false;
+    let disabling = false;
+    let second: Promise<unknown> | undefined;
+    const storage: Storage = {
+      ...memory,
+      transaction: async (work) => {
+        if (gone && !disabling) {
+          disabling = true;
+          second = h.quote();
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        return memory.transaction(work);
+      },
+    };
+    const receiver = await startReceiver((_d, res) => {
+      gone = true;
+      res.statusCode = 410;
+      res.end();
+    });
+    closers.push(receiver.close);
+    h = await harness({ storage });
+    const sub = await h.subscribe(receiver.url);
+    await h.quote();
+    const worker = h.vitrina.outbox.startWorker();
+    closers.push(() => worker.stop());
+    const started = Date.now();
+    let deliveries = await deliveriesOf(h, sub);
+    while ((deliveries.length < 2 || deliveries.some((d) => d.status === "pending")) && Date.now() - started < 3_000) {
+      await new Promise((r) => setTimeout(r, 10));
+      deliveries = await deliveriesOf(h, sub);
+    }
+    await second;
+    expect(receiver.received).toHaveLength(1);
+    expect(deliveries.map((d) => d.last_error).sort()).toEqual([
+      "receiver answered 410 Gone; subscription disabled",
+      "subscription disabled: receiver answered 410 Gone",
+    ]);
+  });
+
   it("wakes a running worker right after the commit: delivered in milliseconds, not at the 30 s sweep", async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
@@ -259,6 +304,37 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
     expect(delivery.attempts[0]).toMatchObject({
       status_code: null,
       error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address"),
+    });
+  });
+
+  it("counts a DNS check that never answers against the delivery's deadline", async () => {
+    // The name resolves when subscribing, then its DNS stops answering (a hostile or broken
+    // nameserver): the attempt must end at the deadline, like a receiver that never answers.
+    let hang = false;
+    let fetched = 0;
+    const h = await harness({
+      webhooks: {
+        timeoutMs: 300,
+        resolveHost: (host) => (hang ? new Promise<string[]>(() => {}) : Promise.resolve(["93.184.216.34"])),
+        fetch: async () => (fetched++, new Response("ok")),
+      },
+    });
+    const sub = await h.subscribe("https://erp.example.cl/hooks");
+    hang = true;
+    await h.quote();
+    const started = Date.now();
+    const ran = await Promise.race([
+      h.vitrina.outbox.dispatcher.runOnce("w").then(() => "attempted"),
+      new Promise((r) => setTimeout(() => r("still waiting on DNS after 3 s"), 3_000)),
+    ]);
+    expect(ran).toBe("attempted");
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(fetched).toBe(0);
+    const [delivery] = await deliveriesOf(h, sub);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(delivery.attempts[0]).toMatchObject({
+      status_code: null,
+      error: "timed out after 300 ms resolving erp.example.cl",
     });
   });
 });

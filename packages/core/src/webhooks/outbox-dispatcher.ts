@@ -37,6 +37,15 @@ interface Terminal {
   terminal: string;
 }
 
+const TIMED_OUT = Symbol("timed out");
+
+/** `work`'s result, or TIMED_OUT once `ms` have passed first (`work` is left to settle unobserved). */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 const idsOf = (delivery: WebhookDeliveryRecord) => ({
   deliveryId: delivery.id,
   subscriptionId: delivery.subscriptionId,
@@ -75,13 +84,25 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       return { terminal: `event ${delivery.eventId} is missing` };
     }
     const url = new URL(subscription.url);
-    const refused = await checkDestination(url, options.destinations);
+    // The DNS check (a resolver that never answers: a hostile or broken nameserver) runs on the
+    // delivery's deadline too: unbounded, it held the delivery and its slot for as long as the
+    // lookup hung, with no attempt recorded and the lease running out under it.
+    const started = performance.now();
+    const refused = await withinDeadline(checkDestination(url, options.destinations), options.timeoutMs);
+    if (refused === TIMED_OUT) {
+      const error = `timed out after ${options.timeoutMs} ms resolving ${url.hostname}`;
+      return { ok: false, statusCode: null, durationMs: options.timeoutMs, error, responseBodyPrefix: null };
+    }
     if (refused !== null)
       return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}`, responseBodyPrefix: null };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
     const key = await signingKey(subscription.sealedSecret);
     const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
-    return tracedPostWebhook({ ...options, url: url.href, body, signature, eventId: event.id }, delivery);
+    // What the check took counts too: the whole attempt keeps one deadline.
+    return tracedPostWebhook(
+      { ...options, startedAt: started, url: url.href, body, signature, eventId: event.id },
+      delivery,
+    );
   }
 
   /**
@@ -162,6 +183,15 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   }
 
   /**
+   * Subscriptions whose receiver answered 410 and whose disable is not written yet (with how many
+   * such writes are under way): `claim` counts each as full, so nothing more is claimed for it. The
+   * slot the 410 keeps is not enough on its own: it is one of `perSubscriptionConcurrency`, and
+   * under the default cap (16) the worker still claimed the subscription's next deliveries in the
+   * meantime and sent them to a receiver that had said it is gone.
+   */
+  const disabling = new Map<string, number>();
+
+  /**
    * Attempts one claimed delivery and records the outcome; never rejects (errors are logged).
    * `attempted` is called once the attempt is over (answered, failed or timed out), before its
    * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts). After a
@@ -176,6 +206,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
     const gone = !("terminal" in result) && result.statusCode === 410;
     if (!gone) attempted?.();
+    else disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);
@@ -211,6 +242,11 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
           "recording a webhook attempt failed; the delivery is retried once its lease expires",
         );
       });
+    if (gone) {
+      const left = disabling.get(delivery.subscriptionId)! - 1;
+      if (left === 0) disabling.delete(delivery.subscriptionId);
+      else disabling.set(delivery.subscriptionId, left);
+    }
   }
 
   async function disableSubscription(
@@ -239,7 +275,10 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   ): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-    const cap = { max: options.perSubscriptionConcurrency, held };
+    const max = options.perSubscriptionConcurrency;
+    const counted =
+      disabling.size === 0 ? held : { ...held, ...Object.fromEntries([...disabling.keys()].map((id) => [id, max])) };
+    const cap = { max, held: counted };
     const claimed = await storage.webhookDeliveries.claimDueDeliveries(
       now.toISOString(),
       limit,

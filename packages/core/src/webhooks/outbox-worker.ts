@@ -106,8 +106,12 @@ export function startOutboxWorker(
       if (freesBlockedWork) wake();
     };
     const delivering = dispatcher.deliver(claimed, workerId, freeSlot).finally(() => {
+      // A slot still taken here is a 410's: while its disable was written the dispatcher claimed
+      // nothing for that subscription, so claim again now (its due deliveries end "subscription
+      // disabled") rather than leave them to the next sweep.
+      const disabled = !slotFreed;
       freeSlot();
-      const freesBlockedWork = unrecorded.size >= maxUnrecorded;
+      const freesBlockedWork = disabled || unrecorded.size >= maxUnrecorded;
       unrecorded.delete(delivering);
       if (freesBlockedWork) wake();
     });

@@ -128,14 +128,22 @@ export async function postWebhook(request: {
   timeoutMs: number;
   /** Extra request headers (the trace context); they can't replace the ones set here. */
   headers?: Record<string, string>;
+  /**
+   * When the attempt's deadline began (a `performance.now()` reading), if before this call: the
+   * dispatcher's DNS check counts against the same `timeoutMs`. Default: now.
+   */
+  startedAt?: number;
 }): Promise<AttemptResult> {
-  const started = performance.now();
+  const started = request.startedAt ?? performance.now();
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, request.timeoutMs);
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      controller.abort();
+    },
+    Math.max(0, request.timeoutMs - (performance.now() - started)),
+  );
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   let bodySettled = false;
   try {
