@@ -50,4 +50,15 @@ describe("SSRF guard", () => {
       /could not resolve/,
     );
   });
+
+  it("refuses port 0, where no server listens, at subscribe time rather than on every attempt", async () => {
+    const policy = { allowInsecureLoopback: true, allowPrivateNetworks: false };
+    expect(await checkDestination(new URL("https://example.com:0/h"), policy)).toBe(
+      "url must not use port 0 (no server can listen there)",
+    );
+    expect(await checkDestination(new URL("http://127.0.0.1:0/h"), policy)).toBe(
+      "url must not use port 0 (no server can listen there)",
+    );
+    expect(await checkDestination(new URL("https://example.com:8443/h"), policy)).toBeNull();
+  });
 });

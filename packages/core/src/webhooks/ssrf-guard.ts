@@ -43,9 +43,11 @@ export function addressRefusal(
   return refusal(address, classifyIp(address) ?? "private", { ...policy, resolveHost: undefined });
 }
 
-/** The URL's shape: https, or http to a loopback host when allowed; no credentials in it. */
+/** The URL's shape: https, or http to a loopback host when allowed; no credentials in it, no port 0. */
 export function checkUrlShape(url: URL, policy: DestinationPolicy): string | null {
   if (url.username !== "" || url.password !== "") return "must not contain credentials";
+  // Refused here, at subscribe, so the mistake is named once instead of failing every attempt.
+  if (url.port === "0") return "must not use port 0 (no server can listen there)";
   if (url.protocol === "https:") return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const loopback = (classifyIp(host) ?? classifyName(host)) === "loopback";
