@@ -158,7 +158,8 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async touch(workspaceId, id, updatedAt) {
         const current = state.conversations.get(id);
-        return current?.workspaceId === workspaceId && state.conversations.replace({ ...current, updatedAt }, undo);
+        if (current?.workspaceId !== workspaceId || current.status === "closed") return false;
+        return state.conversations.replace({ ...current, updatedAt }, undo);
       },
       async escalate(workspaceId, id, at) {
         const current = state.conversations.get(id);

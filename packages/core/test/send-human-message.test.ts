@@ -88,4 +88,22 @@ describe("conversations.sendHumanMessage", () => {
     ).rejects.toMatchObject({ code: "forbidden" });
     expect(s.sent).toEqual([]);
   });
+
+  it("refuses a conversation closed after its status was read, recording and sending nothing", async () => {
+    const s = await setup();
+    const read = s.storage.conversations.get.bind(s.storage.conversations);
+    // The conversation closes between the status check and the transaction that records the message.
+    Object.assign(s.storage.conversations, {
+      get: async (workspaceId: string, id: string) => {
+        const seen = await read(workspaceId, id);
+        await s.storage.conversations.update({ ...s.conversation, status: "closed" });
+        return seen;
+      },
+    });
+    await expect(
+      s.send({ send: async (m) => (s.sent.push(m), { status: "sent", providerMessageId: null }) }),
+    ).rejects.toMatchObject({ code: "conflict" });
+    expect(s.sent).toEqual([]);
+    expect(await s.storage.messages.listByConversation(s.conversation.id)).toEqual([]);
+  });
 });

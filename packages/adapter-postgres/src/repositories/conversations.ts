@@ -79,9 +79,10 @@ export function conversationRepositories(
           toConversation,
         ),
       async touch(workspaceId, id, updatedAt) {
-        // Only updated_at: a concurrent escalation's status and escalated_at survive.
+        // Only updated_at: a concurrent escalation's status and escalated_at survive. The status
+        // guard is re-checked on the latest version, so a close committed meanwhile wins.
         const result = await q.query(
-          `UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2`,
+          `UPDATE ${s}.conversations SET updated_at = $3 WHERE workspace_id = $1 AND id = $2 AND status <> 'closed'`,
           [workspaceId, id, updatedAt],
         );
         return affected(result) > 0;

@@ -52,14 +52,18 @@ export async function sendHumanMessage(
     createdAt: now,
   };
   // The opt-out check and the record share the contact's row lock: an opt-out committed before
-  // this transaction stops the send.
+  // this transaction stops the send. The status read above may be stale by now: `touch` moves only
+  // a conversation that is still not closed, so one closed meanwhile refuses the message here and
+  // nothing is recorded or sent.
   const phone = await storage.transaction(async (tx) => {
     const contact = await tx.contacts.getForUpdate(input.workspaceId, conversation.contactId);
     if (contact?.phoneE164 == null)
       throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
     if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("the contact opted out of WhatsApp messages");
+    if (!(await tx.conversations.touch(input.workspaceId, conversation.id, now))) {
+      throw new ConflictError(`conversation ${conversation.id} is closed; reopen it before sending`);
+    }
     await tx.messages.insert(message);
-    await tx.conversations.touch(input.workspaceId, conversation.id, now);
     return contact.phoneE164;
   });
   let delivery: SendResult;

@@ -17,7 +17,13 @@ export interface ConversationRepository {
    * `conflict` (insert, or an update that reopens one).
    */
   findActive(workspaceId: string, contactId: string, channel: string): Promise<ConversationRecord | null>;
-  /** Sets only `updatedAt` (a new message arrived); false when it does not exist. */
+  /**
+   * Sets only `updatedAt` (a new message arrived) of a conversation that is not closed; false when
+   * it does not exist or is closed. The status is judged on the row's latest version (on
+   * PostgreSQL an `UPDATE … AND status <> 'closed'` re-checks it after a concurrent writer
+   * commits), so a message recorded in the same transaction never lands in a conversation closed
+   * meanwhile.
+   */
   touch(workspaceId: string, id: string, updatedAt: string): Promise<boolean>;
   /**
    * Marks the conversation `pending` with `escalatedAt = at` only if it was never escalated, in one

@@ -167,6 +167,14 @@ export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: S
       expect(await storage().conversations.touch(open.workspaceId, f.id(), f.at())).toBe(false);
     });
 
+    it("touch leaves a closed conversation as it is and answers false", async () => {
+      const contact = await newContact();
+      const closed = { ...conversation(contact), status: "closed" as const };
+      await storage().conversations.insert(closed);
+      expect(await storage().conversations.touch(closed.workspaceId, closed.id, f.at(60))).toBe(false);
+      expect(await storage().conversations.get(closed.workspaceId, closed.id)).toEqual(closed);
+    });
+
     it("escalate lets exactly one of many racing escalations through and keeps the first timestamp", async () => {
       const contact = await newContact();
       const open = conversation(contact);
