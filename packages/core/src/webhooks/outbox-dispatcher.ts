@@ -184,29 +184,27 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
 
   /**
    * Subscriptions whose receiver answered 410 and whose disable is not written yet (with how many
-   * such writes are under way): `claim` counts each as full, so nothing more is claimed for it. The
-   * slot the 410 keeps is not enough on its own: it is one of `perSubscriptionConcurrency`, and
-   * under the default cap (16) the worker still claimed the subscription's next deliveries in the
-   * meantime and sent them to a receiver that had said it is gone.
+   * such writes are under way): `claim` counts each as full, so nothing more is claimed for it.
+   * Without this the worker claimed the subscription's next deliveries while the disable was being
+   * written, and sent them to a receiver that had said it is gone.
    */
   const disabling = new Map<string, number>();
 
   /**
    * Attempts one claimed delivery and records the outcome; never rejects (errors are logged).
    * `attempted` is called once the attempt is over (answered, failed or timed out), before its
-   * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts). After a
-   * 410 it is not called: the slot stays taken until the subscription is disabled, since a slot
-   * freed sooner lets the worker claim the subscription's next delivery and send it to a receiver
-   * that said it is gone (the worker frees the slot itself once `deliver` settles).
+   * outcome is recorded: the worker frees the delivery's slot then (see outbox-worker.ts). Resolves
+   * true after a 410, whose subscription no claim could take while its disable was written: the
+   * caller claims again then, and that subscription's due deliveries end "subscription disabled".
    */
-  async function deliver(claimed: ClaimedDelivery, workerId: string, attempted?: () => void): Promise<void> {
+  async function deliver(claimed: ClaimedDelivery, workerId: string, attempted?: () => void): Promise<boolean> {
     const { delivery } = claimed;
     const attemptedAt = clock.now();
     const started = performance.now();
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
+    attempted?.();
     const gone = !("terminal" in result) && result.statusCode === 410;
-    if (!gone) attempted?.();
-    else disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
+    if (gone) disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     countDelivery(outcome.status, result);
@@ -247,6 +245,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       if (left === 0) disabling.delete(delivery.subscriptionId);
       else disabling.set(delivery.subscriptionId, left);
     }
+    return gone;
   }
 
   async function disableSubscription(

@@ -105,15 +105,17 @@ export function startOutboxWorker(
       if (--held[subscription]! === 0) delete held[subscription];
       if (freesBlockedWork) wake();
     };
-    const delivering = dispatcher.deliver(claimed, workerId, freeSlot).finally(() => {
-      // A slot still taken here is a 410's: while its disable was written the dispatcher claimed
-      // nothing for that subscription, so claim again now (its due deliveries end "subscription
-      // disabled") rather than leave them to the next sweep.
-      const disabled = !slotFreed;
+    // `claimAgain`: a 410's subscription was held back from claims while its disable was written;
+    // claiming now ends its due deliveries "subscription disabled" instead of at the next sweep.
+    const settle = (claimAgain: boolean) => {
       freeSlot();
-      const freesBlockedWork = disabled || unrecorded.size >= maxUnrecorded;
+      const freesBlockedWork = claimAgain || unrecorded.size >= maxUnrecorded;
       unrecorded.delete(delivering);
       if (freesBlockedWork) wake();
+    };
+    const delivering = dispatcher.deliver(claimed, workerId, freeSlot).then(settle, (error: unknown) => {
+      settle(false);
+      throw error;
     });
     unrecorded.add(delivering);
   }
