@@ -4,6 +4,7 @@ import type { Storage } from "../ports/storage.js";
 import type { OutboxWorker } from "../webhooks/outbox-worker.js";
 import { jsonResponse } from "./json.js";
 import type { Route } from "./router.js";
+import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
 
 export interface HealthOptions {
   /** How long `/readyz` waits for the storage's ping before calling it failing. Default 2000. */
@@ -22,19 +23,12 @@ async function pingWithin(
   storage: Pick<Storage, "ping">,
   timeoutMs: number,
 ): Promise<{ check: StorageCheck; error?: unknown }> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<{ check: StorageCheck; error: unknown }>((resolve) => {
-    timer = setTimeout(() => resolve({ check: "failing", error: `no answer within ${timeoutMs} ms` }), timeoutMs);
-  });
   const pinged = storage.ping().then(
     () => ({ check: "ok" as const }),
     (error: unknown) => ({ check: "failing" as const, error }),
   );
-  try {
-    return await Promise.race([pinged, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const answer = await withinDeadline(pinged, timeoutMs);
+  return answer === TIMED_OUT ? { check: "failing", error: `no answer within ${timeoutMs} ms` } : answer;
 }
 
 /** A worker in another process can't be seen from here; with none in this process the check is skipped. */

@@ -1,19 +1,11 @@
 import type { BatchObservableCallback } from "@opentelemetry/api";
 import type { Clock } from "../ports/clock.js";
 import type { OutboxStats } from "../ports/webhook-storage.js";
+import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
 import { instruments } from "./metrics.js";
 
 /** A metric collection waits this long for the outbox query at most, then reports nothing. */
 export const OUTBOX_STATS_TIMEOUT_MS = 2_000;
-
-/** Rejects after `ms`; the query it races keeps running but nobody waits for it. */
-function timeout(ms: number): { promise: Promise<never>; cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const promise = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`outbox stats took longer than ${ms} ms`)), ms);
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
-}
 
 /**
  * The `vitrina.outbox.depth` and `vitrina.outbox.oldest_pending_age` gauges over one storage, fed
@@ -39,16 +31,15 @@ export function createOutboxGauges(source: { outboxStats(now: string): Promise<O
     });
     const observe: BatchObservableCallback = async (result) => {
       const now = clock.now();
-      const deadline = timeout(OUTBOX_STATS_TIMEOUT_MS);
       try {
-        const stats = await Promise.race([source.outboxStats(now.toISOString()), deadline.promise]);
+        // The query keeps running past the deadline, but nobody waits for it.
+        const stats = await withinDeadline(source.outboxStats(now.toISOString()), OUTBOX_STATS_TIMEOUT_MS);
+        if (stats === TIMED_OUT) return;
         result.observe(depth, stats.pending);
         const waited = stats.oldestDueAt === null ? 0 : (now.getTime() - Date.parse(stats.oldestDueAt)) / 1000;
         result.observe(age, Math.max(0, waited));
       } catch {
         // Skipped on purpose (see above); a broken storage shows up in the delivery metrics too.
-      } finally {
-        deadline.cancel();
       }
     };
     meter.addBatchObservableCallback(observe, [depth, age]);

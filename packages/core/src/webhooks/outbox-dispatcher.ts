@@ -11,6 +11,7 @@ import { signatureHeader, type AttemptResult, type WebhookSend } from "./post-we
 import { createCompletionBatcher } from "./completion-batcher.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
+import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
 
 export interface DispatcherOptions {
   storage: Storage;
@@ -35,15 +36,6 @@ export interface DispatcherOptions {
 /** A delivery that can't be attempted and never will be: it ends `failed` without an attempt. */
 interface Terminal {
   terminal: string;
-}
-
-const TIMED_OUT = Symbol("timed out");
-
-/** `work`'s result, or TIMED_OUT once `ms` have passed first (`work` is left to settle unobserved). */
-function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 const idsOf = (delivery: WebhookDeliveryRecord) => ({
