@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { TIMED_OUT, withinDeadline } from "../src/within-deadline.js";
+
+const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(resolve, ms, value));
+
+describe("withinDeadline", () => {
+  it("answers the work's result when it comes first, and TIMED_OUT when the deadline does", async () => {
+    expect(await withinDeadline(after(5, "done"), 200)).toBe("done");
+    expect(await withinDeadline(after(200, "late"), 5)).toBe(TIMED_OUT);
+  });
+
+  it("rejects as the work did before the deadline, and leaves a rejection after it unreported", async () => {
+    await expect(withinDeadline(Promise.reject(new Error("refused")), 200)).rejects.toThrow("refused");
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const late = new Promise((_resolve, reject) => setTimeout(() => reject(new Error("too late")), 20));
+      expect(await withinDeadline(late, 5)).toBe(TIMED_OUT);
+      await after(40, null);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
