@@ -11,21 +11,28 @@ export function currencyDecimals(currency: string): number {
   return DECIMALS[currency] ?? 2;
 }
 
+/**
+ * `minor` when it is a safe integer, else 422 naming `field` (`what` says which amount). Past 2^53
+ * a double no longer holds every integer, so an amount there would be stored rounded (3 ×
+ * 3002399751580331 came out one peso short), or overflow to Infinity and fail later as a 500. Sums
+ * and products of safe integers that stay safe are exact, so checking each result suffices.
+ */
+export function exactMinor(minor: number, field: string, what = "the amount"): number {
+  if (Number.isSafeInteger(minor)) return minor;
+  throw new ValidationError("amount is invalid", [
+    {
+      field,
+      reason: `${what} is too large: amounts are computed exactly up to ${Number.MAX_SAFE_INTEGER} minor units`,
+    },
+  ]);
+}
+
 /** Converts a major-unit amount to minor units; refuses more decimals than the currency has. */
 export function toMinor(amount: number, currency: string, field: string): number {
   const scale = 10 ** currencyDecimals(currency);
-  const minor = Math.round(amount * scale);
-  // Past 2^53 minor units a number no longer holds every integer, and a large amount times the
-  // scale can overflow to Infinity (which slipped past the check below, NaN > x being false, and
-  // failed later as an `internal` event schema error): refused here, naming the field.
-  if (!Number.isSafeInteger(minor)) {
-    throw new ValidationError("amount is invalid", [
-      {
-        field,
-        reason: `is too large: ${currency} amounts are computed exactly up to ${Number.MAX_SAFE_INTEGER / scale}`,
-      },
-    ]);
-  }
+  // Checked before the decimals: an amount that overflowed to Infinity slipped past that check
+  // (NaN > x is false) and failed later as an `internal` event schema error.
+  const minor = exactMinor(Math.round(amount * scale), field);
   if (Math.abs(minor - amount * scale) > 1e-6 * scale) {
     throw new ValidationError("amount is invalid", [
       { field, reason: `${currency} amounts have at most ${currencyDecimals(currency)} decimals` },

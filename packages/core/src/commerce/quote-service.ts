@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NotFoundError, ConflictError, ValidationError } from "../errors.js";
+import { NotFoundError, ConflictError } from "../errors.js";
 import { emitEvent } from "../events/emit-event.js";
 import type { QuoteRecord } from "../ports/commerce-records.js";
 import type { Clock } from "../ports/clock.js";
@@ -7,7 +7,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { WorkspaceRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { parseOrThrow } from "../validation.js";
-import { fromMinor, toMinor, vatOf } from "./money.js";
+import { exactMinor, fromMinor, toMinor, vatOf } from "./money.js";
 
 /** VAT as a fraction per workspace. Default: 19 % for CLP (Chile's IVA), 0 otherwise. */
 export type VatRate = number | ((workspace: WorkspaceRecord) => number);
@@ -29,22 +29,6 @@ const createInput = z.strictObject({
     .min(1, "a quote needs at least one item")
     .max(200),
 });
-
-/**
- * `minor` when it is a safe integer. Past 2^53 a double no longer holds every integer, so a line
- * total, subtotal or total there would be stored rounded (3 × 3002399751580331 came out one peso
- * short) or as Infinity (which then failed as a RangeError, a 500): refused with 422 instead.
- * Sums and products of safe integers that stay safe are exact, so checking each result suffices.
- */
-function exactMinor(minor: number, field: string, what: string): number {
-  if (Number.isSafeInteger(minor)) return minor;
-  throw new ValidationError("quote is invalid", [
-    {
-      field,
-      reason: `${what} is too large: amounts are computed exactly up to ${Number.MAX_SAFE_INTEGER} minor units`,
-    },
-  ]);
-}
 
 /** Quotes priced by the server: line totals, subtotal, VAT and total computed here, never trusted from input. */
 export function createQuoteService(deps: { storage: Storage; clock: Clock; ids: IdGenerator; vatRate: VatRate }) {
