@@ -13,7 +13,7 @@ import { prepareGraphileDrain } from "../graphile-reference.mjs";
 import {
   freshPostgresStorage,
   memoryStorageForBench,
-  queueConcurrently,
+  queueBacklog,
   vitrinaWithSubscription,
 } from "../outbox-setup.mjs";
 import { announce } from "./ipc.mjs";
@@ -24,7 +24,7 @@ const kind = process.argv[2];
 async function queueVitrina({ total, url, pool }) {
   const storage = kind === "vitrina-postgres" ? await freshPostgresStorage() : await memoryStorageForBench();
   const { vitrina, emit } = await vitrinaWithSubscription(storage, pool, url);
-  await queueConcurrently(total, emit);
+  await queueBacklog(storage, total, emit);
   // Statistics for the queued backlog (PostgreSQL only; see analyzeSchema in ../lib.mjs).
   await storage.analyze?.();
   let worker;
