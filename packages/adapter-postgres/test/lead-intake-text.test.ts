@@ -52,6 +52,25 @@ describe.each(["memory", ...backends] as const)("lead intake refuses unstorable 
     }
   }
 
+  it("refuses a number too large for a double (1e400 would be stored as null) naming its path", async () => {
+    const body = JSON.stringify(sampleLead({ metadata: { score: "BIG", nested: [1, "SMALL"] } }))
+      .replace('"BIG"', "1e400")
+      .replace('"SMALL"', "-2e999");
+    const { status, json } = await h.send(body);
+    expect(status).toBe(422);
+    expect(json.error.code).toBe("invalid_payload");
+    expect(json.error.reasons).toEqual([
+      { field: "metadata.score", reason: expect.stringContaining("too large") },
+      { field: "metadata.nested[1]", reason: expect.stringContaining("too large") },
+    ]);
+    expect(await h.counts()).toEqual({ leads: 0, outbound: 0, sent: 0 });
+    // The largest double and the smallest denormal still pass, as sent.
+    const fine = JSON.stringify(
+      sampleLead({ contact: { phone_e164: "+56955556666" }, metadata: { a: 1.7976931348623157e308, b: 5e-324 } }),
+    );
+    expect((await h.send(fine)).status).toBe(200);
+  });
+
   it("still accepts text with other control characters and astral characters", async () => {
     const { status } = await h.send(
       sampleLead({ contact: { phone_e164: "+56933334444", name: "Ana \u0001 😀" }, metadata: { note: "tab\there" } }),

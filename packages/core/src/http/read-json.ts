@@ -60,7 +60,9 @@ export function decodeJsonBody(bytes: Uint8Array, limits: Pick<JsonBodyLimits, "
   return value;
 }
 
-type PathSegment = string | number;
+/** A step of a JSON path: an object key or an array index. */
+export type JsonPathSegment = string | number;
+type PathSegment = JsonPathSegment;
 
 /**
  * One pass over the parsed value, iterative so depth can't overflow the stack here either. A
@@ -75,12 +77,12 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
     if (typeof value === "string") {
       const problem = describeUnstorableText(value);
       if (problem !== null)
-        reasons.push({ field: formatPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
+        reasons.push({ field: formatJsonPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
       continue;
     }
     if (value === null || typeof value !== "object") continue;
     if (path.length >= maxDepth) {
-      reasons.push({ field: formatPath(path.slice(0, 2)), reason: `nests deeper than ${maxDepth} levels` });
+      reasons.push({ field: formatJsonPath(path.slice(0, 2)), reason: `nests deeper than ${maxDepth} levels` });
       continue;
     }
     const children: Array<{ value: unknown; path: PathSegment[] }> = [];
@@ -91,7 +93,7 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
         const problem = describeUnstorableText(key);
         if (problem !== null) {
           reasons.push({
-            field: formatPath([...path, key]),
+            field: formatJsonPath([...path, key]),
             reason: `has a key that contains ${problem}, which cannot be stored; rename it`,
           });
           continue;
@@ -112,7 +114,7 @@ function escapeCodeUnit(unit: string): string {
 }
 
 /** `["metadata", "a", 2]` → `metadata.a[2]`; unstorable characters in keys are shown escaped. */
-function formatPath(path: PathSegment[]): string {
+export function formatJsonPath(path: PathSegment[]): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
+import { formatJsonPath, type JsonPathSegment } from "../http/read-json.js";
 
 const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
 
@@ -70,6 +71,35 @@ const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish(
  * silently dropped, except inside `metadata` (free-form, untrusted tracing data) and
  * `qualification` (checked field by field against the workspace's vertical, see qualification.ts).
  */
+/** At most this many numbers out of range are named, so a hostile body can't bloat the answer. */
+const MAX_OVERFLOW_REASONS = 20;
+
+/**
+ * The paths, inside `root`, of numbers JSON.parse overflowed to ±Infinity (`1e400`): JSON.stringify
+ * would store each as `null`, silently. The body reader has already bounded the depth.
+ */
+function overflowedNumbers(root: unknown, path: JsonPathSegment[] = [], found: JsonPathSegment[][] = []) {
+  if (root === null || typeof root !== "object") return found;
+  const entries: Array<[JsonPathSegment, unknown]> = Array.isArray(root) ? [...root.entries()] : Object.entries(root);
+  for (const [key, value] of entries) {
+    if (found.length >= MAX_OVERFLOW_REASONS) break;
+    if (typeof value === "number" && !Number.isFinite(value)) found.push([...path, key]);
+    else overflowedNumbers(value, [...path, key], found);
+  }
+  return found;
+}
+
+/** Free-form data stored as sent: a number it can't hold is refused by its path, never turned into null. */
+const freeFormObject = jsonObjectAsSent("must be an object").superRefine((value, ctx) => {
+  for (const path of overflowedNumbers(value))
+    ctx.addIssue({
+      code: "custom",
+      // One segment in the reader's notation (`nested[1]`), so the field reads `metadata.nested[1]`.
+      path: [formatJsonPath(path)],
+      message: `is a number too large to store (beyond ±${Number.MAX_VALUE}); send a smaller one, or send it as a string`,
+    });
+});
+
 export const leadPayloadSchema = z.strictObject({
   event: z.literal("lead.created", { error: 'must be "lead.created"' }),
   source_lead_id: z
@@ -102,7 +132,7 @@ export const leadPayloadSchema = z.strictObject({
       purpose: optionalText(500),
     })
     .nullish(),
-  metadata: jsonObjectAsSent("must be an object").nullish(),
+  metadata: freeFormObject.nullish(),
 });
 
 export type LeadPayload = z.output<typeof leadPayloadSchema>;
