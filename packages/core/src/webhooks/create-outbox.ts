@@ -113,6 +113,7 @@ export function createOutbox(deps: {
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     resolveHost: options.resolveHost,
   };
+  const limits = deliveryLimits(options);
   const dispatcher = createOutboxDispatcher({
     storage,
     secretBox: deps.secretBox,
@@ -123,7 +124,7 @@ export function createOutbox(deps: {
     destinations,
     retry: { ...defaultRetryPolicy, ...options.retry },
     headerPrefix: deps.headerPrefix,
-    ...deliveryLimits(options),
+    ...limits,
   });
   const observeOutbox = createOutboxGauges(
     { outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) },
@@ -137,6 +138,10 @@ export function createOutbox(deps: {
     clock: deps.clock,
     ids: deps.ids,
     destinations,
+    // The deadline a delivery gives the same DNS check: a name that can't resolve in that time
+    // would fail every attempt anyway.
+    timeoutMs: limits.timeoutMs,
+    logger: deps.logger,
   });
   // A subscription answered 201 while nothing will ever deliver to it is the quickstart trap
   // (`serve(handler)` alone): say so once, at the moment it starts to matter.

@@ -3,6 +3,7 @@ import { ValidationError, type FieldReason } from "../errors.js";
 import { EVENT_TYPES, isEventType } from "../events/event-types.js";
 import { reasonsFromZod } from "../validation.js";
 import { PLAIN_REASONS } from "../validation-reasons.js";
+import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 
 /** Shortest signing secret we accept: 24 characters (≈ 144 bits when random base64). */
@@ -22,14 +23,30 @@ export const subscriptionBodySchemas = { create: createShape, update: updateShap
 export type SubscriptionCreate = z.infer<typeof createShape>;
 export type SubscriptionUpdate = z.infer<typeof updateShape>;
 
-async function urlReasons(value: string, policy: DestinationPolicy): Promise<FieldReason[]> {
+/** How a subscription's URL is judged: the SSRF guard, its DNS check bounded by a deadline. */
+export interface UrlCheck {
+  destinations: DestinationPolicy;
+  /** How long the guard (its DNS lookup, really) may take before the URL is refused. */
+  timeoutMs: number;
+  /** Told when the deadline passed, so the service can log it with the request's context. */
+  onTimeout: (host: string) => void;
+}
+
+async function urlReasons(value: string, check: UrlCheck): Promise<FieldReason[]> {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return [{ field: "url", reason: "is not an absolute URL (e.g. https://erp.example.com/hooks/vitrina)" }];
   }
-  const refused = await checkDestination(url, policy);
+  // A nameserver that never answers (hostile or broken) held the API request open for good: the
+  // caller gets a refusal it can act on instead, like any other DNS failure of the guard.
+  const refused = await withinDeadline(checkDestination(url, check.destinations), check.timeoutMs);
+  if (refused === TIMED_OUT) {
+    check.onTimeout(url.hostname);
+    const reason = `${url.hostname} did not resolve within ${check.timeoutMs} ms; check its DNS and try again`;
+    return [{ field: "url", reason }];
+  }
   return refused === null ? [] : [{ field: "url", reason: refused }];
 }
 
@@ -57,9 +74,9 @@ function secretReasons(secret: string): FieldReason[] {
 }
 
 /** The URL, event and secret checks for the fields that are present. */
-async function fieldReasons(input: SubscriptionUpdate, policy: DestinationPolicy): Promise<FieldReason[]> {
+async function fieldReasons(input: SubscriptionUpdate, check: UrlCheck): Promise<FieldReason[]> {
   return [
-    ...(input.url === undefined ? [] : await urlReasons(input.url, policy)),
+    ...(input.url === undefined ? [] : await urlReasons(input.url, check)),
     ...(input.events === undefined ? [] : eventReasons(input.events)),
     ...(input.secret === undefined ? [] : secretReasons(input.secret)),
   ];
@@ -83,25 +100,25 @@ function wellTypedFields(body: unknown): SubscriptionUpdate {
 async function parseSubscription<T extends SubscriptionUpdate>(
   shape: z.ZodType<T>,
   body: unknown,
-  policy: DestinationPolicy,
+  check: UrlCheck,
   what: string,
 ): Promise<T> {
   const parsed = shape.safeParse(body, PLAIN_REASONS);
   const reasons = [
     ...(parsed.success ? [] : reasonsFromZod(parsed.error)),
-    ...(await fieldReasons(parsed.success ? parsed.data : wellTypedFields(body), policy)),
+    ...(await fieldReasons(parsed.success ? parsed.data : wellTypedFields(body), check)),
   ];
   if (!parsed.success || reasons.length > 0)
     throw new ValidationError(`${what} is invalid`, reasons, parsed.success ? {} : { cause: parsed.error });
   return parsed.data;
 }
 
-export async function parseSubscriptionCreate(body: unknown, policy: DestinationPolicy): Promise<SubscriptionCreate> {
-  const input = await parseSubscription(createShape, body, policy, "webhook subscription");
+export async function parseSubscriptionCreate(body: unknown, check: UrlCheck): Promise<SubscriptionCreate> {
+  const input = await parseSubscription(createShape, body, check, "webhook subscription");
   return { ...input, events: [...new Set(input.events)] };
 }
 
-export async function parseSubscriptionUpdate(body: unknown, policy: DestinationPolicy): Promise<SubscriptionUpdate> {
-  const input = await parseSubscription(updateShape, body, policy, "webhook subscription update");
+export async function parseSubscriptionUpdate(body: unknown, check: UrlCheck): Promise<SubscriptionUpdate> {
+  const input = await parseSubscription(updateShape, body, check, "webhook subscription update");
   return input.events === undefined ? input : { ...input, events: [...new Set(input.events)] };
 }

@@ -2,11 +2,12 @@ import { NotFoundError, ConflictError } from "../errors.js";
 import { RETRY_WINDOW_MS } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
+import type { Logger } from "../ports/logger.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
 import type { WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import type { DestinationPolicy } from "./ssrf-guard.js";
-import { parseSubscriptionCreate, parseSubscriptionUpdate } from "./subscription-input.js";
+import { parseSubscriptionCreate, parseSubscriptionUpdate, type UrlCheck } from "./subscription-input.js";
 import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionView } from "./subscription-views.js";
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -28,8 +29,22 @@ export function createSubscriptionService(deps: {
   clock: Clock;
   ids: IdGenerator;
   destinations: DestinationPolicy;
+  /** The SSRF guard's deadline at subscribe time: the delivery deadline (`webhooks.timeoutMs`). */
+  timeoutMs: number;
+  logger: Logger;
 }) {
   const { storage, secretBox, clock, ids } = deps;
+
+  /** The URL check for one request; a DNS timeout is logged with its workspace and subscription. */
+  const urlCheck = (workspaceId: string, subscriptionId: string | null): UrlCheck => ({
+    destinations: deps.destinations,
+    timeoutMs: deps.timeoutMs,
+    onTimeout: (host) =>
+      deps.logger.warn(
+        { workspaceId, subscriptionId, host, timeoutMs: deps.timeoutMs },
+        "webhook subscription refused: its URL's host did not resolve in time",
+      ),
+  });
 
   async function load(workspaceId: string, id: string): Promise<WebhookSubscriptionRecord> {
     const found = await storage.webhookSubscriptions.get(workspaceId, id);
@@ -39,7 +54,7 @@ export function createSubscriptionService(deps: {
 
   return {
     async create(workspaceId: string, body: unknown): Promise<SubscriptionView> {
-      const input = await parseSubscriptionCreate(body, deps.destinations);
+      const input = await parseSubscriptionCreate(body, urlCheck(workspaceId, null));
       const now = clock.now().toISOString();
       const record: WebhookSubscriptionRecord = {
         id: `whs_${ids().replace(/-/g, "")}`,
@@ -71,7 +86,7 @@ export function createSubscriptionService(deps: {
      * the worker disabling the subscription after a 410) is never overwritten by a stale copy.
      */
     async update(workspaceId: string, id: string, body: unknown): Promise<SubscriptionView> {
-      const patch = await parseSubscriptionUpdate(body, deps.destinations);
+      const patch = await parseSubscriptionUpdate(body, urlCheck(workspaceId, id));
       const updated = await storage.webhookSubscriptions.patch(workspaceId, id, {
         url: patch.url,
         events: patch.events,

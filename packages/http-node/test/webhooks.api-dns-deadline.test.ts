@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { recordingLogger } from "./support/recording-logger.js";
+import { RECEIVER_SECRET, startWebhookHarness } from "./support/webhook-harness.js";
+
+const good = { url: "https://erp.example.cl/hooks", events: ["order.confirmed"], secret: RECEIVER_SECRET };
+
+/** The request's answer, or a label if it is still waiting after `ms` (the bug: it waited forever). */
+function answerWithin<T>(request: Promise<T>, ms: number): Promise<T | string> {
+  return Promise.race([request, new Promise<string>((r) => setTimeout(() => r(`no answer after ${ms} ms`), ms))]);
+}
+
+describe("subscription API: the SSRF guard's DNS check has a deadline", () => {
+  it("answers 422 on url when the host never resolves, on create and on PATCH, and logs it without the secret", async () => {
+    // A hostile or broken nameserver: the lookup neither answers nor fails.
+    let hang = false;
+    const { logger, entries } = recordingLogger();
+    const h = await startWebhookHarness({
+      logger,
+      webhooks: {
+        timeoutMs: 300,
+        resolveHost: () => (hang ? new Promise<string[]>(() => {}) : Promise.resolve(["93.184.216.34"])),
+      },
+    });
+    const id = await h.subscribe(good.url, good.events);
+    hang = true;
+
+    const expectedError = {
+      code: "invalid_payload",
+      reasons: [{ field: "url", reason: "erp.example.cl did not resolve within 300 ms; check its DNS and try again" }],
+    };
+    const started = Date.now();
+    const created = await answerWithin(h.api("POST", "/v1/webhooks", good), 3_000);
+    expect(created).toMatchObject({ status: 422, json: { error: expectedError } });
+    expect(Date.now() - started).toBeLessThan(1_500);
+
+    const patched = await answerWithin(
+      h.api("PATCH", `/v1/webhooks/${id}`, { url: "https://erp.example.cl/v2", secret: RECEIVER_SECRET }),
+      3_000,
+    );
+    expect(patched).toMatchObject({ status: 422, json: { error: expectedError } });
+    expect((await h.vitrina.storage.webhookSubscriptions.get(h.workspace.id, id))?.url).toBe(good.url);
+
+    const timeouts = entries.filter((e) => e.message.includes("did not resolve"));
+    expect(timeouts).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        fields: { workspaceId: h.workspace.id, subscriptionId: null, host: "erp.example.cl", timeoutMs: 300 },
+      }),
+      expect.objectContaining({
+        fields: { workspaceId: h.workspace.id, subscriptionId: id, host: "erp.example.cl", timeoutMs: 300 },
+      }),
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(RECEIVER_SECRET);
+  });
+});
