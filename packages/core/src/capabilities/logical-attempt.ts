@@ -43,19 +43,28 @@ const replayOf = (attempt: IdempotencyAttemptRecord): AttemptOutcome => ({
 
 const fingerprintOf = (input: unknown) => sha256Hex(canonicalJson(input));
 
+const keyReused = (call: Pick<LogicalAttemptCall, "capability" | "idempotencyKey">) =>
+  new IdempotencyKeyReusedError(
+    `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`,
+  );
+
 /**
- * The recorded outcome when the key's attempt is already `confirmed` or `failed` with this same
- * input, else null (no attempt yet, one still running or unknown, or another input: the full
- * `runLogicalAttempt` decides those). Lets the runtime answer a retry before the policies judge it
- * again: they judged the first call, and a retry of a change that happened must not be blocked.
+ * What a call with this key gets before the policies judge it: the recorded outcome when the key's
+ * attempt is already `confirmed` or `failed` with this same input; `IdempotencyKeyReusedError`
+ * when the key's attempt (in any state) has another input; else null (no attempt yet, or one still
+ * running or unknown: the full `runLogicalAttempt` decides those). The policies judged the first
+ * call: a retry of a change that happened must not be blocked, and a reused key is the caller's
+ * mistake to hear about, not a call for a stateful policy to count or refuse (task, event).
  */
 export async function recordedOutcome(
   deps: Pick<LogicalAttemptDeps, "storage">,
   call: Pick<LogicalAttemptCall, "workspaceId" | "capability" | "idempotencyKey" | "input">,
 ): Promise<AttemptOutcome | null> {
   const attempt = await deps.storage.idempotencyAttempts.get(call.workspaceId, call.capability, call.idempotencyKey);
-  if (attempt === null || (attempt.state !== "confirmed" && attempt.state !== "failed")) return null;
-  return attempt.inputFingerprint === (await fingerprintOf(call.input)) ? replayOf(attempt) : null;
+  if (attempt === null) return null;
+  // A key's fingerprint is fixed by the call that created its attempt, so a mismatch is final.
+  if (attempt.inputFingerprint !== (await fingerprintOf(call.input))) throw keyReused(call);
+  return attempt.state === "confirmed" || attempt.state === "failed" ? replayOf(attempt) : null;
 }
 
 /** An output `{ ok: false }` is a definitive failure (nothing applied); anything else confirms. */
@@ -100,11 +109,7 @@ export async function runLogicalAttempt(deps: LogicalAttemptDeps, call: LogicalA
   for (let round = 0; round < 5; round++) {
     attempt ??= await repo.get(call.workspaceId, call.capability, call.idempotencyKey);
     if (attempt === null) throw new VitrinaError("internal", "idempotency attempt vanished while reading it back");
-    if (attempt.inputFingerprint !== fingerprint) {
-      throw new IdempotencyKeyReusedError(
-        `idempotency key "${call.idempotencyKey}" was already used for ${call.capability} with a different input; use a new key for a new change`,
-      );
-    }
+    if (attempt.inputFingerprint !== fingerprint) throw keyReused(call);
     if (attempt.state === "confirmed" || attempt.state === "failed") return replayOf(attempt);
     if (attempt.state === "executing") {
       if (attempt.leaseExpiresAt !== null && attempt.leaseExpiresAt > now()) {

@@ -56,7 +56,8 @@ function requireKey(name: string, key: string | undefined): string {
  * The agent runtime: one `invoke` for every capability. In order: the capability exists
  * (`not_found`), the principal holds its scopes (`insufficient_scope`), the input is valid
  * (`invalid_payload`, every violation with its path), policies allow a command (`policy_blocked`;
- * not asked again for a retry of a finished logical attempt, which gets its recorded outcome),
+ * not asked for a retry of a finished logical attempt, which gets its recorded outcome, nor for a
+ * key already used with another input, which gets `idempotency_key_reused`),
  * then it runs, under a logical attempt when its idempotency says so, and the output is checked
  * against the published schema before it is returned with its provenance.
  */
@@ -71,7 +72,9 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     const policed = descriptor.execution === "command" && deps.policies.length > 0;
     // A retry of a finished attempt gets its recorded outcome before the policies run: they judged
     // the first call, and judging the retry again could block (and open a task for) a change that
-    // already happened, where the key promises the first outcome back.
+    // already happened, where the key promises the first outcome back. A key reused with another
+    // input is refused here too (`idempotency_key_reused`): that call never runs, so no policy may
+    // count it, block it or open a task for it.
     const replay =
       policed && key !== undefined && definition.idempotency.strategy === "logical-attempt"
         ? await recordedOutcome(deps, {

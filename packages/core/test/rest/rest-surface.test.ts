@@ -416,3 +416,41 @@ describe("REST with a capability policy", () => {
     expect(other.json.error.code).toBe("policy_blocked");
   });
 });
+
+describe("REST with a capability policy, a key reused with another input", () => {
+  let h: RestServer;
+  // Every contacts.update input the policy judged; like a budget, it allows only the first.
+  const judged: unknown[] = [];
+  beforeAll(async () => {
+    h = await startRestServer({
+      rest: { enabled: true },
+      policies: [
+        ({ capability, input }) =>
+          capability.name === "contacts.update" && judged.push(input) > 1 ? { block: "budget spent" } : "allow",
+      ],
+    });
+  });
+  afterAll(() => h.close());
+
+  it("answers 422 idempotency_key_reused before the policies judge it: no task, no policy.blocked", async () => {
+    const headers = { "idempotency-key": "rename-ana-reused" };
+    const first = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Ana" },
+      headers,
+    });
+    expect(first.status).toBe(200);
+    // The same key for another change: a client bug the caller must hear about, not a policy matter.
+    const reused = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, name: "Otra" },
+      headers,
+    });
+    expect({ status: reused.status, code: reused.json.error.code }).toEqual({
+      status: 422,
+      code: "idempotency_key_reused",
+    });
+    expect(judged).toEqual([{ contact_id: h.contact.id, name: "Ana" }]);
+    expect(await h.storage.tasks.listByWorkspace(h.workspace.id)).toEqual([]);
+    expect(await h.storage.events.listByWorkspace(h.workspace.id, { type: "policy.blocked" })).toEqual([]);
+    expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("Ana");
+  });
+});
