@@ -84,9 +84,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async listEnabledForEvent(workspaceId, eventType) {
         return enabledSubscribers(state, workspaceId, eventType);
       },
-      async patch(workspaceId, id, { onlyIfEnabled, ...changes }) {
+      async patch(workspaceId, id, { onlyIfEnabled, onlyIfUrl, ...changes }) {
         const current = inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
         if (current === null || (onlyIfEnabled === true && !current.enabled)) return null;
+        if (onlyIfUrl !== undefined && current.url !== onlyIfUrl) return null;
         const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
         const next = { ...current, ...given };
         state.webhookSubscriptions.replace(next, undo);

@@ -26,6 +26,12 @@ export interface SubscriptionPatch {
   disabledReason?: string | null;
   /** Change nothing unless the subscription is enabled now (disabling after a 410 must not undo a re-enable's later state, nor act twice). */
   onlyIfEnabled?: boolean;
+  /**
+   * Change nothing unless the subscription's URL is this one now, checked in the same statement as
+   * the write. A 410 disables only the URL that answered it: if the user moved the subscription
+   * while that attempt was in flight, the new URL is another receiver and stays enabled.
+   */
+  onlyIfUrl?: string;
   updatedAt: string;
 }
 
@@ -38,8 +44,9 @@ export interface WebhookSubscriptionRepository {
   listEnabledForEvent(workspaceId: string, eventType: string): Promise<WebhookSubscriptionRecord[]>;
   /**
    * Sets only the given fields (and `updatedAt`) in one statement and returns the row as stored,
-   * or null when there is no such subscription (or `onlyIfEnabled` and it is disabled). Never a
-   * write-back of a row read earlier: a URL change and a concurrent disable both stay applied.
+   * or null when there is no such subscription (or `onlyIfEnabled` and it is disabled, or
+   * `onlyIfUrl` and its URL is another). Never a write-back of a row read earlier: a URL change
+   * and a concurrent disable both stay applied.
    */
   patch(workspaceId: string, id: string, changes: SubscriptionPatch): Promise<WebhookSubscriptionRecord | null>;
   delete(workspaceId: string, id: string): Promise<boolean>;
