@@ -141,9 +141,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         });
       },
       async completeClaims(completions) {
-        return completions.map(({ deliveryId, workerId, outcome, attempt }) => {
+        return completions.map(({ deliveryId, workerId, leaseUntil, outcome, attempt }) => {
           const current = state.webhookDeliveries.get(deliveryId);
-          if (current === null || current.leasedBy !== workerId) return false;
+          // The lease too, not only the worker: the same worker may have claimed the row again.
+          if (current === null || current.leasedBy !== workerId || current.leaseUntil !== leaseUntil) return false;
           state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
           if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
           return true;

@@ -76,6 +76,13 @@ export interface ClaimCompletion {
   deliveryId: string;
   /** The lease holder: nothing is written unless it still holds the lease. */
   workerId: string;
+  /**
+   * The `leaseUntil` of the claim the attempt was made under, as the claim returned it: nothing is
+   * written unless the delivery still has that lease. The worker id alone can't tell a stale
+   * completion from a current one: a completion that stalls past its lease can be overtaken by the
+   * same worker's next claim of the delivery, whose attempt it would otherwise overwrite.
+   */
+  leaseUntil: string;
   outcome: DeliveryOutcome;
   /** The attempt for the history; absent when the delivery ended without one (subscription gone). */
   attempt?: WebhookAttemptRecord;
@@ -119,8 +126,9 @@ export interface WebhookDeliveryRepository {
   ): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts, several in one atomic step: for each completion whose `workerId`
-   * still holds the delivery's lease, writes the outcome, releases the lease and records `attempt`
-   * when given. One whose lease expired and was taken over writes nothing. Answers, in the input's
+   * still holds the delivery under the same lease (`leaseUntil`), writes the outcome, releases the
+   * lease and records `attempt` when given. One whose lease expired and was taken over, by another
+   * worker or by the same one claiming again, writes nothing. Answers, in the input's
    * order, whether each was recorded. A delivery appears at most once per call. The worker batches
    * completions that finish while an earlier batch is being written, so under load the outbox
    * costs one statement per batch rather than one per delivery.

@@ -40,4 +40,60 @@ export function webhookGuardContract(getStorage: () => Storage, f: Fixtures, see
       updatedAt: f.at(9),
     });
   });
+
+  it("applies a completion only under the lease it was made under, not a later lease of the same worker", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    // Due before every other test's rows, so these claims take exactly this one.
+    const t = (ms: number) => f.at(-6e11 + ms);
+    const delivery = w.delivery(workspaceId, sub.id, { nextAttemptAt: t(0) });
+    await storage.webhookDeliveries.insert(delivery);
+    const claim = async (now: string, leaseUntil: string) => {
+      const claimed = await storage.webhookDeliveries.claimDueDeliveries(now, 1, leaseUntil, "w1");
+      expect(claimed.map((c) => c.delivery.id)).toEqual([delivery.id]);
+      return claimed[0]!.delivery;
+    };
+    const first = await claim(t(10), t(1000));
+    // The first attempt's completion stalls past its lease; the same worker claims the delivery
+    // again and starts a second attempt.
+    const second = await claim(t(1000), t(2000));
+    const completion = (lease: typeof first, statusCode: number) => ({
+      deliveryId: delivery.id,
+      workerId: "w1",
+      leaseUntil: lease.leaseUntil!,
+      outcome: {
+        status: statusCode === 204 ? ("succeeded" as const) : ("pending" as const),
+        attemptCount: 1,
+        nextAttemptAt: t(60_000),
+        lastError: statusCode === 204 ? null : `HTTP ${statusCode}`,
+        deliveredAt: statusCode === 204 ? t(1500) : null,
+      },
+      attempt: {
+        id: f.id(),
+        deliveryId: delivery.id,
+        number: 1,
+        attemptedAt: t(20),
+        statusCode,
+        durationMs: 5,
+        error: statusCode === 204 ? null : `HTTP ${statusCode}`,
+        responseBodyPrefix: "",
+      },
+    });
+    // The stale completion writes nothing, attempt included: the second attempt is in flight.
+    const stale = completion(first, 500);
+    expect(await storage.webhookDeliveries.completeClaims([stale])).toEqual([false]);
+    expect(await storage.webhookDeliveries.get(workspaceId, delivery.id)).toEqual(second);
+    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([]);
+    // The completion made under the current lease applies.
+    const current = completion(second, 204);
+    expect(await storage.webhookDeliveries.completeClaims([current])).toEqual([true]);
+    expect(await storage.webhookDeliveries.get(workspaceId, delivery.id)).toEqual({
+      ...delivery,
+      ...current.outcome,
+      leaseUntil: null,
+      leasedBy: null,
+    });
+    expect(await storage.webhookAttempts.listByDeliveries([delivery.id])).toEqual([current.attempt]);
+  });
 }

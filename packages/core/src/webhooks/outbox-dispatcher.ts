@@ -227,9 +227,12 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     // and attempt are one atomic step, batched with other finished attempts (one statement on
     // PostgreSQL); a 410 also disables the subscription, in a transaction of its own, unless the
     // subscription has moved to another URL since (see gone-receiver.ts).
+    // The claim's lease goes with it: a completion that stalls past the lease must not apply to this
+    // worker's next claim of the same delivery.
     const completion = (decided: DeliveryOutcome) => ({
       deliveryId: delivery.id,
       workerId,
+      leaseUntil: delivery.leaseUntil!,
       outcome: decided,
       ...(record && { attempt: record }),
     });
