@@ -84,9 +84,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async listEnabledForEvent(workspaceId, eventType) {
         return enabledSubscribers(state, workspaceId, eventType);
       },
-      async patch(workspaceId, id, { onlyIfEnabled, ...changes }) {
+      async patch(workspaceId, id, { onlyIfEnabled, onlyIfUrl, ...changes }) {
         const current = inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
         if (current === null || (onlyIfEnabled === true && !current.enabled)) return null;
+        if (onlyIfUrl !== undefined && current.url !== onlyIfUrl) return null;
         const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
         const next = { ...current, ...given };
         state.webhookSubscriptions.replace(next, undo);
@@ -140,9 +141,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         });
       },
       async completeClaims(completions) {
-        return completions.map(({ deliveryId, workerId, outcome, attempt }) => {
+        return completions.map(({ deliveryId, workerId, leaseUntil, outcome, attempt }) => {
           const current = state.webhookDeliveries.get(deliveryId);
-          if (current === null || current.leasedBy !== workerId) return false;
+          // The lease too, not only the worker: the same worker may have claimed the row again.
+          if (current === null || current.leasedBy !== workerId || current.leaseUntil !== leaseUntil) return false;
           state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
           if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
           return true;

@@ -70,9 +70,14 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
   // longer due, so the claim passes it over), or the claim takes the row (and the late outcome writes
   // nothing, attempt included). Both winning would deliver the event twice with one attempt lost;
   // neither would strand the row. PGlite runs one statement at a time, so only a real server races.
-  it(
-    "settles every row for exactly one of the late completer and the new claimer, over 100 races",
-    () =>
+  // The claimer may be the late worker itself (its completion stalled past the lease and it claimed
+  // the rows again): only the lease, not the worker id, tells its two attempts apart.
+  it.each([
+    ["another worker", "new"],
+    ["the late worker itself", "late"],
+  ])(
+    "settles every row for exactly one of the late completer and a new claim by %s, over 100 races",
+    (_claimer, claimerPrefix) =>
       withOutbox(1, async ({ f, w, storage, workspace, subs: [subscription] }) => {
         const violations: string[] = [];
         let completerWon = 0;
@@ -91,6 +96,7 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
           const completions = rows.map((d) => ({
             deliveryId: d.id,
             workerId: `late-${round}`,
+            leaseUntil: d.leaseUntil!,
             // A failed attempt, retried later: the row stays pending but is no longer due at `now`.
             outcome: {
               status: "pending" as const,
@@ -112,7 +118,7 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
           }));
           const [recorded, claimed] = await Promise.all([
             storage.webhookDeliveries.completeClaims(completions),
-            storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `new-${round}`),
+            storage.webhookDeliveries.claimDueDeliveries(now, 8, f.at(1e12 + 1), `${claimerPrefix}-${round}`),
           ]);
           const claimedIds = new Set(claimed.map(({ delivery }) => delivery.id));
           const attempts = await storage.webhookAttempts.listByDeliveries(rows.map((d) => d.id));

@@ -5,6 +5,7 @@ import { createCompletionBatcher, MAX_COMPLETIONS_PER_BATCH } from "../src/webho
 const completion = (n: number): ClaimCompletion => ({
   deliveryId: `whd_${n}`,
   workerId: "w1",
+  leaseUntil: "2026-01-01T00:01:00.000Z",
   outcome: {
     status: "succeeded",
     attemptCount: 1,

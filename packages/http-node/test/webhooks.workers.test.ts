@@ -40,6 +40,7 @@ describe("workers, leases and races", () => {
       {
         deliveryId: dead[0]!.delivery.id,
         workerId: "dead",
+        leaseUntil: dead[0]!.delivery.leaseUntil!,
         outcome: {
           status: "failed",
           attemptCount: 9,

@@ -102,21 +102,24 @@ export function deliveryRepositories(
       async completeClaims(completions) {
         if (completions.length === 0) return [];
         // One statement for the whole batch, its rows passed as parallel arrays (one fixed text,
-        // so it is prepared once whatever the batch size). Only rows whose lease the completion's
-        // worker still holds are updated, and an attempt is inserted only for an updated row: a
-        // lost lease writes neither.
+        // so it is prepared once whatever the batch size). Only rows still under the completion's
+        // lease are updated (its worker and its lease_until: a worker whose completion stalled past
+        // the lease may have claimed the row again), and an attempt is inserted only for an updated
+        // row: a lost lease writes neither.
         const column = <T>(pick: (c: (typeof completions)[number]) => T) => completions.map(pick);
         const { rows } = await q.query(
           `WITH input AS (
              SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[],
-               $7::timestamptz[], $8::text[], $9::int[], $10::timestamptz[], $11::int[], $12::float8[], $13::text[], $14::text[])
+               $7::timestamptz[], $8::text[], $9::int[], $10::timestamptz[], $11::int[], $12::float8[], $13::text[], $14::text[],
+               $15::timestamptz[])
              AS x(id, worker_id, status, attempt_count, next_attempt_at, last_error, delivered_at,
-               attempt_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix)
+               attempt_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix, lease_until)
            ), completed AS (
              UPDATE ${d} AS d SET status = input.status, attempt_count = input.attempt_count,
                next_attempt_at = input.next_attempt_at, last_error = input.last_error, delivered_at = input.delivered_at,
                lease_until = NULL, leased_by = NULL
-             FROM input WHERE d.id = input.id AND d.leased_by = input.worker_id RETURNING d.id
+             FROM input WHERE d.id = input.id AND d.leased_by = input.worker_id AND d.lease_until = input.lease_until
+             RETURNING d.id
            ), attempt AS (
              INSERT INTO ${s}.webhook_attempts (id, delivery_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix)
              SELECT input.attempt_id, input.id, input.number, input.attempted_at, input.status_code, input.duration_ms,
@@ -139,6 +142,7 @@ export function deliveryRepositories(
             column((c) => c.attempt?.durationMs ?? null),
             column((c) => c.attempt?.error ?? null),
             column((c) => c.attempt?.responseBodyPrefix ?? null),
+            column((c) => c.leaseUntil),
           ],
         );
         const recorded = new Set(rows.map((r: { id: string }) => r.id));

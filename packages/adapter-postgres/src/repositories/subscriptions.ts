@@ -98,13 +98,16 @@ export function subscriptionRepositories(
         ),
       patch: (workspaceId, id, c) =>
         // Each column keeps its stored value unless the patch names it (COALESCE on a NULL
-        // parameter); disabled_reason may be set to NULL, so it has its own "given" flag.
+        // parameter); disabled_reason may be set to NULL, so it has its own "given" flag. The
+        // conditions sit in the WHERE of this one UPDATE: under READ COMMITTED a concurrent URL
+        // change is re-checked on the row it committed, so a 410's disable can't land on a new URL.
         one(
           q,
           `UPDATE ${s}.webhook_subscriptions SET url = COALESCE($3, url), events = COALESCE($4::jsonb, events),
              sealed_secret = COALESCE($5, sealed_secret), enabled = COALESCE($6, enabled),
              disabled_reason = CASE WHEN $7::boolean THEN $8 ELSE disabled_reason END, updated_at = $9
-           WHERE workspace_id = $1 AND id = $2 AND (NOT $10::boolean OR enabled) RETURNING *`,
+           WHERE workspace_id = $1 AND id = $2 AND (NOT $10::boolean OR enabled) AND ($11::text IS NULL OR url = $11)
+           RETURNING *`,
           [
             workspaceId,
             id,
@@ -116,6 +119,7 @@ export function subscriptionRepositories(
             c.disabledReason ?? null,
             c.updatedAt,
             c.onlyIfEnabled === true,
+            c.onlyIfUrl ?? null,
           ],
           toSubscription,
         ),

@@ -50,8 +50,13 @@ export type * from "./member-storage.js";
  *    in one atomic step without a transaction (one round trip on PostgreSQL instead of four).
  * 7: `registerNewPerson` takes the connector's `secretVersion` that verified the lead and writes
  *    nothing when the connector has moved on (lead intake verifies with a cached secret).
+ * 8: `webhookSubscriptions.patch` honours `onlyIfUrl`: nothing is written unless the subscription
+ *    has that URL, checked in the same statement (a 410 disables only the URL that answered it).
+ * 9: `ClaimCompletion` carries the claim's `leaseUntil`, and `completeClaims` writes nothing unless
+ *    the delivery still has that lease (not only that worker): the same worker may have claimed the
+ *    delivery again after a completion stalled past its lease.
  */
-export const STORAGE_CONTRACT_VERSION = 7;
+export const STORAGE_CONTRACT_VERSION = 9;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

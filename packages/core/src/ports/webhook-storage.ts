@@ -26,6 +26,12 @@ export interface SubscriptionPatch {
   disabledReason?: string | null;
   /** Change nothing unless the subscription is enabled now (disabling after a 410 must not undo a re-enable's later state, nor act twice). */
   onlyIfEnabled?: boolean;
+  /**
+   * Change nothing unless the subscription's URL is this one now, checked in the same statement as
+   * the write. A 410 disables only the URL that answered it: if the user moved the subscription
+   * while that attempt was in flight, the new URL is another receiver and stays enabled.
+   */
+  onlyIfUrl?: string;
   updatedAt: string;
 }
 
@@ -38,8 +44,9 @@ export interface WebhookSubscriptionRepository {
   listEnabledForEvent(workspaceId: string, eventType: string): Promise<WebhookSubscriptionRecord[]>;
   /**
    * Sets only the given fields (and `updatedAt`) in one statement and returns the row as stored,
-   * or null when there is no such subscription (or `onlyIfEnabled` and it is disabled). Never a
-   * write-back of a row read earlier: a URL change and a concurrent disable both stay applied.
+   * or null when there is no such subscription (or `onlyIfEnabled` and it is disabled, or
+   * `onlyIfUrl` and its URL is another). Never a write-back of a row read earlier: a URL change
+   * and a concurrent disable both stay applied.
    */
   patch(workspaceId: string, id: string, changes: SubscriptionPatch): Promise<WebhookSubscriptionRecord | null>;
   delete(workspaceId: string, id: string): Promise<boolean>;
@@ -69,6 +76,13 @@ export interface ClaimCompletion {
   deliveryId: string;
   /** The lease holder: nothing is written unless it still holds the lease. */
   workerId: string;
+  /**
+   * The `leaseUntil` of the claim the attempt was made under, as the claim returned it: nothing is
+   * written unless the delivery still has that lease. The worker id alone can't tell a stale
+   * completion from a current one: a completion that stalls past its lease can be overtaken by the
+   * same worker's next claim of the delivery, whose attempt it would otherwise overwrite.
+   */
+  leaseUntil: string;
   outcome: DeliveryOutcome;
   /** The attempt for the history; absent when the delivery ended without one (subscription gone). */
   attempt?: WebhookAttemptRecord;
@@ -112,8 +126,9 @@ export interface WebhookDeliveryRepository {
   ): Promise<ClaimedDelivery[]>;
   /**
    * Records finished attempts, several in one atomic step: for each completion whose `workerId`
-   * still holds the delivery's lease, writes the outcome, releases the lease and records `attempt`
-   * when given. One whose lease expired and was taken over writes nothing. Answers, in the input's
+   * still holds the delivery under the same lease (`leaseUntil`), writes the outcome, releases the
+   * lease and records `attempt` when given. One whose lease expired and was taken over, by another
+   * worker or by the same one claiming again, writes nothing. Answers, in the input's
    * order, whether each was recorded. A delivery appears at most once per call. The worker batches
    * completions that finish while an earlier batch is being written, so under load the outbox
    * costs one statement per batch rather than one per delivery.

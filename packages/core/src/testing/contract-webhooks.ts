@@ -152,9 +152,9 @@ export function webhookContract(getStorage: () => Storage): void {
       lastError: null,
       deliveredAt: f.at(30_001),
     };
-    const complete = (workerId: string) => ({ deliveryId: due.id, workerId, outcome });
-    expect(await storage.webhookDeliveries.completeClaims([complete("w1")])).toEqual([false]);
-    expect(await storage.webhookDeliveries.completeClaims([complete("w2")])).toEqual([true]);
+    const complete = (workerId: string, leaseUntil: string) => ({ deliveryId: due.id, workerId, leaseUntil, outcome });
+    expect(await storage.webhookDeliveries.completeClaims([complete("w1", f.at(30_000))])).toEqual([false]);
+    expect(await storage.webhookDeliveries.completeClaims([complete("w2", f.at(90_000))])).toEqual([true]);
     expect(await storage.webhookDeliveries.get(workspaceId, due.id)).toEqual({
       ...due,
       ...outcome,
@@ -249,6 +249,7 @@ export function webhookContract(getStorage: () => Storage): void {
       {
         deliveryId: rows[1]!.id,
         workerId: "w1",
+        leaseUntil: rows[1]!.leaseUntil!,
         outcome: {
           status: "succeeded",
           attemptCount: 1,
@@ -379,13 +380,19 @@ export function webhookContract(getStorage: () => Storage): void {
       second: attemptOf(second, 204, null),
       retried: attemptOf(retried, 500, "HTTP 500"),
     };
+    const leaseUntil = f.at(30_000);
     const recorded = await storage.webhookDeliveries.completeClaims([
-      { deliveryId: first.id, workerId: "w1", outcome: succeeded(first), attempt: attempts.first },
+      { deliveryId: first.id, workerId: "w1", leaseUntil, outcome: succeeded(first), attempt: attempts.first },
       // w1 no longer holds this one (w9 does): neither its outcome nor its attempt is written.
-      { deliveryId: lost.id, workerId: "w1", outcome: succeeded(lost), attempt: attempts.lost },
+      { deliveryId: lost.id, workerId: "w1", leaseUntil, outcome: succeeded(lost), attempt: attempts.lost },
       // Ended without an attempt (its subscription was gone): the outcome alone.
-      { deliveryId: second.id, workerId: "w1", outcome: { ...succeeded(second), status: "failed" as const } },
-      { deliveryId: retried.id, workerId: "w2", outcome: failedOnce, attempt: attempts.retried },
+      {
+        deliveryId: second.id,
+        workerId: "w1",
+        leaseUntil,
+        outcome: { ...succeeded(second), status: "failed" as const },
+      },
+      { deliveryId: retried.id, workerId: "w2", leaseUntil, outcome: failedOnce, attempt: attempts.retried },
     ]);
     expect(recorded).toEqual([true, false, true, true]);
     expect(await storage.webhookAttempts.listByDeliveries([first.id, lost.id, second.id, retried.id])).toEqual(

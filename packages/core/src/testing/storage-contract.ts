@@ -7,6 +7,7 @@ import { concurrencyContract } from "./contract-concurrency.js";
 import { leadIntakeContract } from "./contract-lead-intake.js";
 import { firstMessageOutcomeContract } from "./contract-first-message-outcome.js";
 import { webhookContract } from "./contract-webhooks.js";
+import { webhookGuardContract } from "./contract-webhook-guards.js";
 import { retentionContract } from "./contract-retention.js";
 import { basicsSection } from "./contract-basics.js";
 import { deliveryListenerSection, directReadSection } from "./contract-direct-read.js";
@@ -20,7 +21,13 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   basicsSection,
   { name: "oauth", run: (c) => runOAuthStorageContract(c.storage) },
   { name: "capabilities", run: (c) => capabilityStorageContract(c.storage, c.f, c.seedWorkspace) },
-  { name: "webhooks", run: (c) => webhookContract(c.storage) },
+  {
+    name: "webhooks",
+    run: (c) => {
+      webhookContract(c.storage);
+      webhookGuardContract(c.storage, c.f, c.seedWorkspace);
+    },
+  },
   { name: "bad input", run: (c) => inputContract(c.storage) },
   { name: "concurrency", run: (c) => concurrencyContract(c.storage, c.f, c.seedWorkspace) },
   {

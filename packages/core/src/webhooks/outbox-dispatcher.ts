@@ -9,6 +9,7 @@ import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
 import { signatureHeader, type AttemptResult, type WebhookSend } from "./post-webhook.js";
 import { createCompletionBatcher } from "./completion-batcher.js";
+import { GONE_REASON, recordGoneAttempt } from "./gone-receiver.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
@@ -37,6 +38,9 @@ export interface DispatcherOptions {
 interface Terminal {
   terminal: string;
 }
+
+/** What the history says of a 410 from a URL the subscription has left: retried like any failure. */
+const MOVED_ON_410 = `${GONE_REASON} at a URL the subscription has since left; subscription kept enabled`;
 
 const idsOf = (delivery: WebhookDeliveryRecord) => ({
   deliveryId: delivery.id,
@@ -118,7 +122,13 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     };
   }
 
-  function outcomeOf(delivery: WebhookDeliveryRecord, result: AttemptResult | Terminal, now: Date): DeliveryOutcome {
+  /** `moved`: a 410 came from a URL the subscription has since left, so it is retried like any failure. */
+  function outcomeOf(
+    delivery: WebhookDeliveryRecord,
+    result: AttemptResult | Terminal,
+    now: Date,
+    moved = false,
+  ): DeliveryOutcome {
     if ("terminal" in result) {
       return {
         status: "failed",
@@ -138,12 +148,13 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
         deliveredAt: now.toISOString(),
       };
     const gone = result.statusCode === 410;
-    const next = gone ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
+    const disables = gone && !moved;
+    const next = disables ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
     return {
       status: next === null ? "failed" : "pending",
       attemptCount: count,
       nextAttemptAt: (next ?? now).toISOString(),
-      lastError: gone ? "receiver answered 410 Gone; subscription disabled" : result.error,
+      lastError: disables ? `${GONE_REASON}; subscription disabled` : gone ? MOVED_ON_410 : result.error,
       deliveredAt: null,
     };
   }
@@ -190,16 +201,15 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    * caller claims again then, and that subscription's due deliveries end "subscription disabled".
    */
   async function deliver(claimed: ClaimedDelivery, workerId: string, attempted?: () => void): Promise<boolean> {
-    const { delivery } = claimed;
+    const { delivery, subscription } = claimed;
     const attemptedAt = clock.now();
     const started = performance.now();
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
     attempted?.();
-    const gone = !("terminal" in result) && result.statusCode === 410;
+    const gone = subscription !== null && !("terminal" in result) && result.statusCode === 410;
     if (gone) disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
-    countDelivery(outcome.status, result);
     const record =
       "terminal" in result
         ? undefined
@@ -215,44 +225,44 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
           };
     // A worker whose lease expired meanwhile writes nothing: the new holder owns the row. Outcome
     // and attempt are one atomic step, batched with other finished attempts (one statement on
-    // PostgreSQL); a 410 also disables the subscription, in a transaction of its own.
-    const completion = { deliveryId: delivery.id, workerId, outcome, ...(record && { attempt: record }) };
-    const complete = gone
-      ? storage.transaction(async (tx) => {
-          const [recorded] = await tx.webhookDeliveries.completeClaims([completion]);
-          if (recorded) await disableSubscription(tx, delivery, now.toISOString());
+    // PostgreSQL); a 410 also disables the subscription, in a transaction of its own, unless the
+    // subscription has moved to another URL since (see gone-receiver.ts).
+    // The claim's lease goes with it: a completion that stalls past the lease must not apply to this
+    // worker's next claim of the same delivery.
+    const completion = (decided: DeliveryOutcome) => ({
+      deliveryId: delivery.id,
+      workerId,
+      leaseUntil: delivery.leaseUntil!,
+      outcome: decided,
+      ...(record && { attempt: record }),
+    });
+    const recorded = gone
+      ? recordGoneAttempt(storage, options.logger, {
+          delivery,
+          sentTo: subscription.url,
+          outcomeIf: (moved) => outcomeOf(delivery, result, now, moved),
+          completion,
+          at: now.toISOString(),
         })
-      : completions.complete(completion);
-    await complete
-      .then(() => logAttempt(delivery, result, outcome))
-      .catch((error: unknown) => {
-        // The lease runs out and another claim attempts it again: at least once, never lost.
-        options.logger.error(
-          { ...idsOf(delivery), workerId, error: describeError(error) },
-          "recording a webhook attempt failed; the delivery is retried once its lease expires",
-        );
-      });
+      : completions.complete(completion(outcome)).then(() => outcome);
+    let decided = outcome;
+    try {
+      decided = await recorded;
+      logAttempt(delivery, result, decided);
+    } catch (error) {
+      // The lease runs out and another claim attempts it again: at least once, never lost.
+      options.logger.error(
+        { ...idsOf(delivery), workerId, error: describeError(error) },
+        "recording a webhook attempt failed; the delivery is retried once its lease expires",
+      );
+    }
+    countDelivery(decided.status, result);
     if (gone) {
       const left = disabling.get(delivery.subscriptionId)! - 1;
       if (left === 0) disabling.delete(delivery.subscriptionId);
       else disabling.set(delivery.subscriptionId, left);
     }
     return gone;
-  }
-
-  async function disableSubscription(
-    tx: Parameters<Parameters<Storage["transaction"]>[0]>[0],
-    delivery: WebhookDeliveryRecord,
-    at: string,
-  ) {
-    const disabled = await tx.webhookSubscriptions.patch(delivery.workspaceId, delivery.subscriptionId, {
-      enabled: false,
-      disabledReason: "receiver answered 410 Gone",
-      onlyIfEnabled: true,
-      updatedAt: at,
-    });
-    if (disabled !== null)
-      options.logger.warn({ subscriptionId: disabled.id }, "webhook subscription disabled after 410 Gone");
   }
 
   /**
