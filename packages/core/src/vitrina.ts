@@ -296,6 +296,8 @@ export function createVitrina(options: VitrinaOptions) {
           capabilities,
           // API keys, then OAuth access tokens issued for the REST resource (never the MCP one's).
           authenticate: oauth?.authenticateRest ? firstOf(authenticate, oauth.authenticateRest) : authenticate,
+          // With OAuth, its 401 names REST's own metadata document, as /mcp's names MCP's.
+          ...(oauth?.restResourceMetadataUrl && { resourceMetadataUrl: oauth.restResourceMetadataUrl }),
         })
       : []),
     openApiRoute({

@@ -185,7 +185,10 @@ describe("REST on", () => {
     const refused = await h.call("GET", "/v1/rest/catalog.search", { key: webhooksOnly });
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe("insufficient_scope");
-    expect((await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" })).status).toBe(401);
+    const unknownKey = await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" });
+    expect(unknownKey.status).toBe(401);
+    // Without the `oauth` option there is no metadata document to point at.
+    expect(unknownKey.headers.get("www-authenticate")).toBe('Bearer realm="vitrina"');
     const unknown = await h.call("POST", "/v1/rest/nothing.here", { body: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain("GET /v1/capabilities");
