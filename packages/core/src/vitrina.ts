@@ -12,7 +12,7 @@ import { createLeadSignatureVerifier } from "./leads/verify-lead-signature.js";
 import { checkLeadIntakeLimits } from "./leads/lead-intake-limits.js";
 import type { OAuthOptions } from "./oauth/oauth-options.js";
 import { createOAuthServer } from "./oauth/oauth-routes.js";
-import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth/oauth-urls.js";
+import { authorizationServerMetadataUrl, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth/oauth-urls.js";
 import { purgeExpiredOAuthRecords } from "./oauth/purge-records.js";
 import { mcpRoutes } from "./mcp/mcp-route.js";
 import { restRoutes } from "./rest/rest-routes.js";
@@ -296,6 +296,8 @@ export function createVitrina(options: VitrinaOptions) {
           capabilities,
           // API keys, then OAuth access tokens issued for the REST resource (never the MCP one's).
           authenticate: oauth?.authenticateRest ? firstOf(authenticate, oauth.authenticateRest) : authenticate,
+          // With OAuth, its 401 names REST's own metadata document, as /mcp's names MCP's.
+          ...(oauth?.restResourceMetadataUrl && { resourceMetadataUrl: oauth.restResourceMetadataUrl }),
         })
       : []),
     openApiRoute({
@@ -395,10 +397,9 @@ export type Vitrina = ReturnType<typeof createVitrina>;
 
 /** The root paths of the discovery documents of these URLs (path-inserted, as clients build them). */
 function wellKnownPathsOf(urls: OAuthUrls, rest: boolean): string[] {
-  const issuerPath = new URL(urls.issuer).pathname.replace(/\/+$/, "");
   return [
     new URL(urls.resourceMetadata).pathname,
-    `/.well-known/oauth-authorization-server${issuerPath}`,
+    new URL(authorizationServerMetadataUrl(urls.issuer)).pathname,
     ...(rest ? [new URL(protectedResourceMetadataUrl(`${urls.apiBase}${REST_PATH}`)).pathname] : []),
   ];
 }

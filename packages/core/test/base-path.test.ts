@@ -109,6 +109,26 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     expect(vitrinaAt({ basePath: "/vitrina" }).wellKnownPaths).toEqual([]);
   });
 
+  it("with OAuth under a prefix, the authorization-server metadata answers at the issuer's path only (RFC 8414 §3.1)", async () => {
+    const vitrina = vitrinaAt({
+      basePath: "/vitrina",
+      publicUrl: "https://shop.example.com",
+      oauth: { authorize: approve },
+    });
+    // The root names an issuer without a path, and the others name other issuers: none of them is ours.
+    for (const path of ["", "/other", "/vitrina/mcp", "/vitrinas"]) {
+      const url = `http://10.0.0.5/.well-known/oauth-authorization-server${path}`;
+      const { status, json } = await getJson(vitrina, url);
+      expect(status, url).toBe(404);
+      expect(json.error_description, url).toContain(
+        "https://shop.example.com/.well-known/oauth-authorization-server/vitrina",
+      );
+    }
+    const ours = await getJson(vitrina, "http://10.0.0.5/.well-known/oauth-authorization-server/vitrina/");
+    expect(ours.status).toBe(200);
+    expect(ours.json.issuer).toBe("https://shop.example.com/vitrina");
+  });
+
   it("refuses a basePath or publicUrl it could not derive URLs from, naming the field", () => {
     const refused = (options: Partial<VitrinaOptions>) => {
       try {

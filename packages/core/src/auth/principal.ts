@@ -67,15 +67,20 @@ export function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */
-export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
-  const principal = await authenticate(request);
-  if (principal !== null) return principal;
+/** The `unauthorized` error of a request no authenticator accepted, saying what to send. */
+export function unauthenticatedError(request: Request): VitrinaError {
   const message =
     bearerToken(request) === null
       ? "send an API key as `Authorization: Bearer <API_KEY>`"
       : "the API key is unknown or revoked";
-  throw new VitrinaError("unauthorized", message);
+  return new VitrinaError("unauthorized", message);
+}
+
+/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */
+export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
+  const principal = await authenticate(request);
+  if (principal !== null) return principal;
+  throw unauthenticatedError(request);
 }
 
 /** Refuses with `insufficient_scope` (403) unless the principal holds `scope`. */

@@ -1,3 +1,4 @@
+import Negotiator from "negotiator";
 import { VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { decodeJsonBody } from "../http/read-json.js";
@@ -24,17 +25,20 @@ export interface RequestShapeOptions {
 }
 
 /**
- * Whether an `Accept` header lets us answer JSON: absent, `application/json`, `application/*` or
- * `*\/*`, at a non-zero quality. The server never streams, so `text/event-stream` is not needed.
+ * What this server answers. JSON text is UTF-8 (RFC 8259 §8.1), so offering the charset as well
+ * lets `Accept: application/json; charset=utf-8` match while `application/json` still does.
+ */
+const ANSWERED_MEDIA_TYPES = ["application/json; charset=utf-8"];
+
+/**
+ * Whether an `Accept` header lets us answer JSON (RFC 9110 §12.5.1): absent, blank, or with a range
+ * covering `application/json` (`application/json`, `application/*`, `*\/*`) whose quality is not 0.
+ * The most specific matching range decides, so `application/json;q=0, *\/*` rules JSON out. The
+ * server never streams, so `text/event-stream` is not needed. Parsed by `negotiator` (Express's).
  */
 export function acceptsJson(accept: string | null): boolean {
   if (accept === null || accept.trim() === "") return true;
-  return accept.split(",").some((part) => {
-    const [range = "", ...params] = part.split(";").map((p) => p.trim().toLowerCase());
-    const quality = params.find((p) => p.startsWith("q="));
-    if (quality !== undefined && Number(quality.slice(2)) === 0) return false;
-    return range === "application/json" || range === "application/*" || range === "*/*";
-  });
+  return new Negotiator({ headers: { accept } }).mediaType(ANSWERED_MEDIA_TYPES) !== undefined;
 }
 
 /**

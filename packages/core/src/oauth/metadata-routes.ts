@@ -2,7 +2,7 @@ import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontex
 import type { Route } from "../http/router.js";
 import type { OAuthContext } from "./oauth-context.js";
 import { oauthJson, withCors } from "./oauth-http.js";
-import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
+import { authorizationServerMetadataUrl, protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "client_secret_basic"];
 
@@ -13,14 +13,30 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_post", "clien
 const cachingOf = (urls: OAuthUrls): Record<string, string> =>
   urls.fromHost ? { "cache-control": "no-store", vary: "Host" } : { "cache-control": "public, max-age=300" };
 
+/** The path a metadata request is matched on: behind a proxy the request's origin is not the public one. */
+const requestedPath = (request: Request) => new URL(request.url).pathname.replace(/\/+$/, "");
+const pathOf = (url: string) => new URL(url).pathname;
+
 /**
  * RFC 9728 §3.3: the metadata at `/.well-known/oauth-protected-resource<path>` must describe the
- * resource `<path>` names. Matched on the path, since behind a proxy the request's origin is not the
- * public one. Null when this server has no resource there (e.g. the root, when the MCP URL is `/mcp`).
+ * resource `<path>` names. Null when this server has no resource there (e.g. the root, when the
+ * MCP URL is `/mcp`).
  */
 function resourceNamedBy(request: Request, resources: string[]): string | null {
-  const path = new URL(request.url).pathname.replace(/\/+$/, "");
-  return resources.find((resource) => new URL(protectedResourceMetadataUrl(resource)).pathname === path) ?? null;
+  const path = requestedPath(request);
+  return resources.find((resource) => pathOf(protectedResourceMetadataUrl(resource)) === path) ?? null;
+}
+
+/** The 404 of a metadata URL that names nothing this server describes, pointing at the one it does. */
+function notDescribedHere(request: Request, what: string, see: string, urls: OAuthUrls): Response {
+  return oauthJson(
+    {
+      error: "not_found",
+      error_description: `no ${what} is described at ${new URL(request.url).pathname}; see ${see}`,
+    },
+    404,
+    cachingOf(urls),
+  );
 }
 
 /**
@@ -31,16 +47,7 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
   const protectedResource = async (request: Request) => {
     const urls = context.urls(request);
     const resource = resourceNamedBy(request, context.acceptedResources(urls));
-    if (resource === null) {
-      return oauthJson(
-        {
-          error: "not_found",
-          error_description: `no protected resource is described at ${new URL(request.url).pathname}; see ${urls.resourceMetadata}`,
-        },
-        404,
-        cachingOf(urls),
-      );
-    }
+    if (resource === null) return notDescribedHere(request, "protected resource", urls.resourceMetadata, urls);
     const body: OAuthProtectedResourceMetadata = {
       resource,
       authorization_servers: [urls.issuer],
@@ -52,6 +59,11 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
   };
   const authorizationServer = async (request: Request) => {
     const urls = context.urls(request);
+    // RFC 8414 §3.1: the issuer's path follows the well-known prefix. Another path names another
+    // issuer (clients probe such URLs), so it gets a 404, never this issuer's document.
+    const metadataUrl = authorizationServerMetadataUrl(urls.issuer);
+    if (requestedPath(request) !== pathOf(metadataUrl))
+      return notDescribedHere(request, "authorization server", metadataUrl, urls);
     const body: OAuthMetadata = {
       issuer: urls.issuer,
       authorization_endpoint: urls.endpoint("/authorize"),
@@ -78,6 +90,7 @@ export function oauthMetadataRoutes(context: OAuthContext): Route[] {
     // Any path suffix: the metadata of `https://host/<path>` lives at `/.well-known/oauth-protected-resource/<path>`.
     ...cors("/.well-known/oauth-protected-resource/*", protectedResource),
     ...cors("/.well-known/oauth-authorization-server", authorizationServer),
+    // The issuer's path, when it has one (a `basePath`): any other path is answered 404.
     ...cors("/.well-known/oauth-authorization-server/*", authorizationServer),
     ...cors("/.well-known/jwks.json", jwks),
   ];

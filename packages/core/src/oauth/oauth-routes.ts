@@ -5,6 +5,7 @@ import { oauthMetadataRoutes } from "./metadata-routes.js";
 import { createOAuthContext, type OAuthContext, type OAuthDependencies } from "./oauth-context.js";
 import type { Authenticator } from "../auth/principal.js";
 import { oauthTokenAuthenticator } from "./token-authenticator.js";
+import { protectedResourceMetadataUrl, type OAuthUrls } from "./oauth-urls.js";
 import { tokenRoutes } from "./token-routes.js";
 
 export interface OAuthServer {
@@ -13,6 +14,8 @@ export interface OAuthServer {
   authenticate: Authenticator;
   /** Resolves access tokens issued for the REST resource (`restPath` set); null when REST is off. */
   authenticateRest: Authenticator | null;
+  /** The REST resource's RFC 9728 metadata address, for its 401 challenge; null when REST is off. */
+  restResourceMetadataUrl: ((request: Request) => string) | null;
   context: OAuthContext;
 }
 
@@ -22,6 +25,8 @@ export interface OAuthServer {
  */
 export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
   const context = createOAuthContext(deps);
+  const { restPath } = deps;
+  const restResource = (urls: OAuthUrls) => `${urls.apiBase}${restPath}`;
   return {
     routes: [
       ...oauthMetadataRoutes(context),
@@ -30,10 +35,9 @@ export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
       ...tokenRoutes(context),
     ],
     authenticate: oauthTokenAuthenticator(context),
-    authenticateRest:
-      deps.restPath === undefined
-        ? null
-        : oauthTokenAuthenticator(context, (urls) => `${urls.apiBase}${deps.restPath}`),
+    authenticateRest: restPath === undefined ? null : oauthTokenAuthenticator(context, restResource),
+    restResourceMetadataUrl:
+      restPath === undefined ? null : (request) => protectedResourceMetadataUrl(restResource(context.urls(request))),
     context,
   };
 }

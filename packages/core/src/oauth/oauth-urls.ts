@@ -19,7 +19,6 @@ export interface OAuthUrls {
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
 /**
-/**
  * Resolves the configured URLs, or derives them when not configured: the issuer from OAuth's
  * `publicUrl` origin, else from the mount (`createVitrina`'s `publicUrl`, else the request's origin,
  * plus `basePath`), so a single-host deployment needs no configuration and a proxied one sets
@@ -49,12 +48,19 @@ export function resolveOAuthUrls(
   };
 }
 
-/** `https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1). */
-export function protectedResourceMetadataUrl(resource: string): string {
-  const url = new URL(resource);
-  const path = url.pathname === "/" ? "" : trimSlash(url.pathname);
-  return `${url.origin}/.well-known/oauth-protected-resource${path}`;
+/** The well-known URI `name` of `url`, with `url`'s path inserted after it (RFC 9728 §3.1, RFC 8414 §3.1). */
+function pathInsertedWellKnownUrl(name: string, url: string): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin}/.well-known/${name}${trimSlash(pathname)}`;
 }
+
+/** `https://host/mcp` → `https://host/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1). */
+export const protectedResourceMetadataUrl = (resource: string): string =>
+  pathInsertedWellKnownUrl("oauth-protected-resource", resource);
+
+/** `https://host/vitrina` → `https://host/.well-known/oauth-authorization-server/vitrina` (RFC 8414 §3.1). */
+export const authorizationServerMetadataUrl = (issuer: string): string =>
+  pathInsertedWellKnownUrl("oauth-authorization-server", issuer);
 
 /** Space-separated scope parameter → list; absent or blank → null. */
 export function parseScopeParameter(scope: string | null | undefined): string[] | null {

@@ -31,12 +31,17 @@ function scalar(value: string, schema: JsonSchema | undefined): unknown {
  * A query's input from `GET` query parameters, typed by the capability's published input schema:
  * numbers, booleans and arrays (`?sku=a&sku=b`) of scalars. Objects can't be written as query
  * parameters; a capability whose input has one is called with `POST` and a JSON body.
+ *
+ * Every parameter becomes an own key, `__proto__`, `constructor` and `prototype` included, so
+ * validation refuses one the capability doesn't declare like any other unknown parameter: an
+ * assignment `input["__proto__"] = …` would set the prototype and drop the parameter silently.
  */
 export function inputFromQuery(params: URLSearchParams, inputSchema: Record<string, unknown>): Record<string, unknown> {
   const properties = (inputSchema as JsonSchema).properties ?? {};
-  const input: Record<string, unknown> = {};
+  const entries: Array<[string, unknown]> = [];
   for (const name of new Set(params.keys())) {
-    const property = properties[name];
+    // Own properties only: `constructor` must not find Object.prototype's as its schema.
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     const values = params.getAll(name);
     if (typesOf(property).has("object")) {
       throw new VitrinaError(
@@ -47,9 +52,10 @@ export function inputFromQuery(params: URLSearchParams, inputSchema: Record<stri
         },
       );
     }
-    input[name] = typesOf(property).has("array")
-      ? values.map((value) => scalar(value, property?.items))
+    const value = typesOf(property).has("array")
+      ? values.map((each) => scalar(each, property?.items))
       : scalar(values[values.length - 1]!, property);
+    entries.push([name, value]);
   }
-  return input;
+  return Object.fromEntries(entries);
 }

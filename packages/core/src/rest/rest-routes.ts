@@ -1,9 +1,11 @@
-import { onlyReadsHeaders, requirePrincipal, type Authenticator } from "../auth/principal.js";
+import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, NotFoundError, VitrinaError } from "../errors.js";
 import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
+import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
+import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { inputFromQuery } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
@@ -16,6 +18,8 @@ const MAX_KEY_LENGTH = 255;
 export interface RestRouteOptions {
   capabilities: CapabilityService;
   authenticate: Authenticator;
+  /** REST's RFC 9728 metadata address, which its 401 names; absent when no metadata is served (OAuth off). */
+  resourceMetadataUrl?: (request: Request) => string;
 }
 
 /** The `Idempotency-Key` a `logical-attempt` command requires, or the 400 that says how to send one. */
@@ -27,6 +31,20 @@ function idempotencyKeyOf(request: Request, capability: string): string {
     `${capability} changes data once per idempotency key: send an ${IDEMPOTENCY_HEADER} header (1 to ${MAX_KEY_LENGTH} characters, e.g. a UUID) and repeat it when you retry`,
     { reasons: [{ field: IDEMPOTENCY_HEADER, reason: key === null ? "is required" : "must be 1 to 255 characters" }] },
   );
+}
+
+/**
+ * The 401 of a request no authenticator accepted. With OAuth on, its challenge names REST's own
+ * metadata document (RFC 9728 §5.1), which is how an OAuth client finds the authorization server
+ * for this resource; without it, the service-wide `Bearer realm="vitrina"` challenge stands.
+ */
+function refuseUnauthenticated(request: Request, options: RestRouteOptions, context: RequestContext): Response {
+  const metadataUrl = options.resourceMetadataUrl?.(request);
+  const challenge: Record<string, string> =
+    metadataUrl === undefined
+      ? {}
+      : { "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: metadataUrl }) };
+  return errorResponse(unauthenticatedError(request), context.logger, challenge, context.requestId);
 }
 
 /**
@@ -65,7 +83,8 @@ export function restRoutes(options: RestRouteOptions): Route[] {
           { allow: "POST" },
         );
       }
-      const principal = await requirePrincipal(options.authenticate, request);
+      const principal = await options.authenticate(request);
+      if (principal === null) return refuseUnauthenticated(request, options, context);
       const keyed = descriptor.idempotency.strategy === "logical-attempt";
       const idempotencyKey = keyed ? idempotencyKeyOf(request, name) : undefined;
       const input =

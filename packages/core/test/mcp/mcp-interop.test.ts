@@ -209,7 +209,20 @@ describe("plain HTTP clients (item 12)", () => {
     });
 
   it("answers Accept: application/json alone, */*, and no Accept at all, as JSON", async () => {
-    for (const accept of ["application/json", "*/*", "application/*", null, "application/json, text/event-stream"]) {
+    for (const accept of [
+      "application/json",
+      "*/*",
+      "application/*",
+      null,
+      "",
+      "application/json, text/event-stream",
+      "APPLICATION/JSON",
+      "application/json; charset=utf-8",
+      "application/json;q=0.1, text/html",
+      "text/event-stream, */*;q=0.5",
+      "application/json, */*;q=0",
+      "application/*;q=0.5, application/xml;q=0",
+    ]) {
       const res = await post(accept);
       expect(res.status, String(accept)).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
@@ -217,8 +230,19 @@ describe("plain HTTP clients (item 12)", () => {
     }
   });
 
-  it("refuses an Accept that excludes JSON with 406, as a JSON-RPC error", async () => {
-    for (const accept of ["text/html", "text/event-stream", "application/json;q=0, text/plain"]) {
+  it("refuses an Accept that excludes JSON with 406, as a JSON-RPC error, q=0 beside */* included (RFC 9110 §12.4.2)", async () => {
+    for (const accept of [
+      "text/html",
+      "text/event-stream",
+      "application/json;q=0, text/plain",
+      // The most specific range that matches decides: these rule JSON out whatever */* says.
+      "application/json;q=0, */*",
+      "*/*, application/json; q=0",
+      "application/*;q=0, */*",
+      "application/json;q=0, application/*",
+      "application/json;q=0.000, text/event-stream, */*",
+      "*/*;q=0",
+    ]) {
       const res = await post(accept);
       expect(res.status, accept).toBe(406);
       expect(((await res.json()) as any).error).toMatchObject({

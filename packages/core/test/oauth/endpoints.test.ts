@@ -61,6 +61,20 @@ describe("OAuth metadata, registration, client authentication, revocation, CORS"
     expect(jwks.keys[0]).not.toHaveProperty("d");
   });
 
+  it("serves RFC 8414 metadata at the issuer's own path only: any other inserted path is 404 (§3.1)", async () => {
+    // Clients probe path-inserted URLs for issuers with a path; another issuer's must not get ours.
+    for (const path of ["/other", "/mcp", "/tenant/a", "/.well-known/oauth-authorization-server"]) {
+      const response = await fetch(`${h.base}/.well-known/oauth-authorization-server${path}`);
+      expect(response.status, path).toBe(404);
+      expect(((await response.json()) as { error: string; error_description: string }).error_description).toContain(
+        `${h.base}/.well-known/oauth-authorization-server`,
+      );
+    }
+    const trailingSlash = await fetch(`${h.base}/.well-known/oauth-authorization-server/`);
+    expect(trailingSlash.status).toBe(200);
+    expect(await trailingSlash.json()).toMatchObject({ issuer: h.base });
+  });
+
   it("answers CORS preflights and sets CORS headers on metadata, register and token", async () => {
     for (const path of ["/.well-known/oauth-authorization-server", "/register", "/token", "/revoke"]) {
       const preflight = await fetch(`${h.base}${path}`, {

@@ -31,12 +31,27 @@ describe("REST as an OAuth protected resource", () => {
     expect((await h.callMcp(access_token)).status).toBe(401);
   });
 
-  it("refuses a token issued for the MCP resource on REST", async () => {
+  it("refuses a token issued for the MCP resource on REST, saying the token is the problem", async () => {
     const { client_id } = (await h.register()).json;
     const { access_token } = await h.obtainTokens(client_id, { scope: "catalog:read" });
     expect((await h.callMcp(access_token)).status).toBe(200);
     const rest = await callRest(access_token);
     expect(rest.status).toBe(401);
     expect((await rest.json()).error.code).toBe("unauthorized");
+    expect(rest.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${h.base}/.well-known/oauth-protected-resource/v1/rest", error="invalid_token", error_description="The access token is invalid, expired, revoked or for another resource"`,
+    );
+  });
+
+  it("answers a call without a token with a 401 naming REST's own metadata, which leads to the authorization server (RFC 9728 §5.1)", async () => {
+    const refused = await fetch(`${restUrl}/catalog.search?limit=1`);
+    expect(refused.status).toBe(401);
+    const challenge = refused.headers.get("www-authenticate");
+    expect(challenge).toBe(`Bearer resource_metadata="${h.base}/.well-known/oauth-protected-resource/v1/rest"`);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge ?? "")?.[1];
+    expect(await (await fetch(metadataUrl!)).json()).toMatchObject({
+      resource: restUrl,
+      authorization_servers: [h.base],
+    });
   });
 });

@@ -8,6 +8,8 @@ import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { createManualClock } from "@vitrina/core/testing";
 import { serve } from "@vitrina/http-node";
 
+/** Keys an object literal treats specially, or that Object.prototype already has. */
+const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype"];
 const ALL_READ = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
 
 /** A Vitrina on the memory adapter with the demo catalog, served on a real socket, and an API key. */
@@ -185,7 +187,10 @@ describe("REST on", () => {
     const refused = await h.call("GET", "/v1/rest/catalog.search", { key: webhooksOnly });
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe("insufficient_scope");
-    expect((await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" })).status).toBe(401);
+    const unknownKey = await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" });
+    expect(unknownKey.status).toBe(401);
+    // Without the `oauth` option there is no metadata document to point at.
+    expect(unknownKey.headers.get("www-authenticate")).toBe('Bearer realm="vitrina"');
     const unknown = await h.call("POST", "/v1/rest/nothing.here", { body: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain("GET /v1/capabilities");
@@ -289,7 +294,7 @@ describe("REST on", () => {
     });
   });
 
-  it("never answers 500 to hostile query strings and bodies (U+0000, lone surrogates, wrong types)", async () => {
+  it("never answers 500 to hostile query strings and bodies (U+0000, lone surrogates, wrong types, Object.prototype names)", async () => {
     const hostile = fc.oneof(
       fc.string(),
       fc.constantFrom("\u0000", "\ud800", "a\udfffb", "%00", "{}", "[]", "-1", "1e309"),
@@ -300,7 +305,10 @@ describe("REST on", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom("catalog.search", "contacts.get", "contacts.update", "inventory.check"),
-        fc.dictionary(fc.constantFrom("search", "limit", "contact_id", "name", "sku", "query", "\u0000"), hostile),
+        fc.dictionary(
+          fc.constantFrom("search", "limit", "contact_id", "name", "sku", "query", "\u0000", ...PROTOTYPE_NAMES),
+          hostile,
+        ),
         async (name, input) => {
           const posted = await h.call("POST", `/v1/rest/${name}`, {
             body: input,
@@ -311,6 +319,14 @@ describe("REST on", () => {
           for (const r of [posted, got]) {
             expect(r.status).toBeLessThan(500);
             if (r.status >= 400) expect(typeof r.json.error.code).toBe("string");
+          }
+          // No capability here declares them: once the input is judged, they are refused by name like
+          // any unknown parameter, never dropped.
+          const prototypeNames = Object.keys(input).filter((key) => PROTOTYPE_NAMES.includes(key));
+          if (prototypeNames.length > 0 && (got.status === 200 || got.status === 422)) {
+            expect(got.status).toBe(422);
+            const fields = got.json.error.reasons.map((r: { field: string }) => r.field);
+            for (const name of prototypeNames) expect(fields).toContain(name);
           }
         },
       ),
