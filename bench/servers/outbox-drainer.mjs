@@ -65,3 +65,5 @@ process.on("message", async (message) => {
   }
 });
 announce({ kind });
+// Exit on SIGTERM through process.exit, so `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile.
+process.once("SIGTERM", () => process.exit(0));
