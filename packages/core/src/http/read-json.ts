@@ -8,8 +8,8 @@ import { describeUnstorableText } from "../validation/storable-text.js";
  */
 export const DEFAULT_MAX_JSON_DEPTH = 32;
 
-/** At most this many `{ field, reason }` pairs for unstorable text, so a hostile body can't bloat the answer. */
-const MAX_TEXT_REASONS = 20;
+/** At most this many `{ field, reason }` pairs for values a body can't have, so a hostile body can't bloat the answer. */
+export const MAX_VALUE_REASONS = 20;
 
 export interface JsonBodyLimits {
   /** Larger bodies are refused (413) without buffering the excess. */
@@ -72,7 +72,7 @@ type PathSegment = JsonPathSegment;
 function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
   const reasons: FieldReason[] = [];
   const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: root, path: [] }];
-  while (stack.length > 0 && reasons.length < MAX_TEXT_REASONS) {
+  while (stack.length > 0 && reasons.length < MAX_VALUE_REASONS) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
       const problem = describeUnstorableText(value);

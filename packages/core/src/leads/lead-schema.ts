@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
-import { formatJsonPath, type JsonPathSegment } from "../http/read-json.js";
+import { formatJsonPath, MAX_VALUE_REASONS, type JsonPathSegment } from "../http/read-json.js";
 
 const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
 
@@ -67,14 +67,6 @@ export const e164Phone = z
 const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
 
 /**
- * The lead payload, validated strictly: unknown keys are refused with their path rather than
- * silently dropped, except inside `metadata` (free-form, untrusted tracing data) and
- * `qualification` (checked field by field against the workspace's vertical, see qualification.ts).
- */
-/** At most this many numbers out of range are named, so a hostile body can't bloat the answer. */
-const MAX_OVERFLOW_REASONS = 20;
-
-/**
  * The paths, inside `root`, of numbers JSON.parse overflowed to ±Infinity (`1e400`): JSON.stringify
  * would store each as `null`, silently. The body reader has already bounded the depth.
  */
@@ -82,7 +74,7 @@ function overflowedNumbers(root: unknown, path: JsonPathSegment[] = [], found: J
   if (root === null || typeof root !== "object") return found;
   const entries: Array<[JsonPathSegment, unknown]> = Array.isArray(root) ? [...root.entries()] : Object.entries(root);
   for (const [key, value] of entries) {
-    if (found.length >= MAX_OVERFLOW_REASONS) break;
+    if (found.length >= MAX_VALUE_REASONS) break;
     if (typeof value === "number" && !Number.isFinite(value)) found.push([...path, key]);
     else overflowedNumbers(value, [...path, key], found);
   }
@@ -100,6 +92,11 @@ const freeFormObject = jsonObjectAsSent("must be an object").superRefine((value,
     });
 });
 
+/**
+ * The lead payload, validated strictly: unknown keys are refused with their path rather than
+ * silently dropped, except inside `metadata` (free-form, untrusted tracing data) and
+ * `qualification` (checked field by field against the workspace's vertical, see qualification.ts).
+ */
 export const leadPayloadSchema = z.strictObject({
   event: z.literal("lead.created", { error: 'must be "lead.created"' }),
   source_lead_id: z
