@@ -10,11 +10,9 @@ const byCreated = (a: ContactRecord, b: ContactRecord) =>
 export function flaggedIfEmailKnown(state: MemoryState, candidate: ContactRecord): ContactRecord {
   const sameEmail =
     candidate.email === null
-      ? undefined
-      : state.contacts
-          .lookupAll("email", `${candidate.workspaceId}/${candidate.email.toLowerCase()}`)
-          .sort(byCreated)[0];
-  return { ...candidate, ...(sameEmail !== undefined && { possibleDuplicateOf: sameEmail.id }) };
+      ? null
+      : state.contacts.firstOf("email", `${candidate.workspaceId}/${candidate.email.toLowerCase()}`, byCreated);
+  return { ...candidate, ...(sameEmail !== null && { possibleDuplicateOf: sameEmail.id }) };
 }
 
 /**
@@ -77,7 +75,7 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
         return state.contacts.lookup("phone", `${workspaceId}/${phoneE164}`);
       },
       async findByEmail(workspaceId, email) {
-        return state.contacts.lookupAll("email", `${workspaceId}/${email.toLowerCase()}`).sort(byCreated)[0] ?? null;
+        return state.contacts.firstOf("email", `${workspaceId}/${email.toLowerCase()}`, byCreated);
       },
       async update(contact) {
         if (state.contacts.get(contact.id) === null) return false;

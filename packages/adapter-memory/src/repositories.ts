@@ -101,7 +101,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         return true;
       },
       async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
-        if (state.connectors.get(lead.connectorId)?.secretVersion !== secretVersion) return false;
+        if (state.connectors.peek(lead.connectorId)?.secretVersion !== secretVersion) return false;
         if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return false;
         state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);

@@ -11,10 +11,24 @@ export interface UndoLog {
   push(step: () => void): void;
 }
 
+/**
+ * The keys of the rows sharing one plain index value. Most values are held by one row (a
+ * contact's email, its conversations), so that row's key is kept as is and a Set is made only for
+ * a second one: a Set per row cost more memory, and garbage-collector time, than the row's own fields.
+ */
+type KeysOf = string | Set<string>;
+
+const NO_KEYS: readonly string[] = [];
+
+/** `keys` as something to iterate (not a generator: claims walk thousands of pending keys this way). */
+function eachKey(keys: KeysOf | undefined): Iterable<string> {
+  return keys === undefined ? NO_KEYS : typeof keys === "string" ? [keys] : keys;
+}
+
 export class MemoryTable<Row> {
   private readonly rows = new Map<string, Row>();
   private readonly unique = new Map<string, Map<string, string>>();
-  private readonly multi = new Map<string, Map<string, Set<string>>>();
+  private readonly multi = new Map<string, Map<string, KeysOf>>();
   // The index definitions as [name, valueOf] pairs, listed once: every write walks them.
   private readonly uniqueEntries: Array<[string, (row: Row) => string | null]>;
   private readonly indexEntries: Array<[string, (row: Row) => string | null]>;
@@ -36,13 +50,30 @@ export class MemoryTable<Row> {
 
   /** Every row whose plain index `index` has `value`. */
   lookupAll(index: string, value: string): Row[] {
-    const keys = this.multi.get(index)?.get(value);
-    return keys === undefined ? [] : [...keys].map((key) => this.get(key)!);
+    return [...eachKey(this.multi.get(index)?.get(value))].map((key) => this.get(key)!);
+  }
+
+  /** The first row in `compare` order whose plain index `index` has `value`; only that one is copied. */
+  firstOf(index: string, value: string, compare: (a: Row, b: Row) => number): Row | null {
+    let first: Row | undefined;
+    for (const key of eachKey(this.multi.get(index)?.get(value))) {
+      const row = this.rows.get(key)!;
+      if (first === undefined || compare(row, first) < 0) first = row;
+    }
+    return first === undefined ? null : copyRecord(first);
   }
 
   get(key: string): Row | null {
     const row = this.rows.get(key);
     return row === undefined ? null : copyRecord(row);
+  }
+
+  /**
+   * The stored row itself, not a copy: for a check inside this adapter that only reads a field
+   * (the copy `get` makes is the cost of handing a row out, which such a check never does).
+   */
+  peek(key: string): Readonly<Row> | null {
+    return this.rows.get(key) ?? null;
   }
 
   /** Key of the row holding `value` in unique index `index`, if any. */
@@ -122,7 +153,7 @@ export class MemoryTable<Row> {
     if (within === undefined) {
       for (const row of this.rows.values()) if (predicate(row)) matches.push(row);
     } else {
-      for (const key of this.multi.get(within.index)?.get(within.value) ?? []) {
+      for (const key of eachKey(this.multi.get(within.index)?.get(within.value))) {
         const row = this.rows.get(key)!;
         if (predicate(row)) matches.push(row);
       }
@@ -161,9 +192,10 @@ export class MemoryTable<Row> {
       const value = valueOf(row);
       if (value === null) continue;
       const byValue = this.multi.get(name)!;
-      let keys = byValue.get(value);
-      if (keys === undefined) byValue.set(value, (keys = new Set()));
-      keys.add(key);
+      const keys = byValue.get(value);
+      if (keys === undefined) byValue.set(value, key);
+      else if (typeof keys !== "string") keys.add(key);
+      else if (keys !== key) byValue.set(value, new Set([keys, key]));
     }
   }
 
@@ -176,9 +208,10 @@ export class MemoryTable<Row> {
     for (const [name, valueOf] of this.indexEntries) {
       const value = valueOf(row);
       if (value === null) continue;
-      const keys = this.multi.get(name)?.get(value);
-      keys?.delete(key);
-      if (keys?.size === 0) this.multi.get(name)!.delete(value);
+      const byValue = this.multi.get(name)!;
+      const keys = byValue.get(value);
+      if (keys === key) byValue.delete(value);
+      else if (typeof keys !== "string" && keys?.delete(key) && keys.size === 0) byValue.delete(value);
     }
   }
 }

@@ -4,7 +4,7 @@ import { VitrinaError, type FieldReason } from "../errors.js";
  * Text PostgreSQL cannot store: U+0000 (`text` and `jsonb` refuse it, SQLSTATE 22P05/22021) and a
  * lone UTF-16 surrogate (it has no UTF-8 encoding, so drivers send U+FFFD or fail, SQLSTATE 22021).
  * Scanned per code unit on purpose (no `u` flag): a surrogate pair is fine, half of one is not.
- * `String.prototype.isWellFormed` would do the surrogate half but is not in every runtime core runs on.
+ * These patterns are the fallback for runtimes without `String.prototype.isWellFormed` (below).
  */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -15,10 +15,19 @@ const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 
 export const UNSTORABLE_TEXT_REASON = "must not contain U+0000 or a lone UTF-16 surrogate";
 
+/**
+ * `String.prototype.isWellFormed` (ES2024: Node 20, current browsers and edge runtimes) answers
+ * "no lone surrogate" without a regular expression, and at once for Latin-1 strings, which can't
+ * hold a surrogate; with `indexOf` for U+0000 it is about three times faster than the patterns.
+ * This check runs on every string a request carries and every record an adapter writes.
+ */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /** True when `text` can be stored as-is by every adapter: no U+0000 and no lone surrogate. */
-export function isStorableText(text: string): boolean {
-  return !SUSPECT.test(text) || !UNSTORABLE.test(text);
-}
+export const isStorableText: (text: string) => boolean =
+  isWellFormed === undefined
+    ? (text) => !SUSPECT.test(text) || !UNSTORABLE.test(text)
+    : (text) => text.indexOf("\u0000") === -1 && isWellFormed.call(text);
 
 /** What makes `text` unstorable, for a reason a sender can act on ("U+0000 (NUL)"), or null. */
 export function describeUnstorableText(text: string): string | null {
@@ -36,8 +45,32 @@ export function describeUnstorableText(text: string): string | null {
  * @example findUnstorableText({ name: "a\u0000b" }, "lead") // { field: "lead.name", reason: ... }
  */
 export function findUnstorableText(value: unknown, field = ""): FieldReason | null {
-  // Each entry knows its parent and key; the dotted path is built only for the string that fails,
-  // since this runs on every record an adapter writes and nearly always finds nothing.
+  return holdsUnstorableText(value) ? locateUnstorableText(value, field) : null;
+}
+
+/**
+ * Whether any string in `value` (keys included) is unstorable: the walk nearly every call ends
+ * with, so it allocates nothing but its stack (the path is only worked out once one is found).
+ */
+function holdsUnstorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === "string") {
+      if (!isStorableText(current)) return true;
+    } else if (current !== null && typeof current === "object") {
+      for (const key of Object.keys(current)) {
+        if (!isStorableText(key)) return true;
+        stack.push((current as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+/** `findUnstorableText` once `holdsUnstorableText` has found something: the first offender, with its path. */
+function locateUnstorableText(value: unknown, field: string): FieldReason | null {
+  // Each entry knows its parent and key; the dotted path is built only for the string that fails.
   interface Entry {
     value: unknown;
     parent: Entry | null;

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { hostileJsonValue, hostileString } from "../support/hostile-strings.js";
 import { assertStorableText, findUnstorableText, isStorableText } from "../../src/validation/storable-text.js";
 import { VitrinaError } from "../../src/errors.js";
 
@@ -14,6 +16,63 @@ describe("isStorableText", () => {
     ["two high surrogates", "\uD800\uD800\uDC00", false],
   ])("%s", (_label, text, storable) => {
     expect(isStorableText(text)).toBe(storable);
+  });
+});
+
+/** The definition, one code unit at a time: no U+0000, and every surrogate half of a pair. */
+function storableByCodeUnit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit === 0) return false;
+    const high = unit >= 0xd800 && unit <= 0xdbff;
+    const low = unit >= 0xdc00 && unit <= 0xdfff;
+    const next = text.charCodeAt(i + 1);
+    if (high && next >= 0xdc00 && next <= 0xdfff) i++;
+    else if (high || low) return false;
+  }
+  return true;
+}
+
+describe("isStorableText against its definition", () => {
+  afterEach(() => {
+    vi.resetModules();
+  });
+
+  it("agrees on hostile strings (String.prototype.isWellFormed, as on Node 20)", () => {
+    fc.assert(
+      fc.property(hostileString({ maxLength: 40 }), (text) => isStorableText(text) === storableByCodeUnit(text)),
+    );
+  });
+
+  it("agrees on hostile strings in runtimes without isWellFormed (the regular-expression fallback)", async () => {
+    const original = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+    // The module picks its check when loaded: load a fresh copy with the method gone.
+    delete (String.prototype as { isWellFormed?: unknown }).isWellFormed;
+    try {
+      vi.resetModules();
+      const fallback = await import("../../src/validation/storable-text.js");
+      expect(fallback.isStorableText).not.toBe(isStorableText);
+      fc.assert(
+        fc.property(
+          hostileString({ maxLength: 40 }),
+          (text) => fallback.isStorableText(text) === storableByCodeUnit(text),
+        ),
+      );
+    } finally {
+      if (original !== undefined) Object.defineProperty(String.prototype, "isWellFormed", original);
+    }
+  });
+
+  it("findUnstorableText finds something exactly when some string or key fails the definition", () => {
+    const anyFails = (value: unknown): boolean =>
+      typeof value === "string"
+        ? !storableByCodeUnit(value)
+        : value !== null &&
+          typeof value === "object" &&
+          Object.entries(value).some(([key, child]) => !storableByCodeUnit(key) || anyFails(child));
+    fc.assert(
+      fc.property(hostileJsonValue(), (value) => (findUnstorableText(value, "x") !== null) === anyFails(value)),
+    );
   });
 });
 
