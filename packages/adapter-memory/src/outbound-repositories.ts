@@ -56,7 +56,11 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
         const contact = stored?.workspaceId === message.workspaceId ? stored : null;
         if (contact === null) return { contact: null, claimed: null };
         const current = state.outbound.get(message.id);
-        const passes = contact.whatsappOptedOutAt === null && contact.phoneE164 === phoneE164;
+        // The contact's latest consent evidence must still grant it: a later lead may have withdrawn it.
+        const passes =
+          contact.whatsappOptedOutAt === null &&
+          contact.phoneE164 === phoneE164 &&
+          contact.whatsappConsent?.granted === true;
         if (current === null || !passes || !neverHanded(current)) return { contact, claimed: null };
         const claimed = { ...current, ...change };
         state.outbound.replace(claimed, undo);

@@ -2,12 +2,14 @@ import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
 import {
   createVitrina,
+  type LogFields,
+  type Logger,
   type MessagingTransport,
   type OutgoingMessage,
   type SendResult,
   type Storage,
 } from "@vitrina/core";
-import { OUTCOME_UNKNOWN_REASON } from "@vitrina/core/storage";
+import { CONSENT_WITHDRAWN_REASON, OUTCOME_UNKNOWN_REASON } from "@vitrina/core/storage";
 import { createManualClock } from "@vitrina/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { sampleLead } from "../../http-node/test/support/lead-harness.js";
@@ -28,6 +30,10 @@ const storages: Array<[string, () => Promise<Storage>]> = [
 async function setup(storage: Storage) {
   const clock = createManualClock("2026-03-01T12:00:00.000Z");
   const sent: OutgoingMessage[] = [];
+  const logs: Array<{ level: string; fields: LogFields; message: string }> = [];
+  const at = (level: string) =>
+    ((fields: LogFields, message: string) => void logs.push({ level, fields, message })) as Logger["info"];
+  const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
   const control = { crashBeforeSend: false, hangProvider: false };
   let answer: ((result: SendResult) => void) | null = null;
   const messaging: MessagingTransport = {
@@ -66,6 +72,7 @@ async function setup(storage: Storage) {
     messaging,
     secretBox: Buffer.alloc(32, 5).toString("base64"),
     clock,
+    logger,
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
   const { connector, secret } = await vitrina.connectors.create(
@@ -100,6 +107,7 @@ async function setup(storage: Storage) {
     storage,
     clock,
     sent,
+    logs,
     control,
     postLead,
     outboundOf,
@@ -262,6 +270,43 @@ describe.each(storages)("stuck first messages on %s", (name, open) => {
       });
       expect(await s.outboundOf(lead)).toMatchObject({ status: "blocked", reason: expect.stringMatching(/opted out/) });
       expect(s.sent).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+  it("re-checks consent when it sends late: a later lead withdrawing consent blocks it, and the log says why", async () => {
+    const storage = await open();
+    const s = await setup(storage);
+    try {
+      const lead = await s.leadCrashedBeforeSend();
+      const queued = (await s.outboundOf(lead))!;
+      // The same person, through the CRM again: this time they said no to WhatsApp.
+      const withdrawal = sampleLead({
+        contact: { phone_e164: lead.contact.phone_e164 },
+        whatsapp_consent: { granted: false, timestamp: "2026-02-01T12:00:00Z", source: "landing-form" },
+      });
+      const answered = await (await s.postLead(withdrawal)).json();
+      expect(answered.outbound.status).toBe("blocked");
+      s.clock.advance(LEASE_MS + 1);
+      expect(await s.vitrina.maintenance.reconcileFirstMessages()).toEqual({
+        outcomeUnknown: 0,
+        sentLate: 0,
+        abandoned: 1,
+      });
+      expect(await s.outboundOf(lead)).toMatchObject({ status: "blocked", reason: CONSENT_WITHDRAWN_REASON });
+      expect(s.sent).toEqual([]);
+      const entry = s.logs.find((l) => l.fields.outboundId === queued.id);
+      expect(entry).toMatchObject({
+        level: "warn",
+        fields: {
+          leadEventId: queued.leadEventId,
+          contactId: queued.contactId,
+          consentLeadEventId: answered.lead_event_id,
+          blockedBecause: "consent_withdrawn",
+        },
+      });
+      // Ids only: never the person's phone.
+      expect(JSON.stringify(entry)).not.toContain(lead.contact.phone_e164.slice(1));
     } finally {
       await storage.close();
     }

@@ -126,6 +126,8 @@ const expected: Record<string, string[]> = {
     "staticTokenAuthenticator",
   ],
   "@vitrina/core/storage": [
+    "CONSENT_WITHDRAWN_REASON",
+    "NO_CONSENT_REASON",
     "OUTCOME_UNKNOWN_REASON",
     "STORAGE_CONTRACT_VERSION",
     "UNSTORABLE_TEXT_REASON",

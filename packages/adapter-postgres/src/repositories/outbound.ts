@@ -80,6 +80,8 @@ export function outboundRepository(q: Queryable, s: string, channel: string): Pi
         // takes the row lock (waiting out a concurrent opt-out, then reading its committed row),
         // and the claim applies only when that row passes the check. Data-modifying CTEs run
         // whether or not the outer query reads them, and the statement is its own transaction.
+        // Consent is checked on that locked row too: a later lead withdrawing it (`granted: false`)
+        // that commits while the claim waits is seen, never a snapshot from before it.
         const { rows } = await q.query(
           `WITH contact AS (
              SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE
@@ -88,6 +90,7 @@ export function outboundRepository(q: Queryable, s: string, channel: string): Pi
              FROM contact c
              WHERE o.id = $3 AND o.status = 'queued' AND o.handed_to_provider_at IS NULL
                AND c.whatsapp_opted_out_at IS NULL AND c.phone_e164 = $4
+               AND c.whatsapp_consent ->> 'granted' = 'true'
              RETURNING o.*
            )
            SELECT contact.*, (SELECT row_to_json(claimed) FROM claimed) AS claimed FROM contact`,

@@ -15,4 +15,5 @@ export {
   UNSTORABLE_TEXT_REASON,
 } from "../validation/storable-text.js";
 export { OUTCOME_UNKNOWN_REASON } from "../leads/reconcile-first-messages.js";
+export { CONSENT_WITHDRAWN_REASON, NO_CONSENT_REASON } from "../leads/send-first-message.js";
 export { fannedOutDelivery } from "../events/fanned-out-delivery.js";

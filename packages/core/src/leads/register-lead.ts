@@ -106,8 +106,8 @@ export async function registerLead(
   const { lead, opportunity } = asNewPerson;
   const { secretVersion } = input.connector;
   // A new person's message to send is handed over by the registration itself (its send lease starts
-  // as it commits): the contact is created by the same step, so nothing can have opted it out or
-  // moved its phone, which is all the separate claim would check.
+  // as it commits): the contact is created by the same step with this lead's consent, so nothing can
+  // have opted it out, moved its phone or withdrawn consent, which is all the separate claim would check.
   const handedOver = asNewPerson.outbound.status === "queued" ? { ...asNewPerson.outbound, ...handOver(at) } : null;
   const outbound = handedOver ?? asNewPerson.outbound;
   if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion))

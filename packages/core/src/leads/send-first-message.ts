@@ -24,14 +24,37 @@ function describeOutgoing(message: OutgoingMessage): string {
   return `[template ${message.template?.name ?? "?"}] ${message.template?.bodyParameters.join(" | ") ?? ""}`.trim();
 }
 
-/** Why a message decided at registration must not go out after all, or null. */
-function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): string | null {
-  if (contact === null) return "the contact was deleted before the message was sent";
+/** The reason of a queued first message not sent because a later lead recorded `whatsapp_consent.granted: false`. */
+export const CONSENT_WITHDRAWN_REASON =
+  "the contact withdrew WhatsApp consent (a later lead recorded whatsapp_consent.granted false) before the message was sent";
+/** The reason of a queued first message not sent because the contact no longer has consent on record. */
+export const NO_CONSENT_REASON =
+  "the contact had no WhatsApp consent on record any more when the message was to be sent";
+
+/** Why a message decided at registration must not go out after all (a stable code for the log, and the reason). */
+interface Stop {
+  code: "contact_deleted" | "opted_out" | "phone_changed" | "consent_withdrawn" | "no_consent";
+  reason: string;
+}
+
+/**
+ * Why a message decided at registration must not go out after all, or null: the same conditions
+ * `outbound.claimForSending` checks under the contact's lock, read off the contact it returned.
+ */
+function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): Stop | null {
+  if (contact === null)
+    return { code: "contact_deleted", reason: "the contact was deleted before the message was sent" };
   if (contact.whatsappOptedOutAt !== null)
-    return `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}, before the message was sent`;
+    return {
+      code: "opted_out",
+      reason: `contact opted out of WhatsApp at ${contact.whatsappOptedOutAt}, before the message was sent`,
+    };
   // Consent was given for the lead's phone; never send it to a number the contact has since moved to.
   if (contact.phoneE164 !== payload.contact.phone_e164)
-    return "the contact's phone changed before the message was sent";
+    return { code: "phone_changed", reason: "the contact's phone changed before the message was sent" };
+  // The contact's consent is its latest evidence: a later lead saying no withdraws it.
+  if (contact.whatsappConsent === null) return { code: "no_consent", reason: NO_CONSENT_REASON };
+  if (!contact.whatsappConsent.granted) return { code: "consent_withdrawn", reason: CONSENT_WITHDRAWN_REASON };
   return null;
 }
 
@@ -48,7 +71,8 @@ export function handOver(at: string): HandOver {
  * `queued`, `handedToProviderAt` starts the send lease) in one atomic storage step, or blocks it.
  * The claim is a compare-and-set on "never handed over": when the stuck-message sweep and the
  * request that registered the lead both try, only one sends. An opt-out that committed before this
- * point stops the send; one that commits after it (while the provider call is in flight) does not:
+ * point stops the send, as does a later lead that withdrew consent (`granted: false`, now the
+ * contact's latest evidence); one that commits after it (while the provider call is in flight) does not:
  * that window is the provider call's length, since no transaction may stay open across it.
  * `madeAtRegistration` is that claim when the registration made it: a new person's lead is written
  * with its message already handed over (see `registerLead`), and the check that follows is the same.
@@ -72,10 +96,24 @@ async function claimForSending(
       ? null
       : await deps.storage.outbound.claimUnsent(message.id, {
           status: "blocked",
-          reason: stop,
+          reason: stop.reason,
           handedToProviderAt: null,
           updatedAt: at,
         });
+  // Logged only by the process that blocked it; ids and the code, never the person's phone.
+  if (blocked !== null && stop !== null)
+    deps.logger.warn(
+      {
+        outboundId: message.id,
+        leadEventId: message.leadEventId,
+        workspaceId: message.workspaceId,
+        contactId: message.contactId,
+        blockedBecause: stop.code,
+        // The lead whose consent evidence withdrew it.
+        ...(stop.code === "consent_withdrawn" && { consentLeadEventId: contact?.whatsappConsent?.leadEventId }),
+      },
+      "queued first message blocked before it was sent",
+    );
   return {
     contact: null,
     outbound: blocked ?? (await deps.storage.outbound.findByLeadEvent(message.leadEventId)) ?? message,
@@ -85,7 +123,8 @@ async function claimForSending(
 /**
  * Sends a registered lead's first WhatsApp message (after the lead committed, so a slow provider
  * never holds a transaction open) and records the outcome: `sent`, `queued` (the provider holds
- * it), `failed` with the provider's reason, or `blocked` when the contact opted out in between.
+ * it), `failed` with the provider's reason, or `blocked` when, in between, the contact opted out,
+ * changed phone or withdrew consent (logged at warn with the ids and a `blockedBecause` code).
  * A sent or queued message goes into the contact's WhatsApp conversation (opened, with
  * `conversation.started`, only when none is active): outcome, conversation and message commit together.
  * When the process stops during the provider call the message stays `queued` with

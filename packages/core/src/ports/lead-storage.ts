@@ -38,8 +38,8 @@ export interface LeadRepository {
    *
    * `outbound` is written as given. Lead intake hands a message to be sent over already handed over
    * (`queued` with `handedToProviderAt` set, its send lease started): the contact is created by the
-   * same step, so nothing can have opted it out or moved its phone, which is all
-   * `outbound.claimForSending` would check. No claim of its own follows, and a process that stops
+   * same step, with the lead's own consent, so nothing can have opted it out, moved its phone or
+   * withdrawn its consent, which is all `outbound.claimForSending` would check. No claim of its own follows, and a process that stops
    * before the provider answers leaves the message in flight, for the stuck-message sweep to settle.
    */
   registerNewPerson(
@@ -89,9 +89,12 @@ export interface OutboundMessageRepository {
   /**
    * Locks the message's contact (as `getForUpdate`) and, in the same atomic step, hands the
    * message over as `claimUnsent` would with `change`, but only when the contact has not opted
-   * out and still has `phoneE164`. Returns the contact as read under the lock (null when it no
-   * longer exists) and the claimed record (null when the contact failed the check, or another
-   * process claimed or settled the message first). Needs no surrounding transaction.
+   * out, still has `phoneE164`, and its `whatsappConsent` is still `granted: true` (a later lead
+   * may have recorded `granted: false`; no evidence at all fails too). The check reads the locked,
+   * committed row: never a value read before the lock, so a withdrawal committing meanwhile counts.
+   * Returns the contact as read under the lock (null when it no longer exists) and the claimed
+   * record (null when the contact failed the check, or another process claimed or settled the
+   * message first). Needs no surrounding transaction.
    */
   claimForSending(
     message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,

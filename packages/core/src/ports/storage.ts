@@ -55,8 +55,11 @@ export type * from "./member-storage.js";
  * 9: `ClaimCompletion` carries the claim's `leaseUntil`, and `completeClaims` writes nothing unless
  *    the delivery still has that lease (not only that worker): the same worker may have claimed the
  *    delivery again after a completion stalled past its lease.
+ * 10: `outbound.claimForSending` also requires the contact's `whatsappConsent` to be `granted: true`,
+ *    read from the locked row in the same atomic step as the claim (a later lead that recorded
+ *    `granted: false` stops a queued first message; no consent evidence stops it too).
  */
-export const STORAGE_CONTRACT_VERSION = 9;
+export const STORAGE_CONTRACT_VERSION = 10;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

@@ -7,7 +7,8 @@ import { RACERS, type Fixtures, type Seed } from "./contract-concurrency.js";
  * Lead intake's one-step storage calls, called from `runStorageContract`: each does what several
  * calls did before, in one round trip on PostgreSQL, and must keep every guarantee they gave:
  * find-or-create by phone under concurrency, fill-never-overwrite, all-or-nothing registration,
- * and a claim that happens at most once and never for an opted-out contact.
+ * and a claim that happens at most once and never for an opted-out contact or one whose WhatsApp
+ * consent is withdrawn.
  */
 export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
   const { consent } = f;
@@ -243,7 +244,9 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
         return outbound;
       };
       const change = { status: "queued" as const, reason: "handed", handedToProviderAt: f.at(7), updatedAt: f.at(7) };
-      const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const { contact } = await storage().contacts.insertOrGetByPhone(
+        f.contact(workspace.id, { whatsappConsent: consent("l0") }),
+      );
       const message = await register(contact);
 
       const wrongPhone = await storage().outbound.claimForSending(message, "+56900000000", change);
@@ -267,9 +270,59 @@ export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Se
       });
     });
 
+    it("claimForSending never hands a message over for a contact whose consent was withdrawn or is missing", async () => {
+      const { workspace, connector } = await seed();
+      const change = { status: "queued" as const, reason: "handed", handedToProviderAt: f.at(7), updatedAt: f.at(7) };
+      const queuedFor = async (whatsappConsent: ContactRecord["whatsappConsent"]) => {
+        const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id, { whatsappConsent }));
+        const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+        const outbound = f.outbound(workspace.id, lead.id, contact.id);
+        const opportunity = f.opportunity(workspace.id, contact.id, lead.id, { id: lead.opportunityId });
+        await storage().leads.registerIfNew(lead, opportunity, outbound);
+        return { contact, outbound };
+      };
+      // Consent granted when the message was queued, then a later lead recorded `granted: false`.
+      const withdrawn = await queuedFor(consent("l0"));
+      const later = candidate(workspace.id, {
+        phoneE164: withdrawn.contact.phoneE164,
+        whatsappConsent: { ...consent("l1"), granted: false },
+      });
+      const { contact: afterLater } = await storage().contacts.resolveForLead(later);
+      expect(afterLater.whatsappConsent?.granted).toBe(false);
+      const refused = await storage().outbound.claimForSending(
+        withdrawn.outbound,
+        withdrawn.contact.phoneE164!,
+        change,
+      );
+      // The contact comes back as read under the lock, so the caller can say why it was refused.
+      expect(refused).toEqual({ contact: afterLater, claimed: null });
+      expect(await storage().outbound.findByLeadEvent(withdrawn.outbound.leadEventId)).toEqual(withdrawn.outbound);
+
+      // No consent evidence at all (as after a phone change clears it): nothing to send on either.
+      const none = await queuedFor(null);
+      const unconsented = await storage().outbound.claimForSending(none.outbound, none.contact.phoneE164!, change);
+      expect(unconsented).toEqual({ contact: none.contact, claimed: null });
+
+      // Granted again by a still later lead: the message may go out.
+      const regranted = candidate(workspace.id, {
+        phoneE164: withdrawn.contact.phoneE164,
+        whatsappConsent: consent("l2"),
+        updatedAt: f.at(90_000),
+      });
+      await storage().contacts.resolveForLead(regranted);
+      const claimed = await storage().outbound.claimForSending(
+        withdrawn.outbound,
+        withdrawn.contact.phoneE164!,
+        change,
+      );
+      expect(claimed.claimed).toEqual({ ...withdrawn.outbound, ...change });
+    });
+
     it("claimForSending racing for one message lets exactly one claim through", async () => {
       const { workspace, connector } = await seed();
-      const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
+      const { contact } = await storage().contacts.insertOrGetByPhone(
+        f.contact(workspace.id, { whatsappConsent: consent("l0") }),
+      );
       const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
       const message = f.outbound(workspace.id, lead.id, contact.id);
       await storage().leads.registerIfNew(
