@@ -5,6 +5,7 @@ import { decodeJsonBody } from "../http/read-json.js";
 import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { missingScopes } from "../auth/scopes.js";
 import type { Authenticator, Principal } from "../auth/authenticators.js";
+import { unauthenticatedError } from "../auth/principal.js";
 import {
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
@@ -107,9 +108,12 @@ function refuseUnacceptable(request: Request): Response | null {
 }
 
 function refuseUnauthenticated(request: Request, options: RequestShapeOptions): Response {
-  // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
-  return jsonRpcErrorResponse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
-    "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl?.(request) }),
+  const resourceMetadata = options.resourceMetadataUrl?.(request);
+  // The message says what to fix for the credential sent, as REST's 401 does (OAuth is on when
+  // metadata is served); `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
+  const { message } = unauthenticatedError(request, { oauth: resourceMetadata !== undefined });
+  return jsonRpcErrorResponse(401, JSONRPC_SERVER_ERROR, "unauthorized", message, {
+    "www-authenticate": unauthorizedChallenge(request, { resourceMetadata }),
   });
 }
 

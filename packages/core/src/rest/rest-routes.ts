@@ -44,7 +44,9 @@ function refuseUnauthenticated(request: Request, options: RestRouteOptions, cont
     metadataUrl === undefined
       ? {}
       : { "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: metadataUrl }) };
-  return errorResponse(unauthenticatedError(request), context.logger, challenge, context.requestId);
+  // A metadata URL means OAuth is on, so a token that is not an API key is taken for an access token.
+  const error = unauthenticatedError(request, { oauth: metadataUrl !== undefined });
+  return errorResponse(error, context.logger, challenge, context.requestId);
 }
 
 /**
