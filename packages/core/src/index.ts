@@ -38,7 +38,7 @@ export type { RetryPolicy } from "./webhooks/retry-policy.js";
 export type { DestinationPolicy } from "./webhooks/ssrf-guard.js";
 export type { OutboxWorker, OutboxWorkerOptions } from "./webhooks/outbox-worker.js";
 export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-views.js";
-export type { Page } from "./webhooks/subscription-service.js";
+export type { Page, SubscriptionCallContext } from "./webhooks/subscription-service.js";
 export type { McpOptions } from "./mcp/mcp-options.js";
 export type { RestOptions } from "./rest/rest-options.js";
 export type { OAuthOptions, AuthorizeHook, AuthorizationContext, AuthorizationGrant } from "./oauth/oauth-options.js";

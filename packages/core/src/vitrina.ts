@@ -162,7 +162,7 @@ export function createVitrina(options: VitrinaOptions) {
     warnLoudly:
       options.logger === undefined
         ? (message) => console.warn(`vitrina: ${message}`)
-        : (message) => logger.warn(message),
+        : (message, requestLogger) => (requestLogger ?? logger).warn(message),
   });
   const storage = outbox.storage;
   const headerNames = {

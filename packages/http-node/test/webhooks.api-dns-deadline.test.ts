@@ -21,7 +21,9 @@ describe("subscription API: the SSRF guard's DNS check has a deadline", () => {
         resolveHost: () => (hang ? new Promise<string[]>(() => {}) : Promise.resolve(["93.184.216.34"])),
       },
     });
-    const id = await h.subscribe(good.url, good.events);
+    const first = await h.api("POST", "/v1/webhooks", good);
+    expect(first.status).toBe(201);
+    const id = first.json.id as string;
     hang = true;
 
     const expectedError = {
@@ -40,15 +42,35 @@ describe("subscription API: the SSRF guard's DNS check has a deadline", () => {
     expect(patched).toMatchObject({ status: 422, json: { error: expectedError } });
     expect((await h.vitrina.storage.webhookSubscriptions.get(h.workspace.id, id))?.url).toBe(good.url);
 
+    // Each line carries the id of the request it came from (answered in X-Request-Id), as lead intake's do.
+    const requestIdOf = (answer: unknown) => (answer as { headers: Headers }).headers.get("x-request-id");
     const timeouts = entries.filter((e) => e.message.includes("did not resolve"));
     expect(timeouts).toEqual([
       expect.objectContaining({
         level: "warn",
-        fields: { workspaceId: h.workspace.id, subscriptionId: null, host: "erp.example.cl", timeoutMs: 300 },
+        fields: {
+          requestId: requestIdOf(created),
+          workspaceId: h.workspace.id,
+          subscriptionId: null,
+          host: "erp.example.cl",
+          timeoutMs: 300,
+        },
       }),
       expect.objectContaining({
-        fields: { workspaceId: h.workspace.id, subscriptionId: id, host: "erp.example.cl", timeoutMs: 300 },
+        fields: {
+          requestId: requestIdOf(patched),
+          workspaceId: h.workspace.id,
+          subscriptionId: id,
+          host: "erp.example.cl",
+          timeoutMs: 300,
+        },
       }),
+    ]);
+    expect(new Set(timeouts.map((e) => e.fields.requestId)).size).toBe(2);
+    // The once-per-process "no worker" warning, logged while the first subscription was created, too.
+    const noWorker = entries.filter((e) => e.message.includes("no outbox worker"));
+    expect(noWorker).toEqual([
+      expect.objectContaining({ level: "warn", fields: { requestId: first.headers.get("x-request-id") } }),
     ]);
     expect(JSON.stringify(entries)).not.toContain(RECEIVER_SECRET);
   });

@@ -5,10 +5,11 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Storage } from "../ports/storage.js";
 import type { ApiKeyRecord } from "../ports/webhook-records.js";
 import { requireRole, type Actor } from "../workspaces/workspace-service.js";
-import { bearerToken, readsHeadersOnly, type Authenticator, type Principal } from "./principal.js";
+import { API_KEY_PREFIX, bearerToken, readsHeadersOnly, type Authenticator, type Principal } from "./principal.js";
 import { isScope, SCOPES } from "./scopes.js";
 
-export const API_KEY_PREFIX = "vtr_live_";
+// Declared beside the 401 that tells credentials apart by it; re-exported for the key issuers.
+export { API_KEY_PREFIX };
 /** `last_used_at` is written at most this often per key: a listing needs minutes, not every request. */
 export const API_KEY_USAGE_INTERVAL_MS = 60_000;
 /** How much of a key the console may show: the prefix and 4 random characters. */

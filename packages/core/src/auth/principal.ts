@@ -67,12 +67,26 @@ export function bearerToken(request: Request): string | null {
   return match?.[1] ?? null;
 }
 
-/** The `unauthorized` error of a request no authenticator accepted, saying what to send. */
-export function unauthenticatedError(request: Request): VitrinaError {
-  const message =
-    bearerToken(request) === null
-      ? "send an API key as `Authorization: Bearer <API_KEY>`"
-      : "the API key is unknown or revoked";
+/** Every API key starts with this, which is how a 401 tells an API key from an OAuth access token. */
+export const API_KEY_PREFIX = "vtr_live_";
+
+/**
+ * The `unauthorized` error of a request no authenticator accepted, saying what to fix for the
+ * credential actually sent: none, an API key (by its prefix), or, where the surface accepts OAuth
+ * access tokens (`oauth`), anything else, which is taken for an access token that expired, was
+ * revoked or names another resource. Without OAuth every bearer token is an API key to this server.
+ */
+export function unauthenticatedError(request: Request, accepts: { oauth?: boolean } = {}): VitrinaError {
+  const token = bearerToken(request);
+  const oauth = accepts.oauth === true;
+  let message: string;
+  if (token === null)
+    message = oauth
+      ? "send an API key or an OAuth access token as `Authorization: Bearer <token>`"
+      : "send an API key as `Authorization: Bearer <API_KEY>`";
+  else if (!oauth || token.startsWith(API_KEY_PREFIX)) message = "the API key is unknown or revoked";
+  else
+    message = "the access token is expired, revoked or was issued for another resource: refresh it or authorize again";
   return new VitrinaError("unauthorized", message);
 }
 

@@ -2,9 +2,10 @@ import Negotiator from "negotiator";
 import { VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { decodeJsonBody } from "../http/read-json.js";
-import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
+import { quoted, stepUpChallenge, unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { missingScopes } from "../auth/scopes.js";
 import type { Authenticator, Principal } from "../auth/authenticators.js";
+import { unauthenticatedError } from "../auth/principal.js";
 import {
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
@@ -19,7 +20,7 @@ import { isAcceptedProtocolHeader, negotiateProtocolVersion, ACCEPTED_PROTOCOL_V
 
 export interface RequestShapeOptions {
   isAllowedOrigin: OriginPolicy;
-  /** The RFC 9728 metadata address the 401 names; absent when no metadata is served (OAuth off). */
+  /** The RFC 9728 metadata address the 401 and an OAuth caller's 403 name; absent when no metadata is served (OAuth off). */
   resourceMetadataUrl?: (request: Request) => string;
   catalog: ToolCatalog;
 }
@@ -63,7 +64,7 @@ export async function checkRequestShape(
   if (message instanceof Response) return message;
   const invalid = refuseInvalidMessage(message, options.catalog);
   if (invalid !== null) return invalid;
-  const refusal = refuseMissingToolScope(message, principal, options.catalog);
+  const refusal = refuseMissingToolScope(message, principal, options.catalog, options.resourceMetadataUrl?.(request));
   if (refusal !== null) return refusal;
   return { principal, body: pinInitializeVersion(message) };
 }
@@ -107,9 +108,12 @@ function refuseUnacceptable(request: Request): Response | null {
 }
 
 function refuseUnauthenticated(request: Request, options: RequestShapeOptions): Response {
-  // `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
-  return jsonRpcErrorResponse(401, JSONRPC_SERVER_ERROR, "unauthorized", "Missing or invalid bearer token", {
-    "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: options.resourceMetadataUrl?.(request) }),
+  const resourceMetadata = options.resourceMetadataUrl?.(request);
+  // The message says what to fix for the credential sent, as REST's 401 does (OAuth is on when
+  // metadata is served); `error="invalid_token"` only when a token was sent (RFC 6750 §3.1).
+  const { message } = unauthenticatedError(request, { oauth: resourceMetadata !== undefined });
+  return jsonRpcErrorResponse(401, JSONRPC_SERVER_ERROR, "unauthorized", message, {
+    "www-authenticate": unauthorizedChallenge(request, { resourceMetadata }),
   });
 }
 
@@ -151,27 +155,34 @@ function pinInitializeVersion(message: Record<string, unknown>): Record<string, 
   };
 }
 
-/** A tools/call of a known tool the principal lacks the scopes for: 403 with the RFC 6750 challenge. */
+/**
+ * A tools/call of a known tool the principal lacks the scopes for: HTTP 403 with the RFC 6750
+ * challenge, as MCP's authorization spec (2025-06-18, "Error Handling") wants for insufficient
+ * scopes, rather than a JSON-RPC error in a 200. An OAuth caller's challenge also names `/mcp`'s
+ * metadata URL (the 401's), from which it can step up; an API key's has no such URL to offer.
+ */
 function refuseMissingToolScope(
   message: Record<string, unknown>,
   principal: Principal,
   catalog: ToolCatalog,
+  resourceMetadata: string | undefined,
 ): Response | null {
   const params = isRecord(message.params) ? message.params : undefined;
   if (message.method !== "tools/call" || typeof params?.name !== "string") return null;
   const tool = catalog.byName.get(params.name);
   if (tool === undefined || missingScopes(principal, tool.scope).length === 0) return null;
   const id: JsonRpcId = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
-  const scope = tool.scope.requiredScopes.join(" ");
+  const scopes = tool.scope.requiredScopes;
+  const scope = scopes.join(" ");
   const need = tool.scope.scopeMatch === "allOf" ? "all of" : "one of";
+  const challenge =
+    stepUpChallenge(principal, resourceMetadata, scopes) ?? `Bearer error="insufficient_scope", scope=${quoted(scope)}`;
   return jsonRpcErrorResponse(
     403,
     JSONRPC_SERVER_ERROR,
     "insufficient_scope",
     `${tool.name} needs ${need} the scopes: ${scope}`,
-    {
-      "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}", error_description="${tool.name} needs ${need}: ${scope}"`,
-    },
+    { "www-authenticate": `${challenge}, error_description=${quoted(`${tool.name} needs ${need}: ${scope}`)}` },
     id,
   );
 }

@@ -1,7 +1,8 @@
-import { bearerToken } from "../auth/principal.js";
+import { bearerToken, type Principal } from "../auth/principal.js";
 import type { OAuthUrls } from "./oauth-urls.js";
 
-const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
+/** An RFC 9110 quoted-string of `value`; quotes and backslashes are dropped rather than escaped. */
+export const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
 /**
  * The `WWW-Authenticate` of a refused MCP call (RFC 6750 §3, RFC 9728 §5.1). `resource_metadata`
@@ -26,6 +27,22 @@ export function unauthorizedChallenge(request: Request, urls: Partial<Pick<OAuth
 /** 403 challenge naming the missing scope(s), so a client can ask for a step-up authorization. */
 export function insufficientScopeChallenge(urls: Pick<OAuthUrls, "resourceMetadata">, scopes: string[]): string {
   return `Bearer error="insufficient_scope", scope=${quoted(scopes.join(" "))}, resource_metadata=${quoted(urls.resourceMetadata)}`;
+}
+
+/**
+ * The 403 challenge of an OAuth caller refused for missing scopes on a surface that serves metadata
+ * (REST, `/mcp`): `insufficientScopeChallenge` with that surface's metadata URL, the one its 401
+ * names, so the client can ask the authorization server for the scopes (step-up, RFC 6750 §3.1,
+ * RFC 9728 §5.1). Null for any other caller: an API key's scopes are fixed when it is issued, so
+ * there is nothing to step up to, and each surface keeps the challenge it gave before.
+ */
+export function stepUpChallenge(
+  principal: Pick<Principal, "kind">,
+  resourceMetadata: string | undefined,
+  scopes: string[],
+): string | null {
+  if (principal.kind !== "oauth" || resourceMetadata === undefined) return null;
+  return insufficientScopeChallenge({ resourceMetadata }, scopes);
 }
 
 export function unauthorizedResponse(request: Request, urls: Pick<OAuthUrls, "resourceMetadata">): Response {

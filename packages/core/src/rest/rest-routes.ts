@@ -1,11 +1,11 @@
 import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
-import { AttemptInProgressError, NotFoundError, VitrinaError } from "../errors.js";
+import { AttemptInProgressError, InsufficientScopeError, NotFoundError, VitrinaError } from "../errors.js";
 import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
-import { unauthorizedChallenge } from "../oauth/bearer-challenge.js";
+import { stepUpChallenge, unauthorizedChallenge } from "../oauth/bearer-challenge.js";
 import { inputFromQuery } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
@@ -18,7 +18,7 @@ const MAX_KEY_LENGTH = 255;
 export interface RestRouteOptions {
   capabilities: CapabilityService;
   authenticate: Authenticator;
-  /** REST's RFC 9728 metadata address, which its 401 names; absent when no metadata is served (OAuth off). */
+  /** REST's RFC 9728 metadata address, which its 401 and an OAuth caller's 403 name; absent when no metadata is served (OAuth off). */
   resourceMetadataUrl?: (request: Request) => string;
 }
 
@@ -44,7 +44,9 @@ function refuseUnauthenticated(request: Request, options: RestRouteOptions, cont
     metadataUrl === undefined
       ? {}
       : { "www-authenticate": unauthorizedChallenge(request, { resourceMetadata: metadataUrl }) };
-  return errorResponse(unauthenticatedError(request), context.logger, challenge, context.requestId);
+  // A metadata URL means OAuth is on, so a token that is not an API key is taken for an access token.
+  const error = unauthenticatedError(request, { oauth: metadataUrl !== undefined });
+  return errorResponse(error, context.logger, challenge, context.requestId);
 }
 
 /**
@@ -98,6 +100,16 @@ export function restRoutes(options: RestRouteOptions): Route[] {
           ...(idempotencyKey !== undefined && { idempotencyKey }),
         });
       } catch (error) {
+        if (error instanceof InsufficientScopeError) {
+          // An OAuth caller learns the scopes to ask for and where REST's metadata is (as its 401 says).
+          const challenge = stepUpChallenge(
+            principal,
+            options.resourceMetadataUrl?.(request),
+            descriptor.requiredScopes,
+          );
+          if (challenge === null) throw error;
+          return errorResponse(error, context.logger, { "www-authenticate": challenge }, context.requestId);
+        }
         if (!(error instanceof AttemptInProgressError)) throw error;
         // The first call with this key still runs: say when its lease ends, so the retry replays it.
         const seconds = Math.max(1, Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000));

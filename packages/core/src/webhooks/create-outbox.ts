@@ -102,8 +102,11 @@ export function createOutbox(deps: {
   logger: Logger;
   headerPrefix: string;
   options: WebhookOptions;
-  /** Where the no-worker warning goes; it must be seen even with the default silent logger. */
-  warnLoudly: (message: string) => void;
+  /**
+   * Where the no-worker warning goes; it must be seen even with the default silent logger. Given the
+   * logger of the request that created the subscription, a configured logger's line carries its `requestId`.
+   */
+  warnLoudly: (message: string, requestLogger?: Logger) => void;
 }) {
   const { options } = deps;
   const signal = createCommitSignal();
@@ -157,7 +160,7 @@ export function createOutbox(deps: {
         const created = await subscriptions.create(...args);
         if (!workerStarted && !warned) {
           warned = true;
-          deps.warnLoudly(NO_WORKER_WARNING);
+          deps.warnLoudly(NO_WORKER_WARNING, args[2]?.logger);
         }
         return created;
       },

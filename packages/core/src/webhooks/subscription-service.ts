@@ -13,6 +13,11 @@ import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionVie
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/** Who asks: the serving request's logger (bound to its `requestId`), so the call's log lines can be correlated. */
+export interface SubscriptionCallContext {
+  logger?: Logger;
+}
+
 export interface Page<T> {
   object: "list";
   data: T[];
@@ -35,12 +40,15 @@ export function createSubscriptionService(deps: {
 }) {
   const { storage, secretBox, clock, ids } = deps;
 
-  /** The URL check for one request; a DNS timeout is logged with its workspace and subscription. */
-  const urlCheck = (workspaceId: string, subscriptionId: string | null): UrlCheck => ({
+  /**
+   * The URL check for one request; a DNS timeout is logged with its workspace and subscription, on
+   * the request's logger when the caller passed one (the HTTP routes do), so it carries `requestId`.
+   */
+  const urlCheck = (workspaceId: string, subscriptionId: string | null, call: SubscriptionCallContext): UrlCheck => ({
     destinations: deps.destinations,
     timeoutMs: deps.timeoutMs,
     onTimeout: (host) =>
-      deps.logger.warn(
+      (call.logger ?? deps.logger).warn(
         { workspaceId, subscriptionId, host, timeoutMs: deps.timeoutMs },
         "webhook subscription refused: its URL's host did not resolve in time",
       ),
@@ -53,8 +61,8 @@ export function createSubscriptionService(deps: {
   }
 
   return {
-    async create(workspaceId: string, body: unknown): Promise<SubscriptionView> {
-      const input = await parseSubscriptionCreate(body, urlCheck(workspaceId, null));
+    async create(workspaceId: string, body: unknown, call: SubscriptionCallContext = {}): Promise<SubscriptionView> {
+      const input = await parseSubscriptionCreate(body, urlCheck(workspaceId, null, call));
       const now = clock.now().toISOString();
       const record: WebhookSubscriptionRecord = {
         id: `whs_${ids().replace(/-/g, "")}`,
@@ -85,8 +93,13 @@ export function createSubscriptionService(deps: {
      * fields in the body are written, in one statement: a concurrent change of another field (or
      * the worker disabling the subscription after a 410) is never overwritten by a stale copy.
      */
-    async update(workspaceId: string, id: string, body: unknown): Promise<SubscriptionView> {
-      const patch = await parseSubscriptionUpdate(body, urlCheck(workspaceId, id));
+    async update(
+      workspaceId: string,
+      id: string,
+      body: unknown,
+      call: SubscriptionCallContext = {},
+    ): Promise<SubscriptionView> {
+      const patch = await parseSubscriptionUpdate(body, urlCheck(workspaceId, id, call));
       const updated = await storage.webhookSubscriptions.patch(workspaceId, id, {
         url: patch.url,
         events: patch.events,

@@ -1,6 +1,6 @@
 import { requirePrincipal, requireScope, type Authenticator } from "../auth/principal.js";
 import { ValidationError } from "../errors.js";
-import type { SubscriptionService } from "./subscription-service.js";
+import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
 import { MAX_PAGE_SIZE } from "./subscription-service.js";
 import { jsonResponse } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
@@ -37,12 +37,18 @@ export function webhookRoutes(options: {
   const guarded =
     (
       scope: string,
-      handler: (workspaceId: string, request: Request, params: Record<string, string>) => Promise<Response>,
+      handler: (
+        workspaceId: string,
+        request: Request,
+        params: Record<string, string>,
+        call: SubscriptionCallContext,
+      ) => Promise<Response>,
     ): RouteHandler =>
-    async (request, params) => {
+    async (request, params, context) => {
       const principal = await requirePrincipal(options.authenticate, request);
       requireScope(principal, scope);
-      return handler(principal.workspaceId, request, params);
+      // The request's logger (bound to its requestId), so what the service logs can be correlated.
+      return handler(principal.workspaceId, request, params, { logger: context.logger });
     };
   const read = "webhooks:read";
   const write = "webhooks:write";
@@ -50,8 +56,8 @@ export function webhookRoutes(options: {
     {
       method: "POST",
       path: "/v1/webhooks",
-      handler: guarded(write, async (ws, request) =>
-        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES })), 201),
+      handler: guarded(write, async (ws, request, _p, call) =>
+        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call), 201),
       ),
     },
     { method: "GET", path: "/v1/webhooks", handler: guarded(read, async (ws) => jsonResponse(await service.list(ws))) },
@@ -63,8 +69,8 @@ export function webhookRoutes(options: {
     {
       method: "PATCH",
       path: "/v1/webhooks/:id",
-      handler: guarded(write, async (ws, request, p) =>
-        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }))),
+      handler: guarded(write, async (ws, request, p, call) =>
+        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call)),
       ),
     },
     {

@@ -151,7 +151,11 @@ export function webhookScreens(deps: {
     try {
       requireManager(screen.caller, "add webhook endpoints");
       const secret = generateSecret("whsec_", 24);
-      const subscription = await webhooks.create(screen.caller.workspaceId, { ...values, secret });
+      const subscription = await webhooks.create(
+        screen.caller.workspaceId,
+        { ...values, secret },
+        { logger: screen.logger },
+      );
       screen.logger.info(
         { subscriptionId: subscription.id, userId: screen.caller.userId },
         "console: webhook endpoint added",
@@ -213,7 +217,7 @@ export function webhookScreens(deps: {
       path: "/webhooks/:id/enable",
       route: "console.webhooks.enable",
       screen: change("enable webhook endpoints", "enabled", async (s, id) => {
-        await webhooks.update(s.caller.workspaceId, id, { enabled: true });
+        await webhooks.update(s.caller.workspaceId, id, { enabled: true }, { logger: s.logger });
       }),
     },
     {
@@ -221,7 +225,7 @@ export function webhookScreens(deps: {
       path: "/webhooks/:id/disable",
       route: "console.webhooks.disable",
       screen: change("disable webhook endpoints", "disabled", async (s, id) => {
-        await webhooks.update(s.caller.workspaceId, id, { enabled: false });
+        await webhooks.update(s.caller.workspaceId, id, { enabled: false }, { logger: s.logger });
       }),
     },
     {
