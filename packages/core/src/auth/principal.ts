@@ -76,7 +76,7 @@ export const API_KEY_PREFIX = "vtr_live_";
  * access tokens (`oauth`), anything else, which is taken for an access token that expired, was
  * revoked or names another resource. Without OAuth every bearer token is an API key to this server.
  */
-export function unauthenticatedError(request: Request, accepts: { oauth?: boolean } = {}): VitrinaError {
+export function unauthenticatedError(request: Request, accepts: { oauth?: boolean } = {}): UnauthenticatedError {
   const token = bearerToken(request);
   const oauth = accepts.oauth === true;
   let message: string;
@@ -87,7 +87,21 @@ export function unauthenticatedError(request: Request, accepts: { oauth?: boolea
   else if (!oauth || token.startsWith(API_KEY_PREFIX)) message = "the API key is unknown or revoked";
   else
     message = "the access token is expired, revoked or was issued for another resource: refresh it or authorize again";
-  return new VitrinaError("unauthorized", message);
+  return new UnauthenticatedError(message, token !== null);
+}
+
+/**
+ * The 401 of `unauthenticatedError`, remembering whether a bearer token was sent: RFC 6750 §3.1
+ * wants `error="invalid_token"` in the challenge then, and not when no credential came at all.
+ */
+export class UnauthenticatedError extends VitrinaError {
+  override readonly name = "UnauthenticatedError";
+  constructor(
+    message: string,
+    readonly tokenPresented: boolean,
+  ) {
+    super("unauthorized", message);
+  }
 }
 
 /** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */

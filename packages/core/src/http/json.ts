@@ -1,4 +1,5 @@
 import { VitrinaError, type VitrinaErrorCode } from "../errors.js";
+import { UnauthenticatedError } from "../auth/principal.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import { responderOf } from "./direct-body.js";
@@ -93,7 +94,7 @@ export function errorResponse(
         { code: error.code, status, ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }) },
         error.message,
       );
-    const challenge = bearerChallenge(error.code);
+    const challenge = bearerChallenge(error);
     return jsonResponse(
       { error: withId(error.toJSON()) },
       status,
@@ -104,9 +105,14 @@ export function errorResponse(
   return jsonResponse({ error: withId({ code: "internal", message: "internal error", reasons: [] }) }, 500, headers);
 }
 
-/** RFC 6750 challenges for the bearer-protected routes. */
-function bearerChallenge(code: VitrinaErrorCode): string | null {
-  if (code === "unauthorized") return 'Bearer realm="vitrina"';
-  if (code === "insufficient_scope") return 'Bearer realm="vitrina", error="insufficient_scope"';
+/**
+ * RFC 6750 challenges for the bearer-protected routes (a route with OAuth passes its own, with
+ * the metadata URL). A bearer token that was sent and refused is `error="invalid_token"` (§3.1).
+ */
+function bearerChallenge(error: VitrinaError): string | null {
+  if (error instanceof UnauthenticatedError && error.tokenPresented)
+    return 'Bearer realm="vitrina", error="invalid_token"';
+  if (error.code === "unauthorized") return 'Bearer realm="vitrina"';
+  if (error.code === "insufficient_scope") return 'Bearer realm="vitrina", error="insufficient_scope"';
   return null;
 }

@@ -189,8 +189,12 @@ describe("REST on", () => {
     expect(refused.json.error.code).toBe("insufficient_scope");
     const unknownKey = await h.call("GET", "/v1/rest/catalog.search", { key: "vk_wrong" });
     expect(unknownKey.status).toBe(401);
-    // Without the `oauth` option there is no metadata document to point at.
-    expect(unknownKey.headers.get("www-authenticate")).toBe('Bearer realm="vitrina"');
+    // Without the `oauth` option there is no metadata document to point at; a token was sent and
+    // refused, so RFC 6750 §3.1's `invalid_token`, which a request without one doesn't get.
+    expect(unknownKey.headers.get("www-authenticate")).toBe('Bearer realm="vitrina", error="invalid_token"');
+    const noKey = await h.call("GET", "/v1/rest/catalog.search", { headers: { authorization: "" } });
+    expect(noKey.status).toBe(401);
+    expect(noKey.headers.get("www-authenticate")).toBe('Bearer realm="vitrina"');
     const unknown = await h.call("POST", "/v1/rest/nothing.here", { body: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain("GET /v1/capabilities");
