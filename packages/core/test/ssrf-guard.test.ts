@@ -49,6 +49,17 @@ describe("SSRF guard", () => {
     expect(await checkDestination(new URL("https://x.example/h"), { ...policy, resolveHost: failing })).toMatch(
       /could not resolve/,
     );
+    // The caller's signal reaches the resolver, so a resolver can drop a lookup nobody awaits.
+    const asked: Array<AbortSignal | undefined> = [];
+    const recording = async (_host: string, options?: { signal?: AbortSignal }) => (asked.push(options?.signal), []);
+    const abandon = new AbortController();
+    await checkDestination(
+      new URL("https://y.example/h"),
+      { ...policy, resolveHost: recording },
+      { signal: abandon.signal },
+    );
+    await checkDestination(new URL("https://z.example/h"), { ...policy, resolveHost: recording });
+    expect(asked).toEqual([abandon.signal, undefined]);
   });
 
   it("refuses port 0, where no server listens, at subscribe time rather than on every attempt", async () => {

@@ -23,4 +23,22 @@ describe("withinDeadline", () => {
       process.off("unhandledRejection", onUnhandled);
     }
   });
+
+  it("given a function, aborts the signal it passed once the deadline wins, and not before", async () => {
+    let early: AbortSignal | undefined;
+    expect(await withinDeadline((signal) => ((early = signal), after(5, "done")), 200)).toBe("done");
+    await after(20, null);
+    expect(early?.aborted).toBe(false);
+
+    let late: AbortSignal | undefined;
+    const abandoned = (signal: AbortSignal) =>
+      new Promise<string>((_resolve, reject) => {
+        late = signal;
+        signal.addEventListener("abort", () => reject(signal.reason));
+      });
+    // The work rejects because of the abort; the answer is still TIMED_OUT, not that rejection.
+    expect(await withinDeadline(abandoned, 5)).toBe(TIMED_OUT);
+    expect(late?.aborted).toBe(true);
+    expect(String(late?.reason)).toContain("deadline of 5 ms passed");
+  });
 });

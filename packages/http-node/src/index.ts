@@ -8,7 +8,12 @@ export {
 } from "./listener.js";
 export { toWebRequest, BodyTooLargeError } from "./node-request.js";
 export { writeWebResponse } from "./node-response.js";
-export { nodeHostResolver } from "./host-resolver.js";
+export {
+  nodeHostResolver,
+  createNodeHostResolver,
+  type NodeHostResolverOptions,
+  type LookupAllPromise,
+} from "./host-resolver.js";
 export { startWorker, type StartWorkerOptions, type RunningWorker } from "./worker.js";
 export { serveVitrina, type ServeVitrinaOptions } from "./serve-vitrina.js";
 export {

@@ -1,3 +1,4 @@
+import { createNodeHostResolver, type LookupAllPromise } from "@vitrina/http-node";
 import { describe, expect, it } from "vitest";
 import { recordingLogger } from "./support/recording-logger.js";
 import { RECEIVER_SECRET, startWebhookHarness } from "./support/webhook-harness.js";
@@ -73,5 +74,36 @@ describe("subscription API: the SSRF guard's DNS check has a deadline", () => {
       expect.objectContaining({ level: "warn", fields: { requestId: first.headers.get("x-request-id") } }),
     ]);
     expect(JSON.stringify(entries)).not.toContain(RECEIVER_SECRET);
+  });
+
+  it("drops a lookup still waiting for a free slot in nodeHostResolver once the deadline passes", async () => {
+    // One slot, held by a name whose nameserver never answers (until released at the end).
+    const started: string[] = [];
+    let release = () => {};
+    const lookup: LookupAllPromise = async (hostname) => {
+      started.push(hostname);
+      if (hostname === "hung.example") await new Promise<void>((resolve) => (release = resolve));
+      return [{ address: "93.184.216.34", family: 4 }];
+    };
+    const h = await startWebhookHarness({
+      webhooks: { timeoutMs: 300, resolveHost: createNodeHostResolver({ lookup, maxInFlight: 1 }) },
+    });
+    const hung = await h.api("POST", "/v1/webhooks", { ...good, url: "https://hung.example/hooks" });
+    expect(hung).toMatchObject({ status: 422 });
+    // Waits in line behind the hung lookup, and the deadline refuses it as before.
+    const queued = await h.api("POST", "/v1/webhooks", good);
+    expect(queued).toMatchObject({
+      status: 422,
+      json: {
+        error: { reasons: [{ field: "url", reason: expect.stringContaining("did not resolve within 300 ms") }] },
+      },
+    });
+
+    // The slot frees up: the abandoned lookup of erp.example.cl must not start then.
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toEqual(["hung.example"]);
+    expect(await h.api("POST", "/v1/webhooks", good)).toMatchObject({ status: 201 });
+    expect(started).toEqual(["hung.example", "erp.example.cl"]);
   });
 });

@@ -84,7 +84,11 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     // delivery's deadline too: unbounded, it held the delivery and its slot for as long as the
     // lookup hung, with no attempt recorded and the lease running out under it.
     const started = performance.now();
-    const refused = await withinDeadline(checkDestination(url, options.destinations), options.timeoutMs);
+    // Past it, a lookup still waiting for a free slot in the resolver is dropped (the signal).
+    const refused = await withinDeadline(
+      (signal) => checkDestination(url, options.destinations, { signal }),
+      options.timeoutMs,
+    );
     if (refused === TIMED_OUT) {
       const error = `timed out after ${options.timeoutMs} ms resolving ${url.hostname}`;
       return { ok: false, statusCode: null, durationMs: options.timeoutMs, error, responseBodyPrefix: null };

@@ -1,7 +1,12 @@
 import { classifyIp, type AddressClass } from "./ip-ranges.js";
 
-/** Resolves a DNS name to every address it has (A and AAAA). `@vitrina/http-node` provides one. */
-export type HostResolver = (hostname: string) => Promise<string[]>;
+/**
+ * Resolves a DNS name to every address it has (A and AAAA). `@vitrina/http-node` provides one.
+ * `signal` aborts when the caller's deadline passes and nobody waits for the answer any more: a
+ * resolver may then reject and drop the lookup if it hasn't started it yet (one already running
+ * can't be stopped). Resolvers that ignore it still work.
+ */
+export type HostResolver = (hostname: string, options?: { signal?: AbortSignal }) => Promise<string[]>;
 
 export interface DestinationPolicy {
   /** Allow `http://` and loopback receivers (127.0.0.0/8, ::1, localhost): demos and tests only. */
@@ -58,9 +63,14 @@ export function checkUrlShape(url: URL, policy: DestinationPolicy): string | nul
 /**
  * Refuses destinations inside the server's network, judged on every address the name resolves
  * to (one private address is enough to refuse: DNS could hand that one to the connection).
- * Returns the reason for refusing, or null when the destination is allowed.
+ * Returns the reason for refusing, or null when the destination is allowed. `signal` goes to
+ * `policy.resolveHost`: abort it when the answer is no longer wanted (a deadline passed).
  */
-export async function checkDestination(url: URL, policy: DestinationPolicy): Promise<string | null> {
+export async function checkDestination(
+  url: URL,
+  policy: DestinationPolicy,
+  options: { signal?: AbortSignal } = {},
+): Promise<string | null> {
   const shape = checkUrlShape(url, policy);
   if (shape !== null) return `url ${shape}`;
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -69,7 +79,7 @@ export async function checkDestination(url: URL, policy: DestinationPolicy): Pro
   if (policy.resolveHost === undefined) return null;
   let addresses: string[];
   try {
-    addresses = await policy.resolveHost(host);
+    addresses = await policy.resolveHost(host, { signal: options.signal });
   } catch (error) {
     return `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -41,7 +41,11 @@ async function urlReasons(value: string, check: UrlCheck): Promise<FieldReason[]
   }
   // A nameserver that never answers (hostile or broken) held the API request open for good: the
   // caller gets a refusal it can act on instead, like any other DNS failure of the guard.
-  const refused = await withinDeadline(checkDestination(url, check.destinations), check.timeoutMs);
+  // Past the deadline, a lookup still waiting for a free slot in the resolver is dropped (the signal).
+  const refused = await withinDeadline(
+    (signal) => checkDestination(url, check.destinations, { signal }),
+    check.timeoutMs,
+  );
   if (refused === TIMED_OUT) {
     check.onTimeout(url.hostname);
     const reason = `${url.hostname} did not resolve within ${check.timeoutMs} ms; check its DNS and try again`;
