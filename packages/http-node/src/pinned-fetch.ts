@@ -1,8 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { type DestinationPolicy } from "@vitrina/core";
-import { addressRefusal } from "@vitrina/core/webhooks";
+import { addressRefusal, type HostResolver } from "@vitrina/core/webhooks";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { nodeHostResolver } from "./host-resolver.js";
 
 type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNetworks">;
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -14,12 +15,41 @@ export type LookupAll = (
 ) => void;
 
 /**
+ * `dns.lookup`'s callback form over a `HostResolver`; `family` (4 or 6) keeps that family's
+ * addresses, and none of it is ENOTFOUND, as getaddrinfo says it.
+ */
+export function lookupThrough(resolver: HostResolver): LookupAll {
+  return (hostname, options, callback) => {
+    resolver(hostname).then(
+      (found) => {
+        const addresses = found
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter(({ family }) => !options.family || family === options.family);
+        if (addresses.length > 0) return callback(null, addresses);
+        const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
+        callback(error, []);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
+}
+
+/**
+ * The lookup a socket makes when it connects goes through `nodeHostResolver`, so it shares the
+ * process's cap on getaddrinfo calls in flight (and any lookup of the same name already running)
+ * with the SSRF guard's check: a receiver whose nameserver hangs can't fill libuv's threadpool
+ * through connections either.
+ */
+const boundedLookup = lookupThrough(nodeHostResolver);
+
+/**
  * A DNS lookup for sockets that refuses disallowed addresses at connect time. Core's SSRF guard
  * checks a name before delivering, but the socket resolves it again: a name that answers with a
  * public address first and a private one next (DNS rebinding) is stopped here. `lookup` replaces
- * `dns.lookup` (tests, or a custom resolver); every address it returns is checked.
+ * `dns.lookup` (tests, or a custom resolver); every address it returns is checked. The default is
+ * getaddrinfo through `nodeHostResolver`'s bounded queue (see `boundedLookup`).
  */
-export function guardedLookup(policy: Policy, lookup: LookupAll = dnsLookup) {
+export function guardedLookup(policy: Policy, lookup: LookupAll = boundedLookup) {
   return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void => {
     lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
       if (error) return callback(error, []);
