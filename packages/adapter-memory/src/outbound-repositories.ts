@@ -19,7 +19,8 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
         return state.outbound.lookup("lead", leadEventId);
       },
       async recordOutcome({ id, ...answer }, thread) {
-        const current = state.outbound.get(id);
+        // Read without a copy: `replace` copies what it stores.
+        const current = state.outbound.peek(id);
         if (current === null) return { recorded: false, conversationId: null, opened: false, deliveries: 0 };
         state.outbound.replace({ ...current, ...answer }, undo);
         if (thread === undefined) return { recorded: true, conversationId: null, opened: false, deliveries: 0 };

@@ -108,12 +108,22 @@ export class MemoryTable<Row> {
     this.write(row, undo);
   }
 
-  /** Replaces an existing row; returns false when there is none. */
+  /**
+   * Replaces an existing row; returns false when there is none. Only the indexes whose value
+   * changed are touched: most replacements (an outcome recorded, a conversation touched) keep every
+   * indexed field, and each index update is a lookup in a table as big as the history.
+   */
   replace(row: Row, undo: UndoLog): boolean {
-    const previous = this.rows.get(this.keyOf(row));
+    const key = this.keyOf(row);
+    const previous = this.rows.get(key);
     if (previous === undefined) return false;
-    this.unindex(previous);
-    this.write(row, undo, previous);
+    const stored = copyRecord(row);
+    this.rows.set(key, stored);
+    this.reindex(previous, stored, key);
+    undo.push(() => {
+      this.rows.set(key, previous);
+      this.reindex(stored, previous, key);
+    });
     return true;
   }
 
@@ -167,51 +177,67 @@ export class MemoryTable<Row> {
     return n;
   }
 
-  private write(row: Row, undo: UndoLog, previous?: Row): void {
+  private write(row: Row, undo: UndoLog): void {
     const key = this.keyOf(row);
     const stored = copyRecord(row);
     this.rows.set(key, stored);
     this.index(stored);
     undo.push(() => {
       this.unindex(stored);
-      if (previous === undefined) this.rows.delete(key);
-      else {
-        this.rows.set(key, previous);
-        this.index(previous);
-      }
+      this.rows.delete(key);
     });
   }
 
   private index(row: Row): void {
     const key = this.keyOf(row);
-    for (const [name, valueOf] of this.uniqueEntries) {
-      const value = valueOf(row);
-      if (value !== null) this.unique.get(name)?.set(value, key);
-    }
-    for (const [name, valueOf] of this.indexEntries) {
-      const value = valueOf(row);
-      if (value === null) continue;
-      const byValue = this.multi.get(name)!;
-      const keys = byValue.get(value);
-      if (keys === undefined) byValue.set(value, key);
-      else if (typeof keys !== "string") keys.add(key);
-      else if (keys !== key) byValue.set(value, new Set([keys, key]));
-    }
+    for (const [name, valueOf] of this.uniqueEntries) this.addUnique(name, valueOf(row), key);
+    for (const [name, valueOf] of this.indexEntries) this.addPlain(name, valueOf(row), key);
   }
 
   private unindex(row: Row): void {
     const key = this.keyOf(row);
+    for (const [name, valueOf] of this.uniqueEntries) this.removeUnique(name, valueOf(row));
+    for (const [name, valueOf] of this.indexEntries) this.removePlain(name, valueOf(row), key);
+  }
+
+  /** Moves row `key` from `from`'s index values to `to`'s, for the indexes where they differ. */
+  private reindex(from: Row, to: Row, key: string): void {
     for (const [name, valueOf] of this.uniqueEntries) {
-      const value = valueOf(row);
-      if (value !== null) this.unique.get(name)?.delete(value);
+      const [before, after] = [valueOf(from), valueOf(to)];
+      if (before === after) continue;
+      this.removeUnique(name, before);
+      this.addUnique(name, after, key);
     }
     for (const [name, valueOf] of this.indexEntries) {
-      const value = valueOf(row);
-      if (value === null) continue;
-      const byValue = this.multi.get(name)!;
-      const keys = byValue.get(value);
-      if (keys === key) byValue.delete(value);
-      else if (typeof keys !== "string" && keys?.delete(key) && keys.size === 0) byValue.delete(value);
+      const [before, after] = [valueOf(from), valueOf(to)];
+      if (before === after) continue;
+      this.removePlain(name, before, key);
+      this.addPlain(name, after, key);
     }
+  }
+
+  private addUnique(name: string, value: string | null, key: string): void {
+    if (value !== null) this.unique.get(name)!.set(value, key);
+  }
+
+  private removeUnique(name: string, value: string | null): void {
+    if (value !== null) this.unique.get(name)!.delete(value);
+  }
+
+  private addPlain(name: string, value: string | null, key: string): void {
+    if (value === null) return;
+    const byValue = this.multi.get(name)!;
+    const keys = byValue.get(value);
+    if (keys === undefined) byValue.set(value, key);
+    else if (typeof keys !== "string") keys.add(key);
+    else if (keys !== key) byValue.set(value, new Set([keys, key]));
+  }
+
+  private removePlain(name: string, value: string | null, key: string): void {
+    if (value === null) return;
+    const byValue = this.multi.get(name)!;
+    const keys = byValue.get(value);
+    if (keys === key) byValue.delete(value);
+    else if (typeof keys !== "string" && keys?.delete(key) && keys.size === 0) byValue.delete(value);
   }
 }

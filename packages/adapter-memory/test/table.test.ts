@@ -64,3 +64,31 @@ describe("MemoryTable plain indexes", () => {
     expect(table.peek("missing")).toBeNull();
   });
 });
+
+describe("MemoryTable.replace", () => {
+  it("moves only the index entries whose value changed, and rolls back to the exact previous state", () => {
+    const table = new MemoryTable<Row & { phone: string | null }>(
+      (r) => r.id,
+      { phone: (r) => r.phone },
+      { owner: (r) => r.owner },
+    );
+    const setup = journal();
+    table.insert({ id: "a", owner: "x", phone: "1", createdAt: "1" }, setup);
+    table.insert({ id: "b", owner: "x", phone: "2", createdAt: "1" }, setup);
+    const change = journal();
+    table.replace({ id: "a", owner: "x", phone: "1", createdAt: "2" }, change); // no indexed field changes
+    table.replace({ id: "b", owner: "y", phone: "3", createdAt: "1" }, change); // both change
+    expect(table.lookup("phone", "1")?.createdAt).toBe("2");
+    expect(table.lookup("phone", "2")).toBeNull();
+    expect(table.lookup("phone", "3")?.id).toBe("b");
+    expect(ids(table.lookupAll("owner", "x"))).toEqual(["a"]);
+    expect(ids(table.lookupAll("owner", "y"))).toEqual(["b"]);
+    rollBack(change);
+    expect(table.lookup("phone", "1")?.createdAt).toBe("1");
+    expect(table.lookup("phone", "2")?.id).toBe("b");
+    expect(table.lookup("phone", "3")).toBeNull();
+    expect(ids(table.lookupAll("owner", "x"))).toEqual(["a", "b"]);
+    expect(table.lookupAll("owner", "y")).toEqual([]);
+    expect(table.replace({ id: "nobody", owner: null, phone: null, createdAt: "1" }, change)).toBe(false);
+  });
+});
