@@ -71,6 +71,40 @@ describe.each(["memory", ...backends] as const)("lead intake refuses unstorable 
     expect((await h.send(fine)).status).toBe(200);
   });
 
+  it("refuses an integer a double can't hold exactly (it would be stored rounded) naming its path", async () => {
+    // JSON.stringify can't write these: the body is spliced as text, as a CRM would send it.
+    const body = JSON.stringify(sampleLead({ metadata: { hubspot_id: "ID", ids: [1, "exact", "NEG"] } }))
+      .replace('"ID"', "12345678901234567891")
+      .replace('"exact"', "12345678901234567168")
+      .replace('"NEG"', "-98765432109876543210");
+    const before = await h.counts();
+    const { status, json } = await h.send(body);
+    expect(status).toBe(422);
+    expect(json.error.code).toBe("invalid_payload");
+    expect(json.error.reasons).toEqual([
+      {
+        field: "metadata.hubspot_id",
+        reason:
+          "is an integer beyond ±9007199254740991 that would be stored as 12345678901234567000, not as sent: send it as a string",
+      },
+      { field: "metadata.ids[2]", reason: expect.stringContaining("stored as -98765432109876540000, not as sent") },
+    ]);
+    expect(await h.counts()).toEqual(before);
+  });
+
+  it("stores big numbers a double holds exactly, and a big id sent as a string, as sent", async () => {
+    const metadata =
+      '{"hubspot_id":"12345678901234567891","exact":12345678901234567168,"pow":1152921504606846976,"e":5e20}';
+    const lead = sampleLead({ contact: { phone_e164: "+56977778888" }, metadata: "METADATA" });
+    expect((await h.send(JSON.stringify(lead).replace('"METADATA"', metadata))).status).toBe(200);
+    const stored = (await h.storage.leads.findBySourceId(h.connector.id, lead.source_lead_id))!.payload
+      .metadata as Record<string, number>;
+    expect(stored.hubspot_id).toBe("12345678901234567891");
+    expect(BigInt(stored.exact!)).toBe(12345678901234567168n);
+    expect(BigInt(stored.pow!)).toBe(2n ** 60n);
+    expect(BigInt(stored.e!)).toBe(5n * 10n ** 20n);
+  });
+
   it("still accepts text with other control characters and astral characters", async () => {
     const { status } = await h.send(
       sampleLead({ contact: { phone_e164: "+56933334444", name: "Ana \u0001 😀" }, metadata: { note: "tab\there" } }),

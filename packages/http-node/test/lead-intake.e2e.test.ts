@@ -284,6 +284,33 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
         { field: "budget", reason: expect.stringMatching(/accepted: monthly_income/) },
       ]);
     });
+
+    it("rejects an integer a double can't hold exactly as that field, and records one it holds", async () => {
+      const lossy = JSON.stringify(sampleLead()).replace(
+        '"monthly_income":1800000',
+        '"monthly_income":9007199254740993',
+      );
+      const { status, json } = await h.send(lossy);
+      expect(status).toBe(200);
+      expect(json.qualification).toEqual({
+        recorded: [],
+        rejected: [
+          {
+            field: "monthly_income",
+            reason:
+              "is an integer beyond ±9007199254740991 that would be recorded as 9007199254740992, not as sent; send a smaller number (CLP)",
+          },
+        ],
+      });
+      const exact = JSON.stringify(sampleLead()).replace(
+        '"monthly_income":1800000',
+        '"monthly_income":9007199254740992',
+      );
+      expect((await h.send(exact)).json.qualification).toEqual({
+        recorded: [{ field: "monthly_income", value: 2 ** 53 }],
+        rejected: [],
+      });
+    });
   });
 
   describe("first message", () => {

@@ -1,6 +1,7 @@
 import { ValidationError, VitrinaError, type FieldReason } from "../errors.js";
 import { isJsonContentType, readBodyLimited } from "./read-body.js";
 import { describeUnstorableText } from "../validation/storable-text.js";
+import { rememberLossyIntegers } from "./lossy-integers.js";
 
 /**
  * Deep enough for any real payload. Deeper is refused here: JSON.parse accepts thousands of levels
@@ -20,6 +21,12 @@ export interface JsonBodyLimits {
   requireJsonContentType?: boolean;
   /** What the 422 message calls the body, e.g. "lead payload". Default "request body". */
   subject?: string;
+  /**
+   * Remember the literal of each integer a double can't hold (`12345678901234567891`), for
+   * lossyIntegerLiteral: fields stored as sent refuse it. Default false: a body with a number
+   * beyond ±2^53 is then scanned a second time.
+   */
+  lossyIntegers?: boolean;
 }
 
 /** 415 `unsupported_media_type` unless the body is declared JSON; the unread body is discarded. */
@@ -48,15 +55,23 @@ export async function readJsonBody(request: Request, limits: JsonBodyLimits): Pr
 }
 
 /** The decoding half of readJsonBody, for routes that need the raw bytes first (signed lead intake). */
-export function decodeJsonBody(bytes: Uint8Array, limits: Pick<JsonBodyLimits, "maxDepth" | "subject"> = {}): unknown {
+export function decodeJsonBody(
+  bytes: Uint8Array,
+  limits: Pick<JsonBodyLimits, "maxDepth" | "subject" | "lossyIntegers"> = {},
+): unknown {
+  let text: string;
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    value = JSON.parse(text);
   } catch (cause) {
     throw new VitrinaError("malformed_json", "request body is not valid UTF-8 JSON", { cause });
   }
-  const reasons = unacceptableValues(value, limits.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
+  const { reasons, beyondSafeIntegers } = unacceptableValues(value, limits.maxDepth ?? DEFAULT_MAX_JSON_DEPTH);
   if (reasons.length > 0) throw new ValidationError(`${limits.subject ?? "request body"} is invalid`, reasons);
+  // Only a number beyond ±2^53 can have come from an integer literal a double couldn't hold, so
+  // nearly every body skips the text scan. After the depth check: the scan recurses.
+  if (limits.lossyIntegers && beyondSafeIntegers) rememberLossyIntegers(text, value);
   return value;
 }
 
@@ -67,13 +82,18 @@ type PathSegment = JsonPathSegment;
 /**
  * One pass over the parsed value, iterative so depth can't overflow the stack here either. A
  * too-deep value is named by its first two path segments (the field the sender knows) and not
- * descended into.
+ * descended into. Also tells whether the value holds a number beyond ±Number.MAX_SAFE_INTEGER.
  */
-function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
+function unacceptableValues(root: unknown, maxDepth: number) {
   const reasons: FieldReason[] = [];
+  let beyondSafeIntegers = false;
   const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: root, path: [] }];
   while (stack.length > 0 && reasons.length < MAX_VALUE_REASONS) {
     const { value, path } = stack.pop()!;
+    if (typeof value === "number") {
+      if (Math.abs(value) > Number.MAX_SAFE_INTEGER) beyondSafeIntegers = true;
+      continue;
+    }
     if (typeof value === "string") {
       const problem = describeUnstorableText(value);
       if (problem !== null)
@@ -104,7 +124,7 @@ function unacceptableValues(root: unknown, maxDepth: number): FieldReason[] {
     // Reversed, so fields are reported in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  return reasons;
+  return { reasons, beyondSafeIntegers };
 }
 
 const UNPRINTABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

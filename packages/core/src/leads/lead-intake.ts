@@ -125,7 +125,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
     annotateActiveSpan({ "vitrina.connector.id": connector.id, "vitrina.workspace.id": connector.workspaceId });
     const payload = parseOrThrow(
       leadPayloadSchema,
-      decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload" }),
+      decodeJsonBody(body, { maxDepth: MAX_LEAD_JSON_DEPTH, subject: "lead payload", lossyIntegers: true }),
       "lead payload",
     );
     refuseConsentFromTheFuture(payload, deps.clock.now(), deps.consentClockSkewMs ?? DEFAULT_CONSENT_CLOCK_SKEW_MS);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ValidationError } from "../errors.js";
+import { describeLossyInteger, lossyIntegerLiteral } from "../http/lossy-integers.js";
 import { formatJsonPath, MAX_VALUE_REASONS, type JsonPathSegment } from "../http/read-json.js";
 
 const RFC3339_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/;
@@ -66,30 +67,40 @@ export const e164Phone = z
 
 const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
 
-/**
- * The paths, inside `root`, of numbers JSON.parse overflowed to ±Infinity (`1e400`): JSON.stringify
- * would store each as `null`, silently. The body reader has already bounded the depth.
- */
-function overflowedNumbers(root: unknown, path: JsonPathSegment[] = [], found: JsonPathSegment[][] = []) {
+/** Why the number at `container[key]` would not be stored as sent, and what to do; null when it would be. */
+function numberNotAsSent(value: number, container: object, key: JsonPathSegment): string | null {
+  // JSON.parse overflowed `1e400` to ±Infinity, which JSON.stringify writes as `null`.
+  if (!Number.isFinite(value))
+    return `is a number too large to store (beyond ±${Number.MAX_VALUE}); send a smaller one, or send it as a string`;
+  // `12345678901234567891` was read as the nearest double, which JSON.stringify writes rounded.
+  const literal = lossyIntegerLiteral(container, key);
+  return literal === undefined ? null : `${describeLossyInteger(literal, "stored")}: send it as a string`;
+}
+
+/** The numbers inside `root` that would not be stored as sent, by path. The body reader has already bounded the depth. */
+function numbersNotAsSent(
+  root: unknown,
+  path: JsonPathSegment[] = [],
+  found: Array<{ path: JsonPathSegment[]; message: string }> = [],
+) {
   if (root === null || typeof root !== "object") return found;
   const entries: Array<[JsonPathSegment, unknown]> = Array.isArray(root) ? [...root.entries()] : Object.entries(root);
   for (const [key, value] of entries) {
     if (found.length >= MAX_VALUE_REASONS) break;
-    if (typeof value === "number" && !Number.isFinite(value)) found.push([...path, key]);
-    else overflowedNumbers(value, [...path, key], found);
+    if (typeof value !== "number") numbersNotAsSent(value, [...path, key], found);
+    else {
+      const message = numberNotAsSent(value, root, key);
+      if (message !== null) found.push({ path: [...path, key], message });
+    }
   }
   return found;
 }
 
-/** Free-form data stored as sent: a number it can't hold is refused by its path, never turned into null. */
+/** Free-form data stored as sent: a number it can't hold as sent is refused by its path, never changed. */
 const freeFormObject = jsonObjectAsSent("must be an object").superRefine((value, ctx) => {
-  for (const path of overflowedNumbers(value))
-    ctx.addIssue({
-      code: "custom",
-      // One segment in the reader's notation (`nested[1]`), so the field reads `metadata.nested[1]`.
-      path: [formatJsonPath(path)],
-      message: `is a number too large to store (beyond ±${Number.MAX_VALUE}); send a smaller one, or send it as a string`,
-    });
+  for (const { path, message } of numbersNotAsSent(value))
+    // One segment in the reader's notation (`nested[1]`), so the field reads `metadata.nested[1]`.
+    ctx.addIssue({ code: "custom", path: [formatJsonPath(path)], message });
 });
 
 /**

@@ -1,3 +1,4 @@
+import { describeLossyInteger, lossyIntegerLiteral } from "../http/lossy-integers.js";
 import type { RejectedQualification, Vertical } from "../ports/records.js";
 
 type FieldKind = "currency" | "number";
@@ -20,11 +21,13 @@ export interface QualificationOutcome {
 
 const RANGE_TEXT = /\d\s*(-|–|to|a|hasta)\s*\$?\d/i;
 
-function reasonFor(value: unknown, kind: FieldKind, currency: string): string | null {
+/** `literal`: what was sent for `value` when the number is not that (see lossyIntegerLiteral). */
+function reasonFor(value: unknown, kind: FieldKind, currency: string, literal: string | undefined): string | null {
   const unit = kind === "currency" ? ` (${currency})` : "";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return `must be a finite number${unit}`;
     if (value < 0) return `must be >= 0${unit}`;
+    if (literal !== undefined) return `${describeLossyInteger(literal, "recorded")}; send a smaller number${unit}`;
     return null;
   }
   const rangeHint = `ranges are not accepted; send one finite number >= 0${unit}`;
@@ -53,7 +56,8 @@ export function evaluateQualification(
   // Own properties only: `constructor`, `toString` or `__proto__` sent as a field name must not
   // find Object.prototype's members and pass for a known field.
   const fields: Record<string, FieldKind> = Object.hasOwn(verticals, vertical) ? verticals[vertical]! : {};
-  for (const [field, value] of Object.entries(qualification ?? {})) {
+  const sent = qualification ?? {};
+  for (const [field, value] of Object.entries(sent)) {
     const kind = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (kind === undefined) {
       const accepted = Object.keys(fields);
@@ -63,7 +67,7 @@ export function evaluateQualification(
       });
       continue;
     }
-    const reason = reasonFor(value, kind, currency);
+    const reason = reasonFor(value, kind, currency, lossyIntegerLiteral(sent, field));
     if (reason === null) outcome.recorded.push({ field, value: value as number });
     else outcome.rejected.push({ field, reason });
   }

@@ -5,47 +5,103 @@ import { leadPayloadSchema } from "../../src/leads/lead-schema.js";
 import { reasonsFromZod } from "../../src/validation.js";
 
 // A lead's metadata is stored as sent. JSON.parse turns a number beyond a double's range (1e400)
-// into Infinity, which JSON.stringify, and so every storage, writes as null: such a number is
-// refused by its path instead of being changed without a word.
+// into Infinity, which JSON.stringify, and so every storage, writes as null; and it reads an
+// integer literal a double can't hold (12345678901234567891) as a nearby one (…567168), written
+// back rounded. Such numbers are refused by their path instead of being changed without a word.
 const lead = (metadata: string) =>
   `{"event":"lead.created","source_lead_id":"crm-1","contact":{"phone_e164":"+56911112222"},"metadata":${metadata}}`;
 
 function metadataReasons(metadata: string) {
-  const parsed = leadPayloadSchema.safeParse(decodeJsonBody(new TextEncoder().encode(lead(metadata))));
+  const parsed = leadPayloadSchema.safeParse(
+    decodeJsonBody(new TextEncoder().encode(lead(metadata)), { lossyIntegers: true }),
+  );
   return parsed.success ? [] : reasonsFromZod(parsed.error);
 }
 
+/** The oracle: each literal read on its own, with Number and BigInt, independently of JSON.parse. */
+function expectedReason(literal: string) {
+  if (literal.startsWith('"')) return null;
+  const value = Number(literal);
+  if (!Number.isFinite(value)) return expect.stringContaining("too large to store");
+  if (!/^-?\d+$/.test(literal) || BigInt(literal) === BigInt(value)) return null;
+  return `is an integer beyond ±9007199254740991 that would be stored as ${value}, not as sent: send it as a string`;
+}
+
+const sign = fc.constantFrom("", "-");
+const digits = (min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
+const literal = fc.oneof(
+  // Exponent forms, some beyond a double's range: never lossy integers, whatever their value.
+  fc
+    .tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -400, max: 400 }))
+    .map(([mantissa, exponent]) => `${mantissa}e${exponent}`),
+  // 16–25 digit integers, most of which a double can't hold.
+  fc.tuple(sign, fc.constantFrom(..."123456789"), digits(15, 24)).map((parts) => parts.join("")),
+  // Integers a double holds exactly, written out in full: powers of two, and the integer of a random double.
+  fc.tuple(sign, fc.integer({ min: 53, max: 83 })).map(([s, k]) => `${s}${2n ** BigInt(k)}`),
+  fc.tuple(sign, fc.double({ min: 2 ** 53, max: 1e25, noNaN: true })).map(([s, d]) => `${s}${BigInt(Math.floor(d))}`),
+  // Around 2^53, where the lossy ones begin.
+  fc.tuple(sign, fc.bigInt({ min: 2n ** 53n - 3n, max: 2n ** 53n + 9n })).map(([s, n]) => `${s}${n}`),
+  // Long digit runs with a fraction or exponent (out of scope), and strings that look like numbers.
+  fc.tuple(digits(1, 20), digits(1, 5)).map(([i, f]) => `${i.replace(/^0+(?=\d)/, "")}.${f}`),
+  fc.tuple(fc.constantFrom(..."123456789"), digits(15, 24)).map((parts) => `${parts.join("")}e0`),
+  fc.string({ unit: fc.constantFrom(...'0123456789"\\-e.'), maxLength: 30 }).map((text) => JSON.stringify(text)),
+);
+
 describe("lead metadata numbers (property)", () => {
-  it("refuses exactly the numbers a double can't hold, each by its path, and keeps the others as sent", () => {
-    const literal = fc
-      .tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -400, max: 400 }))
-      .map(([mantissa, exponent]) => `${mantissa}e${exponent}`);
+  it("refuses exactly the numbers that would not be stored as sent, each by its path, and keeps the others", () => {
     fc.assert(
-      fc.property(fc.array(literal, { minLength: 1, maxLength: 4 }), fc.boolean(), (numbers, nested) => {
+      fc.property(fc.array(literal, { minLength: 1, maxLength: 6 }), fc.boolean(), (literals, nested) => {
         const metadata = nested
-          ? `{"list":[${numbers.join(",")}]}`
-          : `{${numbers.map((n, i) => `"n${i}":${n}`).join(",")}}`;
-        // The oracle: Number() reads each literal independently of JSON.parse.
-        const expected = numbers.flatMap((n, i) =>
-          Number.isFinite(Number(n))
-            ? []
-            : [
-                {
-                  field: nested ? `metadata.list[${i}]` : `metadata.n${i}`,
-                  reason: expect.stringContaining("too large to store"),
-                },
-              ],
-        );
+          ? `{"list":[${literals.join(",")}]}`
+          : `{${literals.map((n, i) => `"n${i}":${n}`).join(",")}}`;
+        const expected = literals.flatMap((n, i) => {
+          const reason = expectedReason(n);
+          return reason === null ? [] : [{ field: nested ? `metadata.list[${i}]` : `metadata.n${i}`, reason }];
+        });
         expect(metadataReasons(metadata)).toEqual(expected);
       }),
       { numRuns: 1000 },
     );
   });
 
+  it("tells a lossy literal from the same double written exactly, in strings and among duplicate keys", () => {
+    const lossy = [
+      {
+        field: "metadata.a",
+        reason:
+          "is an integer beyond ±9007199254740991 that would be stored as 12345678901234567000, not as sent: send it as a string",
+      },
+    ];
+    // The second is the exact double the first is read as.
+    expect(metadataReasons('{"a":12345678901234567891,"b":12345678901234567168}')).toEqual(lossy);
+    expect(metadataReasons('{"b":12345678901234567168,"a":12345678901234567891}')).toEqual(lossy);
+    expect(
+      metadataReasons('{"s":"12345678901234567891","t":"\\"12345678901234567891","a":12345678901234567891}'),
+    ).toEqual(lossy);
+    // JSON.parse keeps the last of duplicate keys: only that one is stored.
+    expect(metadataReasons('{"a":12345678901234567891,"a":12345678901234567168}')).toEqual([]);
+    expect(metadataReasons('{"a":{"b":12345678901234567891},"a":1}')).toEqual([]);
+    expect(metadataReasons('{"a":1,"a":12345678901234567891}')).toEqual(lossy);
+    // A key that looks like a number, and __proto__ as a plain key.
+    expect(metadataReasons('{"12345678901234567891":1,"__proto__":{"a":12345678901234567891}}')).toEqual([
+      { field: "metadata.__proto__.a", reason: lossy[0]!.reason },
+    ]);
+  });
+
   it("names at most 20 of them, and refuses metadata that is not an object as such", () => {
     expect(metadataReasons(`[${Array(100).fill("1e400").join(",")}]`)).toEqual([
       { field: "metadata", reason: "must be an object" },
     ]);
+    expect(metadataReasons(`[${Array(100).fill("12345678901234567891").join(",")}]`)).toEqual([
+      { field: "metadata", reason: "must be an object" },
+    ]);
     expect(metadataReasons(`{"a":[${Array(100).fill("1e400").join(",")}]}`)).toHaveLength(20);
+    expect(metadataReasons(`{"a":[${Array(50).fill("1e400,12345678901234567891").join(",")}]}`)).toHaveLength(20);
+  });
+
+  it("refuses nothing when the body is decoded without lossyIntegers (other routes)", () => {
+    const body = new TextEncoder().encode(lead('{"a":12345678901234567891}'));
+    expect(leadPayloadSchema.safeParse(decodeJsonBody(body)).success).toBe(true);
   });
 });
