@@ -158,6 +158,8 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           status: "pending" as const,
           nextAttemptAt: now,
           retryUntil,
+          // A fresh retry cycle: the backoff counts only the attempts from here on.
+          attemptsBeforeResend: current.attemptCount,
           leaseUntil: null,
           leasedBy: null,
         };

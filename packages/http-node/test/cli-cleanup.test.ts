@@ -49,6 +49,7 @@ async function seedOldRecords() {
       eventType: "order.confirmed",
       status: "succeeded" as const,
       attemptCount: 2,
+      attemptsBeforeResend: 0,
       nextAttemptAt: "2020-01-01T00:00:00.000Z",
       retryUntil: "2020-01-02T00:00:00.000Z",
       leaseUntil: null,

@@ -11,6 +11,7 @@ import { migration008 } from "./008-retention-and-send-lease.js";
 import { migration009 } from "./009-admin-api.js";
 import { migration010 } from "./010-attempt-response-prefix.js";
 import { migration011 } from "./011-claim-without-index-change.js";
+import { migration012 } from "./012-resend-retry-cycle.js";
 
 export interface Migration {
   version: number;
@@ -32,6 +33,7 @@ export const migrations: Migration[] = [
   { version: 9, name: "admin-api", statements: migration009 },
   { version: 10, name: "attempt-response-prefix", statements: migration010 },
   { version: 11, name: "claim-without-index-change", statements: migration011 },
+  { version: 12, name: "resend-retry-cycle", statements: migration012 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -27,11 +27,11 @@ export function deliveryRepositories(
         // The NOTIFY rides on the INSERT: one round trip instead of two.
         await q.query(
           `WITH delivery AS (
-             INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count, next_attempt_at,
-               retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
-             VALUES (${placeholders(14)}) RETURNING 1
+             INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count,
+               attempts_before_resend, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+             VALUES (${placeholders(15)}) RETURNING 1
            )
-           SELECT pg_notify($15, '') FROM delivery`,
+           SELECT pg_notify($16, '') FROM delivery`,
           [
             x.id,
             x.workspaceId,
@@ -40,6 +40,7 @@ export function deliveryRepositories(
             x.eventType,
             x.status,
             x.attemptCount,
+            x.attemptsBeforeResend,
             x.nextAttemptAt,
             x.retryUntil,
             x.leaseUntil,
@@ -149,9 +150,14 @@ export function deliveryRepositories(
         return completions.map((c) => recorded.has(c.deliveryId));
       },
       async reschedule(workspaceId, id, now, retryUntil) {
+        // A fresh retry cycle: `attempt_count` on the right of SET is the row as this UPDATE locked it
+        // (re-read after any concurrent write it waited for). A late completion that commits first is
+        // counted; one after it finds its lease cleared and writes nothing (resend.concurrency test).
+        // A row under a live lease (an attempt in flight) is not touched at all.
         const rescheduled = await one(
           q,
-          `UPDATE ${d} SET status = 'pending', next_attempt_at = $3, retry_until = $4, lease_until = NULL, leased_by = NULL
+          `UPDATE ${d} SET status = 'pending', next_attempt_at = $3, retry_until = $4, lease_until = NULL, leased_by = NULL,
+             attempts_before_resend = attempt_count
            WHERE workspace_id = $1 AND id = $2 AND (lease_until IS NULL OR lease_until <= $3::timestamptz) RETURNING *`,
           [workspaceId, id, now, retryUntil],
           toDelivery,

@@ -9,6 +9,7 @@ export const toDelivery = (r: any): WebhookDeliveryRecord => ({
   eventType: r.event_type,
   status: r.status,
   attemptCount: num(r.attempt_count),
+  attemptsBeforeResend: num(r.attempts_before_resend),
   nextAttemptAt: iso(r.next_attempt_at),
   retryUntil: iso(r.retry_until),
   leaseUntil: isoOrNull(r.lease_until),

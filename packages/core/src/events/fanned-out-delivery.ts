@@ -21,6 +21,7 @@ export function fannedOutDelivery(
     eventType: event.type,
     status: "pending",
     attemptCount: 0,
+    attemptsBeforeResend: 0,
     nextAttemptAt: event.created,
     retryUntil,
     leaseUntil: null,

@@ -58,8 +58,11 @@ export type * from "./member-storage.js";
  * 10: `outbound.claimForSending` also requires the contact's `whatsappConsent` to be `granted: true`,
  *    read from the locked row in the same atomic step as the claim (a later lead that recorded
  *    `granted: false` stops a queued first message; no consent evidence stops it too).
+ * 11: `WebhookDeliveryRecord.attemptsBeforeResend` (0 for a new delivery): `webhookDeliveries.reschedule`
+ *    sets it to the delivery's `attemptCount` in the same atomic step as the resend, and the claim
+ *    returns it. The backoff counts only the attempts after it, so a resend starts a fresh schedule.
  */
-export const STORAGE_CONTRACT_VERSION = 10;
+export const STORAGE_CONTRACT_VERSION = 11;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

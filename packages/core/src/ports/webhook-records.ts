@@ -38,7 +38,14 @@ export interface WebhookDeliveryRecord {
   eventId: string;
   eventType: string;
   status: DeliveryStatus;
+  /** Every attempt so far, resends included: attempts are numbered from it, so numbers stay unique. */
   attemptCount: number;
+  /**
+   * `attemptCount` when the delivery was last resent (0 until then). The backoff counts only the
+   * attempts after it, so a resend starts a fresh schedule (10 s, 20 s, …) rather than going on at
+   * the hourly cap its first window reached.
+   */
+  attemptsBeforeResend: number;
   /** When it is due next; meaningful while `pending`. */
   nextAttemptAt: string;
   /** Retries stop after this (the event's time + 24 h; a resend moves it). */

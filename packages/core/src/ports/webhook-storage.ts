@@ -134,7 +134,12 @@ export interface WebhookDeliveryRepository {
    * costs one statement per batch rather than one per delivery.
    */
   completeClaims(completions: readonly ClaimCompletion[]): Promise<boolean[]>;
-  /** Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or leased. */
+  /**
+   * Makes a delivery due again at `now` (resend) unless it is leased at `now`; null when unknown or
+   * leased. Starts a fresh retry cycle in the same atomic step: `attemptsBeforeResend` becomes the
+   * delivery's current `attemptCount` (on PostgreSQL, `attempts_before_resend = attempt_count` in the
+   * one conditional `UPDATE`, never a read and then a write).
+   */
   reschedule(workspaceId: string, id: string, now: string, retryUntil: string): Promise<WebhookDeliveryRecord | null>;
   /**
    * Counts pending deliveries and finds the longest-overdue one, for monitoring. Polled by metric

@@ -98,6 +98,7 @@ export function webhookFixtures() {
       eventType: "order.confirmed",
       status: "pending",
       attemptCount: 0,
+      attemptsBeforeResend: 0,
       nextAttemptAt: at(),
       retryUntil: at(24 * 3600_000),
       leaseUntil: null,

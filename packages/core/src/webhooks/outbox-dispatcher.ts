@@ -153,7 +153,10 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       };
     const gone = result.statusCode === 410;
     const disables = gone && !moved;
-    const next = disables ? null : nextAttemptAt(options.retry, count, now, new Date(delivery.retryUntil));
+    // The backoff counts the failures since the last resend, which started a fresh schedule; `count`
+    // (every attempt) keeps numbering the history.
+    const sinceResend = count - delivery.attemptsBeforeResend;
+    const next = disables ? null : nextAttemptAt(options.retry, sinceResend, now, new Date(delivery.retryUntil));
     return {
       status: next === null ? "failed" : "pending",
       attemptCount: count,

@@ -20,8 +20,9 @@ export const defaultRetryPolicy: RetryPolicy = {
 };
 
 /**
- * The time of the next attempt after `attemptCount` failed attempts, or null when the retry
- * window (`retryUntil`) is over and the delivery is failed for good.
+ * The time of the next attempt after `attemptCount` failed attempts in the current retry cycle (since
+ * the delivery was created, or since its last resend), or null when the retry window (`retryUntil`)
+ * is over and the delivery is failed for good.
  */
 export function nextAttemptAt(policy: RetryPolicy, attemptCount: number, now: Date, retryUntil: Date): Date | null {
   if (now.getTime() >= retryUntil.getTime()) return null;
