@@ -154,8 +154,9 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const gone = result.statusCode === 410;
     const disables = gone && !moved;
     // The backoff counts the failures since the last resend, which started a fresh schedule; `count`
-    // (every attempt) keeps numbering the history.
-    const sinceResend = count - delivery.attemptsBeforeResend;
+    // (every attempt) keeps numbering the history. An adapter written before storage contract 11 has
+    // no such field: its deliveries back off from the first attempt, as they did, instead of on NaN.
+    const sinceResend = count - (delivery.attemptsBeforeResend ?? 0);
     const next = disables ? null : nextAttemptAt(options.retry, sinceResend, now, new Date(delivery.retryUntil));
     return {
       status: next === null ? "failed" : "pending",
