@@ -1,7 +1,8 @@
 /**
  * JSON.parse reads the integer literal `12345678901234567891` as the double 12345678901234567168,
- * and nothing in the parsed value tells it from an exact `12345678901234567168` (Node 20 has no
- * source-text access in JSON.parse's reviver). This remembers, beside the parsed value, the literal
+ * written back as `12345678901234567000`, and nothing in the parsed value tells it from a literal
+ * that comes back as sent, such as `12345678901234567000` (Node 20 has no source-text access in
+ * JSON.parse's reviver). This remembers, beside the parsed value, the literal
  * of each integer a double couldn't hold, so the fields that promise "stored as sent" can refuse it.
  */
 
@@ -18,14 +19,27 @@ const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d
 const INTEGER_LITERAL = /^-?\d{16,}$/;
 
 /**
- * An integer literal (no fraction, no exponent) whose double is a different integer. Decimal
- * fractions are left alone: JSON.stringify writes a double's shortest round-trip form, so `0.1`
- * comes back as sent. A literal beyond a double's range is Infinity, refused on its own account.
+ * An integer literal (no fraction, no exponent) that comes back as another integer. What comes
+ * back is what JSON.stringify writes for its double, in the API and in PostgreSQL's jsonb alike:
+ * the shortest digits that read back as that double. So `12345678901234567891` comes back as
+ * `12345678901234567000`, and so does `12345678901234567168`, though that one is the double's
+ * exact value: a reader that is not JavaScript (SQL, Python, Go) sees a different integer either
+ * way. Decimal fractions are left alone: a double's shortest form is how any JSON writer prints it,
+ * so `0.1` comes back as sent. A literal beyond a double's range is Infinity, refused on its own account.
  */
 function isLossyInteger(token: string): boolean {
   if (!INTEGER_LITERAL.test(token)) return false;
   const value = Number(token);
-  return Number.isFinite(value) && BigInt(token) !== BigInt(value);
+  return Number.isFinite(value) && BigInt(token) !== writtenBackInteger(value);
+}
+
+/** The integer JSON.stringify writes for the integral double `value`: plain digits, or from 1e21 on `d.ddde+N`. */
+function writtenBackInteger(value: number): bigint {
+  const text = String(value);
+  const exponential = /^(-?)(\d)(?:\.(\d+))?e\+(\d+)$/.exec(text);
+  if (exponential === null) return BigInt(text);
+  const [, sign, first, fraction = "", exponent] = exponential;
+  return BigInt(`${sign}${first}${fraction}`) * 10n ** BigInt(Number(exponent) - fraction.length);
 }
 
 /**

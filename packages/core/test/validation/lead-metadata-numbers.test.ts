@@ -6,8 +6,9 @@ import { reasonsFromZod } from "../../src/validation.js";
 
 // A lead's metadata is stored as sent. JSON.parse turns a number beyond a double's range (1e400)
 // into Infinity, which JSON.stringify, and so every storage, writes as null; and it reads an
-// integer literal a double can't hold (12345678901234567891) as a nearby one (…567168), written
-// back rounded. Such numbers are refused by their path instead of being changed without a word.
+// integer literal past 2^53 (12345678901234567891) as the nearest double, which JSON.stringify
+// writes in its shortest form (12345678901234567000), another integer. Such numbers are refused by
+// their path instead of being changed without a word.
 const lead = (metadata: string) =>
   `{"event":"lead.created","source_lead_id":"crm-1","contact":{"phone_e164":"+56911112222"},"metadata":${metadata}}`;
 
@@ -18,12 +19,31 @@ function metadataReasons(metadata: string) {
   return parsed.success ? [] : reasonsFromZod(parsed.error);
 }
 
-/** The oracle: each literal read on its own, with Number and BigInt, independently of JSON.parse. */
+/**
+ * A decimal numeral as sign, significant digits and the position of the decimal point, so two
+ * numerals denote the same number exactly when they are equal: `1.2e+3`, `1200` and `1200.0` all
+ * give `1|12|4`.
+ */
+function decimal(numeral: string): string {
+  const [, sign = "", whole = "", fraction = "", exponent = "0"] = /^(-?)(\d+)(?:\.(\d+))?(?:e\+?(-?\d+))?$/.exec(
+    numeral,
+  )!;
+  const digits = whole + fraction;
+  const leading = digits.length - digits.replace(/^0+/, "").length;
+  const significant = digits.slice(leading).replace(/0+$/, "");
+  return significant === "" ? "0" : `${sign}|${significant}|${whole.length + Number(exponent) - leading}`;
+}
+
+/**
+ * The oracle: each literal read on its own, independently of JSON.parse, and compared as a decimal
+ * with what JSON.stringify writes back for its double: an integer literal is refused when that
+ * denotes another number.
+ */
 function expectedReason(literal: string) {
   if (literal.startsWith('"')) return null;
   const value = Number(literal);
   if (!Number.isFinite(value)) return expect.stringContaining("too large to store");
-  if (!/^-?\d+$/.test(literal) || BigInt(literal) === BigInt(value)) return null;
+  if (!/^-?\d+$/.test(literal) || decimal(literal) === decimal(JSON.stringify(value))) return null;
   return `is an integer beyond ±9007199254740991 that would be stored as ${value}, not as sent: send it as a string`;
 }
 
@@ -37,7 +57,12 @@ const literal = fc.oneof(
     .map(([mantissa, exponent]) => `${mantissa}e${exponent}`),
   // 16–25 digit integers, most of which a double can't hold.
   fc.tuple(sign, fc.constantFrom(..."123456789"), digits(15, 24)).map((parts) => parts.join("")),
-  // Integers a double holds exactly, written out in full: powers of two, and the integer of a random double.
+  // Integers a double holds exactly, written out in full (powers of two, the integer of a random
+  // double): most come back in shortest form, another integer; and integers that come back as
+  // written (a random double's shortest form, written out in plain digits).
+  fc
+    .tuple(sign, fc.double({ min: 2 ** 53, max: 1e25, noNaN: true }))
+    .map(([s, d]) => `${s}${d.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 0 })}`),
   fc.tuple(sign, fc.integer({ min: 53, max: 83 })).map(([s, k]) => `${s}${2n ** BigInt(k)}`),
   fc.tuple(sign, fc.double({ min: 2 ** 53, max: 1e25, noNaN: true })).map(([s, d]) => `${s}${BigInt(Math.floor(d))}`),
   // Around 2^53, where the lossy ones begin.
@@ -65,7 +90,7 @@ describe("lead metadata numbers (property)", () => {
     );
   });
 
-  it("tells a lossy literal from the same double written exactly, in strings and among duplicate keys", () => {
+  it("tells a lossy literal from one of the same double that comes back as written, in strings and among duplicate keys", () => {
     const lossy = [
       {
         field: "metadata.a",
@@ -73,14 +98,23 @@ describe("lead metadata numbers (property)", () => {
           "is an integer beyond ±9007199254740991 that would be stored as 12345678901234567000, not as sent: send it as a string",
       },
     ];
-    // The second is the exact double the first is read as.
-    expect(metadataReasons('{"a":12345678901234567891,"b":12345678901234567168}')).toEqual(lossy);
-    expect(metadataReasons('{"b":12345678901234567168,"a":12345678901234567891}')).toEqual(lossy);
+    // `b` is read as the same double as `a` and comes back as written (its shortest form).
+    expect(metadataReasons('{"a":12345678901234567891,"b":12345678901234567000}')).toEqual(lossy);
+    expect(metadataReasons('{"b":12345678901234567000,"a":12345678901234567891}')).toEqual(lossy);
+    // That double's exact value comes back in the same shortest form, so it is refused too.
+    expect(metadataReasons('{"a":12345678901234567168}')).toEqual(lossy);
+    expect(metadataReasons('{"a":1152921504606846976}')).toEqual([
+      { field: "metadata.a", reason: expect.stringContaining("stored as 1152921504606847000, not as sent") },
+    ]);
+    // From 1e21 on, JSON writes a double in exponent form: still the integer it denotes that counts.
+    expect(metadataReasons('{"a":1000000000000000000000,"b":1180591620717411303424}')).toEqual([
+      { field: "metadata.b", reason: expect.stringContaining("stored as 1.1805916207174113e+21, not as sent") },
+    ]);
     expect(
       metadataReasons('{"s":"12345678901234567891","t":"\\"12345678901234567891","a":12345678901234567891}'),
     ).toEqual(lossy);
     // JSON.parse keeps the last of duplicate keys: only that one is stored.
-    expect(metadataReasons('{"a":12345678901234567891,"a":12345678901234567168}')).toEqual([]);
+    expect(metadataReasons('{"a":12345678901234567891,"a":12345678901234567000}')).toEqual([]);
     expect(metadataReasons('{"a":{"b":12345678901234567891},"a":1}')).toEqual([]);
     expect(metadataReasons('{"a":1,"a":12345678901234567891}')).toEqual(lossy);
     // A key that looks like a number, and __proto__ as a plain key.
