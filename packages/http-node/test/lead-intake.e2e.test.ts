@@ -302,6 +302,18 @@ describe("lead intake over HTTP (client → http-node → core)", () => {
           },
         ],
       });
+      // A fraction beyond the bound is lost the same way.
+      const fraction = JSON.stringify(sampleLead()).replace(
+        '"monthly_income":1800000',
+        '"monthly_income":9007199254740993.5',
+      );
+      expect((await h.send(fraction)).json.qualification.rejected).toEqual([
+        {
+          field: "monthly_income",
+          reason:
+            "is a number beyond ±9007199254740991 that would be recorded as 9007199254740994, not as sent; send a smaller number (CLP)",
+        },
+      ]);
       const exact = JSON.stringify(sampleLead()).replace(
         '"monthly_income":1800000',
         '"monthly_income":9007199254740992',

@@ -22,8 +22,8 @@ export interface JsonBodyLimits {
   /** What the 422 message calls the body, e.g. "lead payload". Default "request body". */
   subject?: string;
   /**
-   * Remember the literal of each integer a double can't hold (`12345678901234567891`), for
-   * lossyIntegerLiteral: fields stored as sent refuse it. Default false: a body with a number
+   * Remember the literal of each number beyond ±2^53 a double can't hold (`12345678901234567891`,
+   * `12345678901234567891.5`), for lossyIntegerLiteral: fields stored as sent refuse it. Default false: a body with a number
    * beyond ±2^53 is then scanned a second time.
    */
   lossyIntegers?: boolean;

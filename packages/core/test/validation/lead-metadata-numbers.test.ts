@@ -5,10 +5,10 @@ import { leadPayloadSchema } from "../../src/leads/lead-schema.js";
 import { reasonsFromZod } from "../../src/validation.js";
 
 // A lead's metadata is stored as sent. JSON.parse turns a number beyond a double's range (1e400)
-// into Infinity, which JSON.stringify, and so every storage, writes as null; and it reads an
-// integer literal past 2^53 (12345678901234567891) as the nearest double, which JSON.stringify
-// writes in its shortest form (12345678901234567000), another integer. Such numbers are refused by
-// their path instead of being changed without a word.
+// into Infinity, which JSON.stringify, and so every storage, writes as null; and it reads a number
+// literal past 2^53 (12345678901234567891, or 12345678901234567891.5) as the nearest double, which
+// JSON.stringify writes in its shortest form (12345678901234567000), another number. Such numbers
+// are refused by their path instead of being changed without a word.
 const lead = (metadata: string) =>
   `{"event":"lead.created","source_lead_id":"crm-1","contact":{"phone_e164":"+56911112222"},"metadata":${metadata}}`;
 
@@ -36,22 +36,23 @@ function decimal(numeral: string): string {
 
 /**
  * The oracle: each literal read on its own, independently of JSON.parse, and compared as a decimal
- * with what JSON.stringify writes back for its double: an integer literal is refused when that
- * denotes another number.
+ * with what JSON.stringify writes back for its double: a literal beyond ±2^53 is refused when that
+ * denotes another number (below the bound the integer part always survives; see the README).
  */
 function expectedReason(literal: string) {
   if (literal.startsWith('"')) return null;
   const value = Number(literal);
   if (!Number.isFinite(value)) return expect.stringContaining("too large to store");
-  if (!/^-?\d+$/.test(literal) || decimal(literal) === decimal(JSON.stringify(value))) return null;
-  return `is an integer beyond ±9007199254740991 that would be stored as ${value}, not as sent: send it as a string`;
+  if (Math.abs(value) <= Number.MAX_SAFE_INTEGER || decimal(literal) === decimal(JSON.stringify(value))) return null;
+  const what = /^-?\d+$/.test(literal) ? "an integer" : "a number";
+  return `is ${what} beyond ±9007199254740991 that would be stored as ${value}, not as sent: send it as a string`;
 }
 
 const sign = fc.constantFrom("", "-");
 const digits = (min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
 const literal = fc.oneof(
-  // Exponent forms, some beyond a double's range: never lossy integers, whatever their value.
+  // Short exponent forms, some beyond a double's range (Infinity) or below 2^-1074 (zero).
   fc
     .tuple(fc.integer({ min: -999, max: 999 }), fc.integer({ min: -400, max: 400 }))
     .map(([mantissa, exponent]) => `${mantissa}e${exponent}`),
@@ -67,9 +68,19 @@ const literal = fc.oneof(
   fc.tuple(sign, fc.double({ min: 2 ** 53, max: 1e25, noNaN: true })).map(([s, d]) => `${s}${BigInt(Math.floor(d))}`),
   // Around 2^53, where the lossy ones begin.
   fc.tuple(sign, fc.bigInt({ min: 2n ** 53n - 3n, max: 2n ** 53n + 9n })).map(([s, n]) => `${s}${n}`),
-  // Long digit runs with a fraction or exponent (out of scope), and strings that look like numbers.
-  fc.tuple(digits(1, 20), digits(1, 5)).map(([i, f]) => `${i.replace(/^0+(?=\d)/, "")}.${f}`),
-  fc.tuple(fc.constantFrom(..."123456789"), digits(15, 24)).map((parts) => `${parts.join("")}e0`),
+  // Long digit runs with a fraction or an exponent, on both sides of the bound; shortest forms
+  // written with a zero fraction or as mantissa and exponent, which come back as sent.
+  fc.tuple(sign, digits(1, 24), digits(1, 5)).map(([s, i, f]) => `${s}${i.replace(/^0+(?=\d)/, "")}.${f}`),
+  fc
+    .tuple(sign, fc.constantFrom(..."123456789"), digits(15, 24), fc.integer({ min: -30, max: 30 }))
+    .map(([s, first, rest, exponent]) => `${s}${first}${rest}e${exponent}`),
+  fc
+    .tuple(sign, fc.constantFrom(..."123456789"), digits(0, 24), fc.integer({ min: 0, max: 40 }))
+    .map(([s, first, rest, exponent]) => `${s}${first}.${rest || "0"}e+${exponent}`),
+  fc
+    .tuple(sign, fc.double({ min: 2 ** 53, max: 1e25, noNaN: true }), digits(1, 3))
+    .map(([s, d, zeros]) => `${s}${BigInt(Math.floor(d))}.${zeros.replace(/\d/g, "0")}`),
+  fc.tuple(sign, fc.double({ min: 2 ** 53, max: 1e300, noNaN: true })).map(([s, d]) => `${s}${d}`),
   fc.string({ unit: fc.constantFrom(...'0123456789"\\-e.'), maxLength: 30 }).map((text) => JSON.stringify(text)),
 );
 
@@ -113,6 +124,28 @@ describe("lead metadata numbers (property)", () => {
     expect(
       metadataReasons('{"s":"12345678901234567891","t":"\\"12345678901234567891","a":12345678901234567891}'),
     ).toEqual(lossy);
+    // Beyond the bound a double has no fraction, and an exponent changes nothing.
+    expect(
+      metadataReasons(
+        '{"a":12345678901234567891.5,"b":1.2345678901234567891e19,"c":12345678901234567000.0,"d":1.2345678901234567e+19}',
+      ),
+    ).toEqual([
+      {
+        field: "metadata.a",
+        reason:
+          "is a number beyond ±9007199254740991 that would be stored as 12345678901234567000, not as sent: send it as a string",
+      },
+      { field: "metadata.b", reason: expect.stringContaining("is a number beyond ±9007199254740991") },
+    ]);
+    expect(metadataReasons('{"a":9007199254740993.0,"b":-9007199254740992.5,"c":0.30000000000000001}')).toEqual([
+      { field: "metadata.a", reason: expect.stringContaining("stored as 9007199254740992, not as sent") },
+      { field: "metadata.b", reason: expect.stringContaining("stored as -9007199254740992, not as sent") },
+    ]);
+    // Long runs of zeros around the digits (read in linear time, see isLossyLiteral).
+    const zeros = "0".repeat(5000);
+    expect(metadataReasons(`{"a":0.${zeros}12345678901234567891e5020,"b":1${zeros}e-4980}`)).toEqual([
+      { field: "metadata.a", reason: expect.stringContaining("stored as 12345678901234567000, not as sent") },
+    ]);
     // JSON.parse keeps the last of duplicate keys: only that one is stored.
     expect(metadataReasons('{"a":12345678901234567891,"a":12345678901234567000}')).toEqual([]);
     expect(metadataReasons('{"a":{"b":12345678901234567891},"a":1}')).toEqual([]);
