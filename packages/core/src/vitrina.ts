@@ -259,6 +259,14 @@ export function createVitrina(options: VitrinaOptions) {
   // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
   const sendTestDelivery = createTestDelivery({ storage, clock, ids });
 
+  // The webhook and admin APIs take API keys only; with OAuth on, a JWT sent there is told where it works.
+  const oauthElsewhere =
+    oauth === null
+      ? undefined
+      : options.rest?.enabled === true
+        ? "the MCP endpoint and the REST surface"
+        : "the MCP endpoint";
+
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.
     publicJsonRoute({
@@ -274,9 +282,9 @@ export function createVitrina(options: VitrinaOptions) {
       document: eventSchemasDocument,
       maxAgeSeconds: 3600,
     }),
-    ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery }),
+    ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery, oauthElsewhere }),
     // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
-    ...adminRoutes({ storage, authenticate, mount, ...admin }),
+    ...adminRoutes({ storage, authenticate, mount, ...admin, oauthElsewhere }),
     // The web console over the same admin services, signed in by the embedder's hook.
     ...(options.console === undefined
       ? []

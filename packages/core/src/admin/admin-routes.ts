@@ -25,8 +25,14 @@ export function adminRoutes(options: {
   connectors: ConnectorAdmin;
   apiKeys: ApiKeyAdmin;
   members: MemberAdmin;
+  /** Where OAuth access tokens are accepted instead, for the 401 of one sent here (see AcceptedCredentials). */
+  oauthElsewhere?: string;
 }): Route[] {
-  const guard = adminGuard({ storage: options.storage, authenticate: options.authenticate });
+  const guard = adminGuard({
+    storage: options.storage,
+    authenticate: options.authenticate,
+    ...(options.oauthElsewhere !== undefined && { accepts: { oauthElsewhere: options.oauthElsewhere } }),
+  });
   const intakeUrl = (request: Request) =>
     `${options.mount.origin(request)}${options.mount.basePath}${LEAD_INTAKE_PATH}`;
   return [

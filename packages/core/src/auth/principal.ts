@@ -70,13 +70,29 @@ export function bearerToken(request: Request): string | null {
 /** Every API key starts with this, which is how a 401 tells an API key from an OAuth access token. */
 export const API_KEY_PREFIX = "vtr_live_";
 
+/** What a surface accepts, for the wording of its 401 (see unauthenticatedError). */
+export interface AcceptedCredentials {
+  /** This surface accepts OAuth access tokens as well as API keys. */
+  oauth?: boolean;
+  /**
+   * This surface takes API keys only, but others of the same server accept OAuth access tokens:
+   * where, in words ("the MCP endpoint and the REST surface"). A JWT sent here is then told so.
+   */
+  oauthElsewhere?: string;
+}
+
+/** An OAuth access token as this server issues them: a JWT, three base64url segments. */
+const LOOKS_LIKE_JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
 /**
  * The `unauthorized` error of a request no authenticator accepted, saying what to fix for the
  * credential actually sent: none, an API key (by its prefix), or, where the surface accepts OAuth
  * access tokens (`oauth`), anything else, which is taken for an access token that expired, was
- * revoked or names another resource. Without OAuth every bearer token is an API key to this server.
+ * revoked or names another resource. Without OAuth every bearer token is an API key to this
+ * surface, except a JWT where other surfaces take OAuth (`oauthElsewhere`): that caller sent a
+ * valid kind of credential to the wrong place, and is told where it works.
  */
-export function unauthenticatedError(request: Request, accepts: { oauth?: boolean } = {}): UnauthenticatedError {
+export function unauthenticatedError(request: Request, accepts: AcceptedCredentials = {}): UnauthenticatedError {
   const token = bearerToken(request);
   const oauth = accepts.oauth === true;
   let message: string;
@@ -84,6 +100,8 @@ export function unauthenticatedError(request: Request, accepts: { oauth?: boolea
     message = oauth
       ? "send an API key or an OAuth access token as `Authorization: Bearer <token>`"
       : "send an API key as `Authorization: Bearer <API_KEY>`";
+  else if (!oauth && accepts.oauthElsewhere !== undefined && LOOKS_LIKE_JWT.test(token))
+    message = `this route takes an API key, not an OAuth access token (only ${accepts.oauthElsewhere} accept those): send an API key as \`Authorization: Bearer <API_KEY>\``;
   else if (!oauth || token.startsWith(API_KEY_PREFIX)) message = "the API key is unknown or revoked";
   else
     message = "the access token is expired, revoked or was issued for another resource: refresh it or authorize again";
@@ -104,11 +122,15 @@ export class UnauthenticatedError extends VitrinaError {
   }
 }
 
-/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`). */
-export async function requirePrincipal(authenticate: Authenticator, request: Request): Promise<Principal> {
+/** Authenticates or throws `unauthorized` (401 with `WWW-Authenticate: Bearer`), worded for what the surface `accepts`. */
+export async function requirePrincipal(
+  authenticate: Authenticator,
+  request: Request,
+  accepts: AcceptedCredentials = {},
+): Promise<Principal> {
   const principal = await authenticate(request);
   if (principal !== null) return principal;
-  throw unauthenticatedError(request);
+  throw unauthenticatedError(request, accepts);
 }
 
 /** Refuses with `insufficient_scope` (403) unless the principal holds `scope`. */

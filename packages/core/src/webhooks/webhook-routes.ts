@@ -1,4 +1,4 @@
-import { requirePrincipal, requireScope, type Authenticator } from "../auth/principal.js";
+import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
 import { ValidationError } from "../errors.js";
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
 import { MAX_PAGE_SIZE } from "./subscription-service.js";
@@ -32,7 +32,11 @@ export function webhookRoutes(options: {
   authenticate: Authenticator;
   /** `POST /v1/webhooks/:id/test`: a synthetic `webhook.test` delivery to that subscription. */
   sendTestDelivery?: SendTestDelivery;
+  /** Where OAuth access tokens are accepted instead, for the 401 of one sent here (see AcceptedCredentials). */
+  oauthElsewhere?: string;
 }): Route[] {
+  const accepts: AcceptedCredentials =
+    options.oauthElsewhere === undefined ? {} : { oauthElsewhere: options.oauthElsewhere };
   const { service } = options;
   const guarded =
     (
@@ -45,7 +49,7 @@ export function webhookRoutes(options: {
       ) => Promise<Response>,
     ): RouteHandler =>
     async (request, params, context) => {
-      const principal = await requirePrincipal(options.authenticate, request);
+      const principal = await requirePrincipal(options.authenticate, request, accepts);
       requireScope(principal, scope);
       // The request's logger (bound to its requestId), so what the service logs can be correlated.
       return handler(principal.workspaceId, request, params, { logger: context.logger });

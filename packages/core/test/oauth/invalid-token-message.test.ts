@@ -84,4 +84,20 @@ describe("the 401 of a bad bearer credential names the kind that was sent", () =
     expect(refused.status).toBe(401);
     expect((await refused.json()).error.message).toBe("the API key is unknown or revoked");
   });
+
+  it("the webhook and admin APIs tell a valid OAuth access token that they take API keys, and where it works", async () => {
+    const { client_id } = (await h.register()).json;
+    const tokens = await h.obtainTokens(client_id, { resource: restUrl, scope: "catalog:read" });
+    expect((await callRest(`Bearer ${tokens.access_token}`)).status).toBe(200);
+    for (const path of ["/v1/webhooks", "/v1/connectors", "/v1/admin/me"]) {
+      const refused = await fetch(`${h.base}${path}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      expect(refused.status, path).toBe(401);
+      expect(refused.headers.get("www-authenticate"), path).toBe('Bearer realm="vitrina", error="invalid_token"');
+      expect((await refused.json()).error, path).toMatchObject({
+        code: "unauthorized",
+        message:
+          "this route takes an API key, not an OAuth access token (only the MCP endpoint and the REST surface accept those): send an API key as `Authorization: Bearer <API_KEY>`",
+      });
+    }
+  });
 });
