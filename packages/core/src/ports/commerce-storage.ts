@@ -3,7 +3,11 @@ import type { OrderRecord, PaymentRecord, QuoteRecord } from "./commerce-records
 export interface QuoteRepository {
   insert(quote: QuoteRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<QuoteRecord | null>;
-  /** Writes the whole record (by id); false when it does not exist. */
+  /**
+   * Writes the whole record (by id); false when it does not exist. It overwrites every column with
+   * what the caller read, so under concurrency it can undo an acceptance committed meanwhile: core
+   * uses `accept` instead. Only for tests and tools that serialise their writes to the quote themselves.
+   */
   update(quote: QuoteRecord): Promise<boolean>;
   /**
    * Marks the quote `accepted` with `acceptedAt = at` only if it is still `issued`, in one

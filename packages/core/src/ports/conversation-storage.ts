@@ -10,6 +10,12 @@ export interface ConversationRepository {
     workspaceId: string,
     options?: { status?: ConversationStatus; limit?: number },
   ): Promise<ConversationRecord[]>;
+  /**
+   * Writes the whole record (by id); false when it does not exist. It overwrites every column with
+   * what the caller read, so under concurrency it can erase a value written meanwhile (an
+   * escalation, a newer `updatedAt`): core uses `touch` and `escalate` instead. Only for tests and
+   * tools that serialise their writes to the conversation themselves.
+   */
   update(conversation: ConversationRecord): Promise<boolean>;
   /**
    * The contact's conversation on `channel` that is not closed (`open` or `pending`), newest
