@@ -25,6 +25,18 @@ async function startFixed() {
   return { url: `http://127.0.0.1:${server.address().port}/` };
 }
 
+/**
+ * BENCH_BARE_PAD_US: µs of busy CPU the bare server adds to each request, to calibrate the memory
+ * row's ratio in CPU terms (bench/README.md). Not set in `pnpm bench`.
+ */
+const barePadMicros = Number(process.env.BENCH_BARE_PAD_US ?? 0);
+
+function spinFor(micros) {
+  if (micros <= 0) return;
+  const until = performance.now() + micros / 1000;
+  while (performance.now() < until);
+}
+
 async function startBare() {
   const server = createServer((req, res) => {
     const chunks = [];
@@ -35,6 +47,7 @@ async function startBare() {
       const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
       const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
       const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      spinFor(barePadMicros);
       res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
       res.end(ok ? '{"accepted":true}' : '{"error":{}}');
     });
