@@ -15,12 +15,47 @@ export type JsonRpcId = string | number | null;
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The members each kind of message may have. The SDK's schemas are strict, and a stray member
+ * otherwise fails all four branches of its union at once: a reason with no field ("Invalid input").
+ */
+const MESSAGE_KINDS = {
+  request: { members: ["jsonrpc", "id", "method", "params"], label: "request (jsonrpc, id, method, params)" },
+  notification: { members: ["jsonrpc", "method", "params"], label: "notification (jsonrpc, method, params)" },
+  response: { members: ["jsonrpc", "id", "result", "error"], label: "response (jsonrpc, id, result or error)" },
+};
+
+const kindOf = (body: Record<string, unknown>) =>
+  !("method" in body) ? MESSAGE_KINDS.response : "id" in body ? MESSAGE_KINDS.request : MESSAGE_KINDS.notification;
+
+/**
+ * Why a request's id can't be used: MCP (2025-06-18, basic) wants a string or an integer, and
+ * "unlike base JSON-RPC, the ID MUST NOT be null"; the SDK's integers are the safe ones (±2^53).
+ */
+function requestIdReason(id: unknown): string | null {
+  if (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) return null;
+  if (id === null) return "must not be null in MCP: send a string or an integer, or leave id out for a notification";
+  if (typeof id === "number") return `must be a string or an integer within ±(2^53 - 1), not ${id}`;
+  return "must be a string or an integer";
+}
+
+/** A response's id may be null (JSON-RPC: the answer to a request whose id could not be read). */
+const responseIdReason = (id: unknown): string | null =>
+  typeof id === "string" || typeof id === "number" || id === null ? null : "must be a string or a number";
+
 /** What makes a parsed object no JSON-RPC 2.0 message, in words a person can act on. */
 function envelopeReasons(body: Record<string, unknown>): FieldReason[] {
   const reasons: FieldReason[] = [];
   if (body.jsonrpc !== "2.0") reasons.push({ field: "jsonrpc", reason: 'must be "2.0"' });
-  if ("id" in body && typeof body.id !== "string" && typeof body.id !== "number" && body.id !== null)
-    reasons.push({ field: "id", reason: "must be a string or a number" });
+  if ("id" in body) {
+    const reason = "method" in body ? requestIdReason(body.id) : responseIdReason(body.id);
+    if (reason !== null) reasons.push({ field: "id", reason });
+  }
+  const kind = kindOf(body);
+  for (const key of Object.keys(body)) {
+    if (!kind.members.includes(key))
+      reasons.push({ field: key, reason: `is not a JSON-RPC 2.0 member of a ${kind.label}` });
+  }
   if ("method" in body) {
     if (typeof body.method !== "string" || body.method === "")
       reasons.push({ field: "method", reason: "must be a non-empty string" });

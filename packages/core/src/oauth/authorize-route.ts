@@ -4,6 +4,7 @@ import {
   InvalidScopeError,
   InvalidTargetError,
   OAuthError,
+  UnauthorizedClientError,
   UnsupportedResponseTypeError,
 } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
@@ -14,6 +15,7 @@ import { catchOAuthErrors, oauthErrorResponse } from "./oauth-http.js";
 import type { OAuthUrls } from "./oauth-urls.js";
 import { parseScopeParameter } from "./oauth-urls.js";
 import { isS256Challenge } from "./pkce.js";
+import { registeredGrantTypes } from "./token-grants.js";
 import { redirectUriMatches } from "./redirect-uris.js";
 
 /** Errors from here on go back to the client's redirect URI (RFC 6749 §4.1.2.1). */
@@ -53,6 +55,19 @@ function defaultScopes(context: OAuthContext, allowed: string[]): string[] {
   return scopes;
 }
 
+/**
+ * RFC 6749 §4.1.2.1 `unauthorized_client`: a client registered without the authorization code
+ * grant or the `code` response type (stored before registration refused that, or by another
+ * adapter) could never exchange the code, so no user is asked to consent to one.
+ */
+function refuseUnregisteredCodeFlow(client: OAuthClientRecord): void {
+  if (!registeredGrantTypes(client).includes("authorization_code"))
+    throw new UnauthorizedClientError("this client did not register the authorization_code grant");
+  const responseTypes = client.metadata.response_types;
+  if (Array.isArray(responseTypes) && !responseTypes.includes("code"))
+    throw new UnauthorizedClientError("this client did not register the code response type");
+}
+
 function checkAuthorizationRequest(
   context: OAuthContext,
   urls: OAuthUrls,
@@ -60,6 +75,7 @@ function checkAuthorizationRequest(
   query: URLSearchParams,
 ) {
   if (query.get("response_type") !== "code") throw new UnsupportedResponseTypeError("response_type must be code");
+  refuseUnregisteredCodeFlow(client);
   const challenge = query.get("code_challenge");
   const method = query.get("code_challenge_method");
   if (challenge === null)

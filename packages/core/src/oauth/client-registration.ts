@@ -57,6 +57,22 @@ async function parseRegistration(request: Request, maxBytes: number) {
   return parsed.data;
 }
 
+/**
+ * The authorization code flow is the only way a grant starts here (a refresh token comes from a
+ * code exchange), so a client without it could never get a token: refused now, naming the field,
+ * rather than registered and then stuck at its first `/authorize`.
+ */
+function refuseDeadEndClient(grantTypes: string[], responseTypes: string[]): void {
+  if (!grantTypes.includes("authorization_code"))
+    throw new InvalidClientMetadataError(
+      `grant_types ${JSON.stringify(grantTypes)} must include authorization_code: every grant here starts with an authorization code`,
+    );
+  if (!responseTypes.includes("code"))
+    throw new InvalidClientMetadataError(
+      "response_types must include code (the authorization code flow is the only one this server offers)",
+    );
+}
+
 function checkRedirectUris(uris: string[], publicClient: boolean, maxCount: number): void {
   if (uris.length === 0) throw new InvalidRedirectUriError("redirect_uris must list at least one URI");
   if (uris.length > maxCount)
@@ -98,6 +114,7 @@ export function clientRegistrationRoutes(context: OAuthContext): Route[] {
     subsetOrThrow("grant_types", grantTypes, ["authorization_code", "refresh_token"]);
     const responseTypes = metadata.response_types ?? ["code"];
     subsetOrThrow("response_types", responseTypes, ["code"]);
+    refuseDeadEndClient(grantTypes, responseTypes);
     const scopes = parseScopeParameter(metadata.scope);
     if (scopes !== null) subsetOrThrow("scope", scopes, context.scopesSupported);
 

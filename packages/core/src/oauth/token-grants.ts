@@ -37,7 +37,9 @@ const ms = (iso: string) => Date.parse(iso);
 
 /**
  * Stores a new refresh token of `family` (in the caller's transaction) and signs an access token.
- * Neither outlives the grant's absolute end.
+ * Neither outlives the grant's absolute end. `scopes` are the access token's; the refresh token
+ * carries `refreshScopes` (default the same), since a refresh that narrows the access token must
+ * leave the refresh token's scope as it was (RFC 6749 §6, OAuth 2.1 §4.3.3).
  */
 async function issueTokens(
   context: OAuthContext,
@@ -46,6 +48,7 @@ async function issueTokens(
   family: OAuthTokenFamilyRecord,
   scopes: string[],
   client: OAuthClientRecord,
+  refreshScopes: string[] = scopes,
 ): Promise<OAuthTokens> {
   const now = context.clock.now().getTime();
   const endsAt = ms(family.expiresAt);
@@ -55,7 +58,7 @@ async function issueTokens(
     await tx.oauthTokens.insertRefreshToken({
       tokenHash: await sha256Hex(refreshToken),
       familyId: family.id,
-      scopes,
+      scopes: refreshScopes,
       expiresAt: new Date(Math.min(now + context.ttlSeconds.refreshToken * 1000, endsAt)).toISOString(),
       createdAt: new Date(now).toISOString(),
       usedAt: null,
@@ -219,6 +222,7 @@ export async function rotateRefreshToken(
         return new InvalidGrantError("refresh token was already used; the whole grant is revoked");
       }
     }
-    return issueTokens(context, tx, urls, family, scopes, client);
+    // `scope=` narrows this access token only: the successor keeps the presented token's scopes.
+    return issueTokens(context, tx, urls, family, scopes, client, presented.scopes);
   });
 }

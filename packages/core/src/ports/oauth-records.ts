@@ -65,7 +65,11 @@ export interface OAuthTokenFamilyRecord {
 export interface OAuthRefreshTokenRecord {
   tokenHash: string;
   familyId: string;
-  /** May be narrower than the family's scopes (a refresh may ask for less, never more). */
+  /**
+   * What a refresh with this token may ask for: the grant's scopes, handed unchanged from token to
+   * successor (a refresh's `scope=` narrows only its access token, RFC 6749 §6). A token stored by
+   * an older version may hold a narrower set.
+   */
   scopes: string[];
   expiresAt: string;
   createdAt: string;
