@@ -104,4 +104,3 @@ describe("SSRF guard", () => {
     expect(await checkDestination(new URL("https://0.0.0.0:8443/h"), demo)).toBeNull();
   });
 });
-

@@ -86,4 +86,3 @@ describe("webhook delivery limits", () => {
     expect(() => withWebhooks({ retry: { baseDelayMs: undefined, maxDelayMs: 60_000, jitter: 0 } })).not.toThrow();
   });
 });
-

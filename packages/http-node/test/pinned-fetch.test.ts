@@ -133,4 +133,3 @@ describe("connect-time SSRF guard", () => {
     }
   });
 });
-

@@ -76,4 +76,3 @@ describe("retry window on a manual clock", () => {
     expect(Date.parse(delivery.next_attempt_at) - h.clock.now().getTime()).toBe(10_000);
   });
 });
-
