@@ -11,7 +11,8 @@ type Row = [entry: string, inside: string, expected: AddressClass, outside?: str
 
 const IPV4_REGISTRY: Row[] = [
   ["0.0.0.0/8 this network", "0.1.2.3", "private", "1.0.0.1"],
-  ["0.0.0.0/32 this host", "0.0.0.0", "private"],
+  // A connection to 0.0.0.0 (or ::) reaches this host's own listeners: loopback, not just private.
+  ["0.0.0.0/32 this host", "0.0.0.0", "loopback"],
   ["10.0.0.0/8 private use", "10.255.255.255", "private", "11.0.0.1"],
   ["100.64.0.0/10 shared address space", "100.127.255.254", "private", "100.128.0.1"],
   ["100.64.0.0/10 shared address space, low edge", "100.64.0.1", "private", "100.63.255.255"],
@@ -45,7 +46,7 @@ const IPV4_REGISTRY: Row[] = [
 
 const IPV6_REGISTRY: Row[] = [
   ["::1/128 loopback", "::1", "loopback"],
-  ["::/128 unspecified", "::", "private"],
+  ["::/128 unspecified", "::", "loopback"],
   ["::ffff:0:0/96 IPv4-mapped, judged by its IPv4 (private)", "::ffff:10.0.0.1", "private"],
   ["::ffff:0:0/96 IPv4-mapped, judged by its IPv4 (loopback)", "::ffff:127.0.0.1", "loopback"],
   ["::ffff:0:0/96 IPv4-mapped, judged by its IPv4 (public)", "::ffff:8.8.8.8", "public"],

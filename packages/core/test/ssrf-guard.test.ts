@@ -1,4 +1,4 @@
-import { checkDestination, classifyIp } from "@vitrina/core/webhooks";
+import { addressRefusal, checkDestination, classifyIp } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 describe("SSRF guard", () => {
@@ -14,11 +14,12 @@ describe("SSRF guard", () => {
       ["192.168.0.1", "private"],
       ["169.254.169.254", "private"],
       ["100.64.0.1", "private"],
-      ["0.0.0.0", "private"],
+      ["0.0.0.0", "loopback"],
+      ["0.1.2.3", "private"],
       ["224.0.0.1", "private"],
       ["203.0.113.9", "private"],
       ["8.8.8.8", "public"],
-      ["::", "private"],
+      ["::", "loopback"],
       ["fe80::1", "private"],
       ["fd00:ec2::254", "private"],
       ["::ffff:10.0.0.1", "private"],
@@ -71,5 +72,35 @@ describe("SSRF guard", () => {
       "url must not use port 0 (no server can listen there)",
     );
     expect(await checkDestination(new URL("https://example.com:8443/h"), policy)).toBeNull();
+  });
+
+  // allowPrivateNetworks is for other machines (an ERP on your LAN); it let a subscription reach this
+  // host's own services (an admin port, a database's HTTP interface) over https, which only the
+  // demo switch allowInsecureLoopback may open. Connecting to 0.0.0.0 or :: reaches this host too.
+  it("never opens this host's loopback with allowPrivateNetworks alone, 0.0.0.0 and :: included", async () => {
+    const lan = { allowInsecureLoopback: false, allowPrivateNetworks: true };
+    expect(await checkDestination(new URL("https://10.0.0.1/h"), lan)).toBeNull();
+    expect(await checkDestination(new URL("https://169.254.10.1/h"), lan)).toBeNull();
+    for (const url of [
+      "https://127.0.0.1:8443/h",
+      "https://[::1]/h",
+      "https://localhost/h",
+      "https://0.0.0.0:5432/h",
+      "https://0/h",
+      "https://[::]/h",
+      "https://[::ffff:0.0.0.0]/h",
+    ]) {
+      expect(await checkDestination(new URL(url), lan), url).toMatch(/is a loopback address/);
+    }
+    const resolveHost = async () => ["10.0.0.7", "127.0.0.1"];
+    expect(await checkDestination(new URL("https://erp.lan/h"), { ...lan, resolveHost })).toMatch(
+      /erp\.lan \(127\.0\.0\.1\) is a loopback address/,
+    );
+    expect(addressRefusal("0.0.0.0", lan)).toMatch(/loopback/);
+    expect(addressRefusal("::", lan)).toMatch(/loopback/);
+    expect(addressRefusal("10.1.2.3", lan)).toBeNull();
+    // The demo switch still opens all of it (0.0.0.0 is this host).
+    const demo = { allowInsecureLoopback: true, allowPrivateNetworks: false };
+    expect(await checkDestination(new URL("https://0.0.0.0:8443/h"), demo)).toBeNull();
   });
 });

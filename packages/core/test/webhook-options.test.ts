@@ -62,4 +62,27 @@ describe("webhook delivery limits", () => {
       );
     }
   });
+
+  // Unchecked, a NaN delay made the next attempt an Invalid Date after the POST had gone out: the
+  // outcome was never recorded and the receiver got the event again after every lease.
+  it("refuses a retry schedule that is not a number of milliseconds, or a jitter outside [0, 1)", () => {
+    for (const [retry, field] of [
+      [{ baseDelayMs: Number("10s") }, "baseDelayMs"],
+      [{ baseDelayMs: -1 }, "baseDelayMs"],
+      [{ maxDelayMs: Number.POSITIVE_INFINITY }, "maxDelayMs"],
+      [{ maxDelayMs: 0 }, "maxDelayMs"],
+      [{ jitter: 1 }, "jitter"],
+      [{ jitter: -0.1 }, "jitter"],
+      [{ jitter: Number.NaN }, "jitter"],
+    ] as const) {
+      expect(() => withWebhooks({ retry })).toThrow(
+        expect.objectContaining({
+          code: "invalid_argument",
+          reasons: [expect.objectContaining({ field: `webhooks.retry.${field}` })],
+        }),
+      );
+    }
+    // A key given as undefined keeps its default, as for every other webhook option.
+    expect(() => withWebhooks({ retry: { baseDelayMs: undefined, maxDelayMs: 60_000, jitter: 0 } })).not.toThrow();
+  });
 });

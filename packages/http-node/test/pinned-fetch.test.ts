@@ -113,4 +113,23 @@ describe("connect-time SSRF guard", () => {
       expect(await connectTo(address), address).toEqual([null, address, address.includes(":") ? 6 : 4]);
     }
   });
+
+  // allowPrivateNetworks (an ERP on your LAN) let deliveries connect to this host's own services;
+  // 0.0.0.0 reached a server listening on 127.0.0.1 under any policy that allowed private space.
+  it("refuses this host's loopback at connect time when only private networks are allowed", async () => {
+    const send = pinnedSender({ allowInsecureLoopback: false, allowPrivateNetworks: true });
+    for (const host of ["127.0.0.1", "localhost", "0.0.0.0"]) {
+      const result = await postWebhook({
+        send,
+        url: `http://${host}:${port}/`,
+        body: "{}",
+        signature: "t=1,v1=00",
+        eventId: "evt_1",
+        headerPrefix: "Vitrina",
+        timeoutMs: 2_000,
+      });
+      expect(result, host).toMatchObject({ ok: false, statusCode: null, responseBodyPrefix: null });
+      expect(result.error, host).toMatch(/^ESSRF: refused to connect: .*loopback address/);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { pinnedFetch } from "../src/pinned-fetch.js";
 import { pinnedSender } from "../src/pinned-sender.js";
-import { startHostileReceiver, waitUntil } from "./support/hostile-receivers.js";
+import { startHostileReceiver, startSilentTcpReceiver, waitUntil } from "./support/hostile-receivers.js";
 import { startWebhookHarness } from "./support/webhook-harness.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -53,5 +53,24 @@ describe.each(Object.entries(senders))("a hostile receiver, delivered with %s", 
     const { receiver, delivery } = await attemptOnce("no-headers", 1_000);
     expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "timed out after 1000 ms" });
     expect(receiver.closed()).toBe(1);
+  });
+
+  // The handshake is part of connecting: undici's request API only hears of an abort once a socket
+  // is connected, so pinnedSender used to wait for undici's own 10-second connect timeout.
+  it("fails a receiver that accepts the connection but never completes the TLS handshake, within the deadline", async () => {
+    const receiver = await startSilentTcpReceiver();
+    closers.push(receiver.close);
+    const h = await startWebhookHarness({ webhooks: { allowInsecureLoopback: true, timeoutMs: 1_000, ...sender } });
+    const sub = await h.subscribe(receiver.url);
+    await h.quote();
+    const started = performance.now();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    const took = performance.now() - started;
+    const [delivery] = (await h.api("GET", `/v1/webhooks/${sub}/deliveries`)).json.data;
+    expect(receiver.connections()).toBe(1);
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "timed out after 1000 ms" });
+    // The attempt (and the worker's slot) ends at the deadline, not at the client's connect timeout.
+    expect(delivery.attempts[0].duration_ms).toBeLessThan(1_500);
+    expect(took).toBeLessThan(1_500);
   });
 });

@@ -55,4 +55,24 @@ describe("retry window on a manual clock", () => {
     expect(at(0.5, 20)).toBe(3_600_000);
     expect(nextAttemptAt(defaultRetryPolicy, 3, until, until)).toBeNull();
   });
+
+  // `{ ...defaults, ...retry }` let an explicit undefined replace the default: the next attempt was
+  // an Invalid Date, so the POST went out and nothing was recorded (the dispatcher threw).
+  it("keeps the default for a retry key given as undefined, and records the failed attempt", async () => {
+    const receiver = await startReceiver((_d, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    closers.push(receiver.close);
+    const h = await startWebhookHarness({
+      webhooks: { allowInsecureLoopback: true, retry: { baseDelayMs: undefined, jitter: 0 } },
+    });
+    const sub = await h.subscribe(receiver.url);
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = (await h.api("GET", `/v1/webhooks/${sub}/deliveries`)).json.data;
+    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1, last_error: "HTTP 500" });
+    expect(Date.parse(delivery.next_attempt_at) - h.clock.now().getTime()).toBe(10_000);
+  });
 });

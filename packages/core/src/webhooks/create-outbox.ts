@@ -9,7 +9,8 @@ import { createCommitSignal, notifyOnDeliveryCommit } from "./commit-signal.js";
 import { createOutboxDispatcher } from "./outbox-dispatcher.js";
 import { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox-worker.js";
 import { DEFAULT_DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSend } from "./post-webhook.js";
-import { defaultRetryPolicy, type RetryPolicy } from "./retry-policy.js";
+import { type RetryPolicy } from "./retry-policy.js";
+import { retryPolicyFrom } from "./retry-options.js";
 import type { DestinationPolicy, HostResolver } from "./ssrf-guard.js";
 import { createSubscriptionService } from "./subscription-service.js";
 
@@ -125,7 +126,7 @@ export function createOutbox(deps: {
     logger: deps.logger,
     send: webhookSender(options),
     destinations,
-    retry: { ...defaultRetryPolicy, ...options.retry },
+    retry: retryPolicyFrom(options.retry),
     headerPrefix: deps.headerPrefix,
     ...limits,
   });

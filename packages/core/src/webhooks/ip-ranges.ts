@@ -20,7 +20,9 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 /** [CIDR, class] rows; the comment on each row names the registry entry it comes from. */
 const SPECIAL_PURPOSE: ReadonlyArray<readonly [string, AddressClass]> = [
   // --- IANA IPv4 Special-Purpose Address Registry ---
-  ["0.0.0.0/8", "private"], // "this network" (0.0.0.0/32 "this host" is inside it)
+  // "this host": a connection to 0.0.0.0 reaches this host's own listeners (Linux, macOS), so it is loopback
+  ["0.0.0.0/32", "loopback"],
+  ["0.0.0.0/8", "private"], // "this network"
   ["10.0.0.0/8", "private"], // private use
   ["100.64.0.0/10", "private"], // shared address space (carrier-grade NAT)
   ["127.0.0.0/8", "loopback"], // loopback
@@ -43,7 +45,7 @@ const SPECIAL_PURPOSE: ReadonlyArray<readonly [string, AddressClass]> = [
 
   // --- IANA IPv6 Special-Purpose Address Registry ---
   ["::1/128", "loopback"], // loopback
-  ["::/128", "private"], // unspecified
+  ["::/128", "loopback"], // unspecified: like 0.0.0.0, a connection to it reaches this host
   // ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (well-known NAT64) are judged by their IPv4 first.
   ["::ffff:0:0/96", "private"], // IPv4-mapped: reached only when the embedded IPv4 is unparseable
   ["64:ff9b::/96", "private"], // same, for the well-known NAT64 prefix

@@ -11,7 +11,10 @@ export type HostResolver = (hostname: string, options?: { signal?: AbortSignal }
 export interface DestinationPolicy {
   /** Allow `http://` and loopback receivers (127.0.0.0/8, ::1, localhost): demos and tests only. */
   allowInsecureLoopback: boolean;
-  /** Allow private, link-local and reserved addresses (an on-premise ERP inside your network). */
+  /**
+   * Allow private, link-local and reserved addresses (an on-premise ERP inside your network); never
+   * loopback, which only `allowInsecureLoopback` opens.
+   */
   allowPrivateNetworks: boolean;
   /**
    * Without a resolver only IP literals and well-known names are checked; a DNS name that points
@@ -31,9 +34,10 @@ function classifyName(hostname: string): AddressClass | null {
 
 function refusal(address: string, kind: AddressClass, policy: DestinationPolicy): string | null {
   if (kind === "public") return null;
-  if (kind === "loopback" && policy.allowInsecureLoopback) return null;
-  if (policy.allowPrivateNetworks) return null;
-  return `${address} is a ${kind} address; webhooks may only reach public addresses`;
+  // Loopback is this host's own services (an admin port, a database's HTTP interface): only the
+  // demo switch opens it. allowPrivateNetworks is for other machines (an ERP on your LAN).
+  const allowed = kind === "loopback" ? policy.allowInsecureLoopback : policy.allowPrivateNetworks;
+  return allowed ? null : `${address} is a ${kind} address; webhooks may only reach public addresses`;
 }
 
 /**

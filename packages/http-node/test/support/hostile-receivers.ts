@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { Readable } from "node:stream";
 
 /**
@@ -57,4 +57,33 @@ export async function startHostileReceiver(kind: "huge-body" | "drip" | "no-head
 export async function waitUntil(condition: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
+/**
+ * A receiver that accepts TCP connections and never says a word: an `https` URL to it stalls in the
+ * TLS handshake (no ServerHello ever comes). Counts the connections made and those the client closed.
+ */
+export async function startSilentTcpReceiver() {
+  let connections = 0;
+  let closed = 0;
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      closed++;
+      sockets.delete(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    connections: () => connections,
+    closed: () => closed,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
