@@ -49,6 +49,21 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('vitrina: invalid_argument: --limit must be a positive whole number, got "abc"');
     expect(limit.stderr).toContain("vitrina deliveries list");
+    // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
+    const huge = await cli(
+      "deliveries",
+      "list",
+      "--workspace",
+      "w",
+      "--subscription",
+      "s",
+      "--user",
+      "ana",
+      "--limit",
+      "100000000000000000000",
+    );
+    expect(huge).toMatchObject({ code: 2, stdout: "" });
+    expect(huge.stderr).toContain("vitrina: invalid_argument: --limit must be at most 100, got 100000000000000000000");
     const vertical = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm");
     expect(vertical).toMatchObject({ code: 2, stdout: "" });
     expect(vertical.stderr).toContain('--vertical must be one of real_estate, generic, got "farm"');

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../errors.js";
+import { InsufficientScopeError, NotFoundError } from "../errors.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import { API_KEY_PREFIX } from "../auth/api-keys.js";
 import type { Clock } from "../ports/clock.js";
@@ -13,6 +13,23 @@ import { apiKeyView, type ApiKeyWireView } from "./admin-views.js";
 const VISIBLE_LENGTH = API_KEY_PREFIX.length + 4;
 
 /**
+ * A credential (an API key, an OAuth token) issues keys only within its own scopes: otherwise a
+ * leaked `admin:write` key mints itself `customers:write` and everything else in one request. A
+ * console session is bounded by its member's role instead, which already allows every scope.
+ */
+function requireHeldScopes(caller: AdminCaller, scopes: string[]): void {
+  if (caller.principal.kind === "console") return;
+  const held = new Set(caller.principal.scopes);
+  const reasons = scopes.flatMap((scope, i) =>
+    held.has(scope)
+      ? []
+      : [{ field: `scopes.${i}`, reason: `the calling credential does not hold ${scope}, so it can't grant it` }],
+  );
+  if (reasons.length > 0)
+    throw new InsufficientScopeError("an API key can only issue keys with scopes it holds itself", { reasons });
+}
+
+/**
  * API keys for the admin API: owners and admins issue (the key is returned once, stored as
  * SHA-256) and revoke (refused from the next request on); members see the list.
  */
@@ -25,6 +42,7 @@ export function createApiKeyAdmin(deps: { storage: Storage; clock: Clock; ids: I
   return {
     async issue(caller: AdminCaller, input: ApiKeyIssue): Promise<{ api_key: ApiKeyWireView; key: string }> {
       requireManager(caller, "issue API keys");
+      requireHeldScopes(caller, input.scopes);
       const key = generateSecret(API_KEY_PREFIX);
       const record: ApiKeyRecord = {
         id: ids(),

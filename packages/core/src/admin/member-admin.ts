@@ -1,4 +1,5 @@
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
+import { assertOwnerRules, withWorkspaceLocked } from "../workspaces/owner-rules.js";
 import type { Clock } from "../ports/clock.js";
 import type { MemberDetails } from "../ports/member-storage.js";
 import type { WorkspaceRole } from "../ports/records.js";
@@ -34,19 +35,17 @@ export function createMemberAdmin(deps: { storage: Storage; clock: Clock }) {
   ): Promise<T> {
     const action = nextRole === null ? "remove members" : "change member roles";
     requireManager(caller, action);
-    return storage.transaction(async (tx) => {
-      if (!(await tx.members.lockWorkspace(caller.workspaceId)))
-        throw new NotFoundError(`workspace ${caller.workspaceId} does not exist`);
+    return withWorkspaceLocked(storage, caller.workspaceId, async (tx) => {
       const role = await currentRole(tx, caller);
       requireManager({ ...caller, role }, action);
       const target = await tx.members.get(caller.workspaceId, userId);
       if (target === null) throw new NotFoundError(`user ${userId} is not a member of this workspace`);
-      if ((target.role === "owner" || nextRole === "owner") && role !== "owner")
-        throw new ForbiddenError("only an owner may make, demote or remove an owner");
-      if (target.role === "owner" && nextRole !== "owner" && (await tx.members.countOwners(caller.workspaceId)) <= 1)
-        throw new ConflictError("the workspace would be left without an owner; make another member owner first", {
-          reasons: [{ field: nextRole === null ? "user_id" : "role", reason: "is the last owner of the workspace" }],
-        });
+      await assertOwnerRules(tx, {
+        workspaceId: caller.workspaceId,
+        actorRole: role,
+        currentRole: target.role,
+        nextRole,
+      });
       return change(tx, target);
     });
   }

@@ -8,14 +8,29 @@ import { documentShell, htmlResponse } from "./console-page.js";
 import type { ConsoleSessions } from "./console-session.js";
 import { html } from "./html.js";
 
+/** Where `return_to` is resolved: a placeholder origin nothing can equal by accident. */
+const PLACEHOLDER_ORIGIN = "http://return-to.invalid";
+
 /**
  * `return_to` only ever leads back into the console: a path under its root, never `//host` or a
- * backslash a browser would read as another origin. Anything else goes to the first screen.
+ * backslash a browser would read as another origin. It is resolved as a browser would (dot
+ * segments, `%2e%2e` included, so `/console/../x` is not under the console) and taken in its
+ * serialised form, percent-encoded: a Location header can't carry an emoji or a line break, and
+ * a crafted link must not turn a sign-in into a 500. Anything else goes to the first screen.
  */
 export function safeReturnTo(root: string, value: string | null): string {
   const fallback = `${root}/integrations`;
-  if (value === null || !value.startsWith(`${root}/`) || value.includes("//") || value.includes("\\")) return fallback;
-  return value;
+  const underRoot = (path: string) => path.startsWith(`${root}/`) && !path.includes("//") && !path.includes("\\");
+  if (value === null || !underRoot(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, PLACEHOLDER_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
+  const resolved = `${url.pathname}${url.search}`;
+  return underRoot(resolved) ? resolved : fallback;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { NotFoundError, ConflictError } from "../errors.js";
+import { NotFoundError, ConflictError, ValidationError } from "../errors.js";
 import { RETRY_WINDOW_MS } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -12,6 +12,21 @@ import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionVie
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+
+/**
+ * A page size from any caller (the route's `?limit=`, `vitrina deliveries list --limit`, an
+ * embedder): 1 to 100, else `invalid_payload` naming `limit`. Checked here, not only in the
+ * route, because a limit the storage can't take (1e20 is past PostgreSQL's bigint) would come back
+ * as a raw driver error, and a huge valid one would read a subscription's whole history at once.
+ */
+export function checkedPageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+    throw new ValidationError("page options are invalid", [
+      { field: "limit", reason: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },
+    ]);
+  return limit;
+}
 
 /** Who asks: the serving request's logger (bound to its `requestId`), so the call's log lines can be correlated. */
 export interface SubscriptionCallContext {
@@ -126,8 +141,8 @@ export function createSubscriptionService(deps: {
       id: string,
       options: { limit?: number; startingAfter?: string },
     ): Promise<Page<DeliveryView>> {
+      const limit = checkedPageSize(options.limit);
       await load(workspaceId, id);
-      const limit = options.limit ?? DEFAULT_PAGE_SIZE;
       const rows = await storage.webhookDeliveries.listBySubscription(id, {
         limit: limit + 1,
         startingAfter: options.startingAfter,

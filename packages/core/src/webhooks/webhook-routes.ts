@@ -1,7 +1,6 @@
 import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
-import { ValidationError } from "../errors.js";
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
-import { MAX_PAGE_SIZE } from "./subscription-service.js";
+import { checkedPageSize } from "./subscription-service.js";
 import { jsonResponse } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
@@ -14,13 +13,7 @@ function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
   const rawLimit = url.searchParams.get("limit");
   const startingAfter = url.searchParams.get("starting_after") ?? undefined;
   if (rawLimit === null) return { startingAfter };
-  const limit = Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new ValidationError("query is invalid", [
-      { field: "limit", reason: `must be an integer from 1 to ${MAX_PAGE_SIZE}` },
-    ]);
-  }
-  return { limit, startingAfter };
+  return { limit: checkedPageSize(Number(rawLimit)), startingAfter };
 }
 
 /**

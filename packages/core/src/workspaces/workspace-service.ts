@@ -5,6 +5,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { MemberRecord, Vertical, WorkspaceRecord, WorkspaceRole } from "../ports/records.js";
 import type { Storage, StorageRepositories } from "../ports/storage.js";
 import { parseOrThrow } from "../validation.js";
+import { assertOwnerRules, withWorkspaceLocked } from "./owner-rules.js";
 
 /** Who is asking: a console user acting inside a workspace. */
 export interface Actor {
@@ -72,11 +73,24 @@ export function createWorkspaceService(deps: { storage: Storage; clock: Clock; i
       return storage.workspaces.listForUser(actor.userId);
     },
 
-    /** Adds or changes a member's role; only owners and admins may. */
+    /**
+     * Adds or changes a member's role; only owners and admins may, under the owner rules of the
+     * admin API (only an owner makes, demotes or replaces an owner; never the last owner), checked
+     * with the workspace row locked so two owners demoting each other at once can't both win.
+     */
     async setMember(actor: Actor, input: MemberRecord): Promise<void> {
       const member = parseOrThrow(memberInput, input, "member");
-      await requireRole(storage, actor, member.workspaceId, ["owner", "admin"], "manage members");
-      await storage.workspaces.upsertMember(member);
+      await withWorkspaceLocked(storage, member.workspaceId, async (tx) => {
+        const me = await requireRole(tx, actor, member.workspaceId, ["owner", "admin"], "manage members");
+        const target = await tx.workspaces.getMember(member.workspaceId, member.userId);
+        await assertOwnerRules(tx, {
+          workspaceId: member.workspaceId,
+          actorRole: me.role,
+          currentRole: target?.role ?? null,
+          nextRole: member.role,
+        });
+        await tx.workspaces.upsertMember(member);
+      });
     },
   };
 }

@@ -56,12 +56,16 @@ export function list(value: string | boolean | undefined, flag: string): string[
     .filter(Boolean);
 }
 
-/** `--limit 20` → 20; anything but a positive whole number is a usage error naming the flag. */
-export function positiveInteger(value: string | boolean | undefined, flag: string): number | undefined {
+/**
+ * `--limit 20` → 20; anything but a whole number from 1 to `max` is a usage error naming the flag
+ * (a 21-digit limit would otherwise reach the database as a number it can't hold).
+ */
+export function positiveInteger(value: string | boolean | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^[1-9][0-9]*$/.test(text))
     throw new UsageError(`--${flag} must be a positive whole number, got "${text}"`, `--${flag}`);
+  if (Number(text) > max) throw new UsageError(`--${flag} must be at most ${max}, got ${text}`, `--${flag}`);
   return Number(text);
 }
 

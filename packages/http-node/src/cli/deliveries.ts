@@ -3,11 +3,14 @@ import { positiveInteger, required, requiredPositional, unknownAction, type CliC
 import type { CliContext } from "./context.js";
 import { printList, printRecord } from "./output.js";
 
+/** The webhook API's largest page (`vitrina.webhooks.deliveries` refuses more). */
+const MAX_DELIVERIES_PAGE = 100;
+
 /** Delivery history and manual resend, for an owner or admin at the console. */
 export const deliveriesCommand: CliCommand = {
   name: "deliveries",
   summary: "list a subscription's webhook deliveries, resend one",
-  usage: `vitrina deliveries list   --workspace <id> --subscription <id> --user <userId> [--limit N] [--starting-after <deliveryId>]
+  usage: `vitrina deliveries list   --workspace <id> --subscription <id> --user <userId> [--limit 1-100] [--starting-after <deliveryId>]
 vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --user <userId>
 (find subscription ids with: vitrina webhooks list --workspace <id> --user <userId>)`,
   flags: {
@@ -25,7 +28,7 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
     const manage = (ctx: CliContext) =>
       requireRole(ctx.vitrina.storage, actor, workspaceId, ["owner", "admin"], "manage webhook deliveries");
     if (action === "list") {
-      const limit = positiveInteger(flags.limit, "limit");
+      const limit = positiveInteger(flags.limit, "limit", MAX_DELIVERIES_PAGE);
       const startingAfter = flags["starting-after"] ? String(flags["starting-after"]) : undefined;
       return async (ctx) => {
         await manage(ctx);
