@@ -97,4 +97,23 @@ describe.each(backends)("capabilities end to end on %s", (backend) => {
       reasons: [{ field: "idempotencyKey" }],
     });
   });
+
+  it("stores an agent run whose refused call carried text it can't store (shown as U+FFFD in the trace)", async () => {
+    const vitrina = createVitrina({
+      storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 2).toString("base64"),
+    });
+    const workspace = await vitrina.workspaces.create({ name: "PG trace", ownerUserId: "owner" });
+    const run = vitrina.capabilities.startRun({
+      principal: { workspaceId: workspace.id, scopes: ["catalog:read"] },
+      agentId: "pg-bot",
+    });
+    await expect(run.invoke("catalog.search", { search: "Casa \ud83c\u0000" })).rejects.toMatchObject({
+      code: "invalid_payload",
+    });
+    const stored = await run.complete();
+    expect(stored.trace[0]?.input).toEqual({ search: "Casa \ufffd\ufffd" });
+    expect(await storage.agentRuns.get(workspace.id, run.id)).toEqual(stored);
+  });
 });
