@@ -64,7 +64,8 @@ describe.each(backends)("capabilities end to end on %s", (backend) => {
       output: { ok: true },
     });
     const taken = await invoke("contacts.update", { contact_id: seeded.contactIds[1]!, phone: "+56911112222" }, "pg-2");
-    expect(taken.output).toMatchObject({ ok: false, error: expect.stringContaining("unique") });
+    // The capability's own words on every adapter, never PostgreSQL's constraint message.
+    expect(taken.output).toEqual({ ok: false, error: "another contact already has this phone" });
 
     const run = vitrina.capabilities.startRun({ principal, agentId: "pg-bot" });
     await run.invoke("catalog.search", { search: "BOS" });
@@ -73,5 +74,47 @@ describe.each(backends)("capabilities end to end on %s", (backend) => {
     expect(
       (await storage.events.listByWorkspace(workspace.id, { type: "agent.run.completed" }))[0]?.data.trace,
     ).toEqual(stored.trace);
+  });
+  it("refuses input text it can't store by its field before recording an attempt, so the key survives the fix", async () => {
+    const vitrina = createVitrina({
+      storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 2).toString("base64"),
+    });
+    const workspace = await vitrina.workspaces.create({ name: "PG text", ownerUserId: "owner" });
+    const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
+    const principal = { workspaceId: workspace.id, scopes: ["customers:write"] };
+    const update = (name: string, idempotencyKey: string) =>
+      vitrina.capabilities.invoke("contacts.update", { contact_id: contact.id, name }, { principal, idempotencyKey });
+    // Half of a surrogate pair: what a model's output cut mid-emoji leaves behind.
+    await expect(update("Casa \ud83c", "rename")).rejects.toMatchObject({
+      code: "invalid_payload",
+      reasons: [{ field: "name", reason: "must not contain U+0000 or a lone UTF-16 surrogate" }],
+    });
+    expect(await storage.idempotencyAttempts.get(workspace.id, "contacts.update", "rename")).toBeNull();
+    expect((await update("Casa", "rename")).output).toEqual({ ok: true });
+    await expect(update("Casa", "key-\u0000")).rejects.toMatchObject({
+      code: "invalid_argument",
+      reasons: [{ field: "idempotencyKey" }],
+    });
+  });
+
+  it("stores an agent run whose refused call carried text it can't store (shown as U+FFFD in the trace)", async () => {
+    const vitrina = createVitrina({
+      storage,
+      messaging: logMessagingTransport(silentLogger),
+      secretBox: Buffer.alloc(32, 2).toString("base64"),
+    });
+    const workspace = await vitrina.workspaces.create({ name: "PG trace", ownerUserId: "owner" });
+    const run = vitrina.capabilities.startRun({
+      principal: { workspaceId: workspace.id, scopes: ["catalog:read"] },
+      agentId: "pg-bot",
+    });
+    await expect(run.invoke("catalog.search", { search: "Casa \ud83c\u0000" })).rejects.toMatchObject({
+      code: "invalid_payload",
+    });
+    const stored = await run.complete();
+    expect(stored.trace[0]?.input).toEqual({ search: "Casa \ufffd\ufffd" });
+    expect(await storage.agentRuns.get(workspace.id, run.id)).toEqual(stored);
   });
 });

@@ -6,6 +6,8 @@ import type { AgentRunRecord, TraceEntry } from "../ports/capability-records.js"
 import type { Storage } from "../ports/storage.js";
 import type { CapabilityPrincipal } from "./definition.js";
 import type { CapabilityRuntime, InvokeResult } from "./runtime.js";
+import { traceCopy } from "./trace-copy.js";
+import { toStorableText } from "../validation/storable-text.js";
 
 export interface AgentRunDeps {
   runtime: CapabilityRuntime;
@@ -14,12 +16,18 @@ export interface AgentRunDeps {
   ids: IdGenerator;
 }
 
+/** What the trace calls the capability: the event's schema wants a name, so an empty one is named as such. */
+const NO_CAPABILITY_NAME = "(no capability name)";
+const tracedName = (name: unknown) =>
+  typeof name === "string" && name !== "" ? toStorableText(name) : NO_CAPABILITY_NAME;
+
 function traceError(error: unknown): Pick<TraceEntry, "outcome" | "error" | "taskId"> {
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "internal";
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof PolicyBlockedError)
-    return { outcome: "blocked", error: { code, message }, taskId: error.taskId };
-  return { outcome: "error", error: { code, message } };
+  // A message may quote what the caller sent (an unknown capability's name).
+  const traced = { code, message: toStorableText(message) };
+  if (error instanceof PolicyBlockedError) return { outcome: "blocked", error: traced, taskId: error.taskId };
+  return { outcome: "error", error: traced };
 }
 
 /**
@@ -53,15 +61,15 @@ export function startAgentRun(deps: AgentRunDeps, options: { principal: Capabili
       const began = deps.clock.now().toISOString();
       const t0 = performance.now();
       const entry = (rest: Omit<TraceEntry, "capability" | "input" | "startedAt" | "durationMs">): TraceEntry => ({
-        capability: name,
-        input: structuredClone(input),
+        capability: tracedName(name),
+        input: traceCopy(input),
         startedAt: began,
         durationMs: performance.now() - t0,
         ...rest,
       });
       try {
         const result = await deps.runtime.invoke(name, input, { ...callOptions, principal, agentId });
-        trace.push(entry({ outcome: "ok", output: structuredClone(result.output) }));
+        trace.push(entry({ outcome: "ok", output: traceCopy(result.output) }));
         return result;
       } catch (error) {
         trace.push(entry(traceError(error)));

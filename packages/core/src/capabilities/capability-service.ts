@@ -10,6 +10,7 @@ import type { CapabilityDefinition, CapabilityDescriptor, CapabilityPrincipal } 
 import { DEFAULT_ATTEMPT_LEASE_MS } from "./logical-attempt.js";
 import type { CapabilityPolicy } from "./policies.js";
 import { createCapabilityRegistry } from "./registry.js";
+import { inventoryProviderTimeoutMs, withStockDeadline } from "./provider-deadline.js";
 import { createCapabilityRuntime, type InvokeOptions, type InvokeResult } from "./runtime.js";
 
 /** A built-in capability's name, or any other registered one (`string`: known only at run time). */
@@ -43,6 +44,11 @@ export interface CapabilityOptions {
   mcpUrl?: string;
   /** `max-age` of `GET /v1/capabilities`. Default 300 seconds. */
   catalogMaxAgeSeconds?: number;
+  /**
+   * How long `inventory.check` waits for each inventory provider; one that hasn't answered by then
+   * is left out (`fallbackUsed`) and its signal aborted. Default 5000.
+   */
+  inventoryProviderTimeoutMs?: number;
   /** Extra capabilities, registered after the six built-in ones under the same rules. */
   extra?: CapabilityDefinition[];
   /** Set by `createVitrina` when `rest.enabled`: the REST base address the catalog reports. */
@@ -61,6 +67,7 @@ export interface CapabilityServiceDeps {
 /** The registry, the runtime, agent runs and the catalog, wired together (`vitrina.capabilities`). */
 export function createCapabilityService(deps: CapabilityServiceDeps) {
   const { storage, clock, ids, options } = deps;
+  const providerTimeoutMs = inventoryProviderTimeoutMs(options.inventoryProviderTimeoutMs);
   const registry = createCapabilityRegistry([...BUILTIN_CAPABILITIES, ...(options.extra ?? [])]);
   let generatedAt = clock.now().toISOString();
   const runtime = createCapabilityRuntime({
@@ -68,7 +75,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     storage,
     clock,
     ids,
-    inventoryProviders: deps.inventoryProviders,
+    inventoryProviders: deps.inventoryProviders.map((provider) => withStockDeadline(provider, providerTimeoutMs)),
     policies: deps.policies,
     attemptLeaseMs: options.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS,
   });

@@ -1,11 +1,12 @@
 import type { z } from "zod";
-import { NotFoundError, VitrinaError } from "../errors.js";
+import { NotFoundError, ValidationError, VitrinaError } from "../errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { InventoryProvider } from "../ports/inventory.js";
 import type { Storage } from "../ports/storage.js";
 import { withSpan } from "../telemetry/tracing.js";
 import { parseOrThrow, reasonsFromZod } from "../validation.js";
+import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_REASON } from "../validation/storable-text.js";
 import type { CapabilityContext, CapabilityPrincipal, CapabilityResult, Provenance } from "./definition.js";
 import { recordedOutcome, runLogicalAttempt } from "./logical-attempt.js";
 import { enforcePolicies, type CapabilityPolicy } from "./policies.js";
@@ -46,16 +47,35 @@ function checkedOutput(capability: RegisteredCapability, output: unknown): unkno
 }
 
 function requireKey(name: string, key: string | undefined): string {
-  if (key !== undefined && key.length > 0 && key.length <= 255) return key;
+  if (key !== undefined && key.length > 0 && key.length <= 255) {
+    if (isStorableText(key)) return key;
+    throw new VitrinaError("invalid_argument", `${name}'s idempotency key ${UNSTORABLE_TEXT_REASON}`, {
+      reasons: [{ field: "idempotencyKey", reason: UNSTORABLE_TEXT_REASON }],
+    });
+  }
   throw new VitrinaError("invalid_argument", `${name} needs an idempotency key (1..255 characters)`, {
     reasons: [{ field: "idempotencyKey", reason: "is required for a logical-attempt capability" }],
   });
 }
 
 /**
+ * The input, once zod accepts it, must also be text every adapter can store: U+0000 or half of a
+ * surrogate pair (a model's output cut mid-emoji) would otherwise reach the adapter inside the
+ * command, be refused there without the field's name, and leave its logical attempt `unknown`, so
+ * the corrected retry under the same key was refused as `idempotency_key_reused`. REST and MCP
+ * bodies are checked when read; this covers `invoke` in code and agent runs.
+ */
+function parseInput(name: string, capability: RegisteredCapability, input: unknown): unknown {
+  const parsed: unknown = parseOrThrow(capability.definition.input as z.ZodType, input, `${name} input`);
+  const unstorable = findUnstorableText(parsed);
+  if (unstorable !== null) throw new ValidationError(`${name} input is invalid`, [unstorable]);
+  return parsed;
+}
+
+/**
  * The agent runtime: one `invoke` for every capability. In order: the capability exists
  * (`not_found`), the principal holds its scopes (`insufficient_scope`), the input is valid
- * (`invalid_payload`, every violation with its path), policies allow a command (`policy_blocked`;
+ * (`invalid_payload`, every violation with its path, text no adapter can store included), policies allow a command (`policy_blocked`;
  * not asked for a retry of a finished logical attempt, which gets its recorded outcome, nor for a
  * key already used with another input, which gets `idempotency_key_reused`),
  * then it runs, under a logical attempt when its idempotency says so, and the output is checked
@@ -67,7 +87,7 @@ export function createCapabilityRuntime(deps: CapabilityRuntimeDeps) {
     if (capability === undefined) throw new NotFoundError(`capability ${name} does not exist`);
     const { definition, descriptor } = capability;
     assertScopes(options.principal, descriptor);
-    const parsed: unknown = parseOrThrow(definition.input as z.ZodType, input, `${name} input`);
+    const parsed = parseInput(name, capability, input);
     const key = definition.idempotency.required ? requireKey(name, options.idempotencyKey) : undefined;
     const policed = descriptor.execution === "command" && deps.policies.length > 0;
     // A retry of a finished attempt gets its recorded outcome before the policies run: they judged

@@ -8,8 +8,12 @@ export interface InventoryProvider {
   name: string;
   /** True when this provider is the system of record for stock (sets provenance `authoritative`). */
   authoritative?: boolean;
-  /** Every item this provider holds under `sku`; an empty list when none. May throw when unreachable. */
-  checkStock(workspaceId: string, sku: string): Promise<InventoryMatch[]>;
+  /**
+   * Every item this provider holds under `sku`; an empty list when none. May throw when unreachable.
+   * `signal` aborts when Vitrina stops waiting (`capabilities.inventoryProviderTimeoutMs`): pass it
+   * to `fetch` so the request is dropped too.
+   */
+  checkStock(workspaceId: string, sku: string, options?: { signal: AbortSignal }): Promise<InventoryMatch[]>;
 }
 
 export interface InventoryMatch {

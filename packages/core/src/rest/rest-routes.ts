@@ -22,16 +22,27 @@ export interface RestRouteOptions {
   resourceMetadataUrl?: (request: Request) => string;
 }
 
-/** The `Idempotency-Key` a `logical-attempt` command requires, or the 400 that says how to send one. */
-function idempotencyKeyOf(request: Request, capability: string): string {
-  const key = request.headers.get(IDEMPOTENCY_HEADER);
-  if (key !== null && key.length > 0 && key.length <= MAX_KEY_LENGTH) return key;
-  throw new VitrinaError(
+/** The request's `Idempotency-Key` when it is usable, else undefined (the runtime then refuses the call in its turn). */
+function usableKey(header: string | null): string | undefined {
+  return header !== null && header.length > 0 && header.length <= MAX_KEY_LENGTH ? header : undefined;
+}
+
+/** The 400 that says how to send the `Idempotency-Key` a `logical-attempt` command requires. */
+function keyRefusal(capability: string, header: string | null): VitrinaError {
+  return new VitrinaError(
     "invalid_argument",
     `${capability} changes data once per idempotency key: send an ${IDEMPOTENCY_HEADER} header (1 to ${MAX_KEY_LENGTH} characters, e.g. a UUID) and repeat it when you retry`,
-    { reasons: [{ field: IDEMPOTENCY_HEADER, reason: key === null ? "is required" : "must be 1 to 255 characters" }] },
+    {
+      reasons: [{ field: IDEMPOTENCY_HEADER, reason: header === null ? "is required" : "must be 1 to 255 characters" }],
+    },
   );
 }
+
+/** The runtime's refusal of a call without an idempotency key (it names `idempotencyKey`). */
+const refusesMissingKey = (error: unknown) =>
+  error instanceof VitrinaError &&
+  error.code === "invalid_argument" &&
+  error.reasons.some((reason) => reason.field === "idempotencyKey");
 
 /**
  * The 401 of a request no authenticator accepted. With OAuth on, its challenge names REST's own
@@ -88,7 +99,10 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       const principal = await options.authenticate(request);
       if (principal === null) return refuseUnauthenticated(request, options, context);
       const keyed = descriptor.idempotency.strategy === "logical-attempt";
-      const idempotencyKey = keyed ? idempotencyKeyOf(request, name) : undefined;
+      // Not refused here when missing: the runtime judges scopes and input first, so a key without
+      // the scope hears 403 and a bad body 422, not "send a header"; its refusal is renamed below.
+      const keyHeader = keyed ? request.headers.get(IDEMPOTENCY_HEADER) : null;
+      const idempotencyKey = keyed ? usableKey(keyHeader) : undefined;
       const input =
         method === "GET"
           ? inputFromQuery(new URL(request.url).searchParams, descriptor.inputSchema)
@@ -110,6 +124,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
           if (challenge === null) throw error;
           return errorResponse(error, context.logger, { "www-authenticate": challenge }, context.requestId);
         }
+        if (keyed && idempotencyKey === undefined && refusesMissingKey(error)) throw keyRefusal(name, keyHeader);
         if (!(error instanceof AttemptInProgressError)) throw error;
         // The first call with this key still runs: say when its lease ends, so the retry replays it.
         const seconds = Math.max(1, Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000));

@@ -29,6 +29,13 @@ export const isStorableText: (text: string) => boolean =
     ? (text) => !SUSPECT.test(text) || !UNSTORABLE.test(text)
     : (text) => text.indexOf("\u0000") === -1 && isWellFormed.call(text);
 
+const UNSTORABLE_EVERYWHERE = new RegExp(UNSTORABLE.source, "g");
+
+/** `text` with each U+0000 and lone surrogate replaced by U+FFFD: a storable copy of text kept for the record. */
+export function toStorableText(text: string): string {
+  return isStorableText(text) ? text : text.replace(UNSTORABLE_EVERYWHERE, "\uFFFD");
+}
+
 /** What makes `text` unstorable, for a reason a sender can act on ("U+0000 (NUL)"), or null. */
 export function describeUnstorableText(text: string): string | null {
   if (text.includes("\u0000")) return "U+0000 (NUL)";

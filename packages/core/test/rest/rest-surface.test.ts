@@ -252,6 +252,35 @@ describe("REST on", () => {
     expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).toBe("Ana");
   });
 
+  it("judges a command's scopes and input before asking for its Idempotency-Key, in the runtime's order", async () => {
+    // A key that may only read contacts learns it lacks the scope, not that a header is missing.
+    const readOnly = await h.issue(["customers:read"]);
+    const body = { contact_id: h.contact.id, name: "Carla" };
+    const unscoped = await h.call("POST", "/v1/rest/contacts.update", { body, key: readOnly });
+    expect([unscoped.status, unscoped.json.error.code]).toEqual([403, "insufficient_scope"]);
+    expect(unscoped.json.error.reasons).toEqual([{ field: "scopes", reason: "missing customers:write" }]);
+    const badInput = await h.call("POST", "/v1/rest/contacts.update", {
+      body: { contact_id: h.contact.id, tags: "vip" },
+    });
+    expect([badInput.status, badInput.json.error.code]).toEqual([422, "invalid_payload"]);
+    expect(badInput.json.error.reasons.map((r: any) => r.field)).toEqual(["tags"]);
+    // Allowed and valid: now the missing, or overlong, header is what there is to fix.
+    const missing = await h.call("POST", "/v1/rest/contacts.update", { body });
+    expect([missing.status, missing.json.error.reasons]).toEqual([
+      400,
+      [{ field: "Idempotency-Key", reason: "is required" }],
+    ]);
+    const overlong = await h.call("POST", "/v1/rest/contacts.update", {
+      body,
+      headers: { "idempotency-key": "k".repeat(256) },
+    });
+    expect([overlong.status, overlong.json.error.reasons]).toEqual([
+      400,
+      [{ field: "Idempotency-Key", reason: "must be 1 to 255 characters" }],
+    ]);
+    expect((await h.storage.contacts.get(h.workspace.id, h.contact.id))!.name).not.toBe("Carla");
+  });
+
   it("answers 409 with Retry-After while the key's first call still executes, and reconciles after a crash mid-attempt", async () => {
     // An attempt as a process leaves it when it is executing: leased until a minute from now.
     const now = h.clock.now();

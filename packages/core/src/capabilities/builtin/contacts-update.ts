@@ -15,6 +15,9 @@ const input = z.strictObject({
 });
 type UpdateInput = z.output<typeof input>;
 
+/** The business failure when the new phone is already another contact's, the same on every adapter. */
+export const PHONE_TAKEN = "another contact already has this phone";
+
 /**
  * Only the columns this update names; a column it does not name is never written, so an opt-out
  * or consent recorded concurrently survives. Consent evidence belongs to the phone it was given
@@ -79,9 +82,12 @@ export const contactsUpdate = defineCapability({
         return { output: { ok: true } };
       });
     } catch (error) {
-      if (error instanceof VitrinaError && error.code === "conflict")
-        return { output: { ok: false, error: error.message } };
-      throw error;
+      if (!(error instanceof VitrinaError && error.code === "conflict")) throw error;
+      // The phone is a contact's only unique field. Said in the capability's words: the adapter's
+      // own message (on PostgreSQL, the SQL constraint's) is not an output agents should depend on,
+      // and it is recorded and replayed with the attempt.
+      const message = change.phone === undefined ? error.message : PHONE_TAKEN;
+      return { output: { ok: false, error: message } };
     }
   },
 });
