@@ -63,15 +63,27 @@ export function createVerifyWebhook(hmac: HmacSha256): VerifyWebhook {
     if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) {
       throw new WebhookVerificationError("timestamp_outside_tolerance", `${name} timestamp is outside the tolerance`);
     }
-    const secrets = typeof secret === "string" ? [secret] : secret;
     // Hash once per secret, then compare those bytes against every v1 candidate.
-    const matched = secrets.some((key) => {
+    const matched = signingSecrets(secret).some((key) => {
       const expected = hmac.digest(key, timestamp, payload);
       return signatures.some((candidate) => hmac.equal(expected, candidate));
     });
     if (!matched) throw new WebhookVerificationError("no_matching_signature", `no ${name} v1 matches the secret`);
     return parseEnvelope(payload);
   };
+}
+
+/**
+ * The secrets worth trying. An empty or missing one is skipped: HMAC with an empty key is a
+ * signature anyone can make, and it is what `[CURRENT, PREVIOUS]` holds when PREVIOUS is unset
+ * (`undefined`) or set empty in a .env file, or what `"old,".split(",")` yields. Vitrina never
+ * signs with one (subscription secrets have at least 24 characters). With nothing left, no
+ * signature matches: the delivery is refused, never let through.
+ */
+function signingSecrets(secret: string | readonly string[] | undefined): readonly string[] {
+  if (typeof secret === "string") return secret === "" ? [] : [secret];
+  if (!Array.isArray(secret)) return [];
+  return (secret as readonly unknown[]).filter((key): key is string => typeof key === "string" && key !== "");
 }
 
 /** `t=<digits>,v1=<64 hex>[,v1=…]`; other schemes (v0, a future v2) are ignored for forward compatibility. */

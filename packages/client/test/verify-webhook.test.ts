@@ -52,6 +52,20 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
     expect(codeOf(() => verify({ secret: [] }))).toBe("no_matching_signature");
   });
 
+  it("never verifies with an empty or missing secret (an unset PREVIOUS while not rotating)", () => {
+    // HMAC keyed with "" is a signature anyone can compute: a forger's delivery.
+    const forged = signWebhook({ payload, secret: "", timestamp: t });
+    const unsetPrevious = undefined as unknown as string; // process.env.WEBHOOK_SECRET_PREVIOUS!
+    for (const secrets of ["", [secret, ""], "whsec_current,".split(","), [secret, unsetPrevious], [unsetPrevious]]) {
+      expect(codeOf(() => verify({ header: forged, secret: secrets })), JSON.stringify(secrets)).toBe(
+        "no_matching_signature",
+      );
+    }
+    expect(codeOf(() => verify({ secret: unsetPrevious }))).toBe("no_matching_signature");
+    // The usable secret next to a missing one still verifies.
+    expect(verify({ secret: [unsetPrevious, "", secret] }).id).toBe("evt_01");
+  });
+
   it("rejects stale and future timestamps, inclusive tolerance, configurable", () => {
     expect(verify({ now: now + 300_000 }).id).toBe("evt_01");
     expect(codeOf(() => verify({ now: now + 301_000 }))).toBe("timestamp_outside_tolerance");
