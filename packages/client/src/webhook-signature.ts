@@ -17,7 +17,10 @@ export interface VerifyWebhookOptions {
   header: string | null | undefined | { get(name: string): string | null };
   /** One secret, or several while rotating: any match is accepted. */
   secret: string | readonly string[];
-  /** Max clock difference in either direction; default 300. `Infinity` disables the check. */
+  /**
+   * Max clock difference in either direction; default 300. `Infinity` disables the check; NaN or
+   * a negative number throws a `TypeError` rather than silently disabling it.
+   */
   toleranceSeconds?: number;
   /** Current time in Unix milliseconds (like `Date.now()`, its default). */
   now?: number;
@@ -55,12 +58,17 @@ export function createVerifyWebhook(hmac: HmacSha256): VerifyWebhook {
     now = Date.now(),
     headerPrefix = DEFAULT_HEADER_PREFIX,
   }) => {
+    // NaN (`Number(process.env.TOLERANCE)` when unset) would otherwise turn the replay check off.
+    if (!(toleranceSeconds >= 0)) {
+      throw new TypeError(`verifyWebhook: toleranceSeconds must be a number ≥ 0 or Infinity, got ${toleranceSeconds}`);
+    }
     const name = `${headerPrefix}-Signature`;
     const value = typeof header === "object" && header !== null ? header.get(name) : header;
     if (!value) throw new WebhookVerificationError("missing_header", `no ${name} header`);
     const { timestamp, signatures } = parseSignatureHeader(value, name);
-    // Cheap check first: a replayed delivery costs no hashing.
-    if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) {
+    // Cheap check first: a replayed delivery costs no hashing. Written as "not within" so that a
+    // NaN (a `now` that isn't a number) refuses instead of passing every comparison.
+    if (!(Math.abs(now / 1000 - Number(timestamp)) <= toleranceSeconds)) {
       throw new WebhookVerificationError("timestamp_outside_tolerance", `${name} timestamp is outside the tolerance`);
     }
     // Hash once per secret, then compare those bytes against every v1 candidate.

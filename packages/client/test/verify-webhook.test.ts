@@ -74,6 +74,18 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
     expect(verify({ now: 0, toleranceSeconds: Infinity }).id).toBe("evt_01");
   });
 
+  it("never turns the replay window off by accident (NaN tolerance or clock)", () => {
+    const yearOld = now + 365 * 86_400_000;
+    // Number(process.env.WEBHOOK_TOLERANCE_SECONDS) when the variable is unset.
+    for (const toleranceSeconds of [Number(undefined), -1]) {
+      expect(() => verify({ now: yearOld, toleranceSeconds }), String(toleranceSeconds)).toThrow(
+        /toleranceSeconds must be a number/,
+      );
+    }
+    expect(codeOf(() => verify({ now: Number.NaN }))).toBe("timestamp_outside_tolerance");
+    expect(verify({ toleranceSeconds: 0 }).id).toBe("evt_01");
+  });
+
   it("classifies missing and malformed headers", () => {
     const v1 = header.split(",")[1];
     for (const h of [undefined, null, ""]) expect(codeOf(() => verify({ header: h }))).toBe("missing_header");
