@@ -121,9 +121,9 @@ describe.each(entries)("sendLead, %s", (_, client) => {
       controller.abort();
       return response;
     };
-    await expect(
-      send("/stalled-body", { fetch: abortAfterHeaders, signal: controller.signal }),
-    ).rejects.toMatchObject({ name: "AbortError" });
+    await expect(send("/stalled-body", { fetch: abortAfterHeaders, signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 
   it("uses the injected fetch and abort signal", async () => {

@@ -57,9 +57,10 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
     const forged = signWebhook({ payload, secret: "", timestamp: t });
     const unsetPrevious = undefined as unknown as string; // process.env.WEBHOOK_SECRET_PREVIOUS!
     for (const secrets of ["", [secret, ""], "whsec_current,".split(","), [secret, unsetPrevious], [unsetPrevious]]) {
-      expect(codeOf(() => verify({ header: forged, secret: secrets })), JSON.stringify(secrets)).toBe(
-        "no_matching_signature",
-      );
+      expect(
+        codeOf(() => verify({ header: forged, secret: secrets })),
+        JSON.stringify(secrets),
+      ).toBe("no_matching_signature");
     }
     expect(codeOf(() => verify({ secret: unsetPrevious }))).toBe("no_matching_signature");
     // The usable secret next to a missing one still verifies.
