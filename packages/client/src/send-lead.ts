@@ -27,14 +27,20 @@ export function createSendLead(signLead: SignLead): SendLead {
   return async (url, { connectorId, secret, lead, fetch = globalThis.fetch, timestamp, signal, headerPrefix }) => {
     const { headers, body } = signLead({ connectorId, secret, body: lead, timestamp, headerPrefix });
     let response: Response;
+    let text: string;
     try {
       response = await fetch(url, { method: "POST", headers, body, signal });
     } catch (cause) {
-      // The caller's own cancellation isn't an intake failure: let the AbortError through.
-      if (signal?.aborted) throw cause;
-      throw new LeadIntakeError(0, "network_error", `lead intake unreachable: ${String(cause)}`, [], { cause });
+      throw networkError(cause, signal, "lead intake unreachable");
     }
-    const text = await response.text();
+    try {
+      text = await response.text();
+    } catch (cause) {
+      // The connection broke after the status line (a reset, a proxy cutting the body): still a
+      // network failure the caller retries, not an untyped TypeError("terminated"). A retry is
+      // safe: the same source_lead_id answers duplicate: true if the first one was registered.
+      throw networkError(cause, signal, `lead intake answered ${response.status} but the body broke off`);
+    }
     if (!response.ok) throw errorFromResponse(response, text);
     try {
       return JSON.parse(text) as LeadIntakeResponse;
@@ -44,6 +50,12 @@ export function createSendLead(signLead: SignLead): SendLead {
       });
     }
   };
+}
+
+/** `network_error` (status 0) for `cause`; the caller's own cancellation is rethrown as is (an AbortError). */
+function networkError(cause: unknown, signal: AbortSignal | undefined, what: string): unknown {
+  if (signal?.aborted) return cause;
+  return new LeadIntakeError(0, "network_error", `${what}: ${String(cause)}`, [], { cause });
 }
 
 /** Reads `{ error: { code, message, reasons } }`, falling back field by field when it's absent. */

@@ -17,7 +17,10 @@ export interface VerifyWebhookOptions {
   header: string | null | undefined | { get(name: string): string | null };
   /** One secret, or several while rotating: any match is accepted. */
   secret: string | readonly string[];
-  /** Max clock difference in either direction; default 300. `Infinity` disables the check. */
+  /**
+   * Max clock difference in either direction; default 300. `Infinity` disables the check; NaN or
+   * a negative number throws a `TypeError` rather than silently disabling it.
+   */
   toleranceSeconds?: number;
   /** Current time in Unix milliseconds (like `Date.now()`, its default). */
   now?: number;
@@ -55,23 +58,40 @@ export function createVerifyWebhook(hmac: HmacSha256): VerifyWebhook {
     now = Date.now(),
     headerPrefix = DEFAULT_HEADER_PREFIX,
   }) => {
+    // NaN (`Number(process.env.TOLERANCE)` when unset) would otherwise turn the replay check off.
+    if (!(toleranceSeconds >= 0)) {
+      throw new TypeError(`verifyWebhook: toleranceSeconds must be a number ≥ 0 or Infinity, got ${toleranceSeconds}`);
+    }
     const name = `${headerPrefix}-Signature`;
     const value = typeof header === "object" && header !== null ? header.get(name) : header;
     if (!value) throw new WebhookVerificationError("missing_header", `no ${name} header`);
     const { timestamp, signatures } = parseSignatureHeader(value, name);
-    // Cheap check first: a replayed delivery costs no hashing.
-    if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) {
+    // Cheap check first: a replayed delivery costs no hashing. Written as "not within" so that a
+    // NaN (a `now` that isn't a number) refuses instead of passing every comparison.
+    if (!(Math.abs(now / 1000 - Number(timestamp)) <= toleranceSeconds)) {
       throw new WebhookVerificationError("timestamp_outside_tolerance", `${name} timestamp is outside the tolerance`);
     }
-    const secrets = typeof secret === "string" ? [secret] : secret;
     // Hash once per secret, then compare those bytes against every v1 candidate.
-    const matched = secrets.some((key) => {
+    const matched = signingSecrets(secret).some((key) => {
       const expected = hmac.digest(key, timestamp, payload);
       return signatures.some((candidate) => hmac.equal(expected, candidate));
     });
     if (!matched) throw new WebhookVerificationError("no_matching_signature", `no ${name} v1 matches the secret`);
     return parseEnvelope(payload);
   };
+}
+
+/**
+ * The secrets worth trying. An empty or missing one is skipped: HMAC with an empty key is a
+ * signature anyone can make, and it is what `[CURRENT, PREVIOUS]` holds when PREVIOUS is unset
+ * (`undefined`) or set empty in a .env file, or what `"old,".split(",")` yields. Vitrina never
+ * signs with one (subscription secrets have at least 24 characters). With nothing left, no
+ * signature matches: the delivery is refused, never let through.
+ */
+function signingSecrets(secret: string | readonly string[] | undefined): readonly string[] {
+  if (typeof secret === "string") return secret === "" ? [] : [secret];
+  if (!Array.isArray(secret)) return [];
+  return (secret as readonly unknown[]).filter((key): key is string => typeof key === "string" && key !== "");
 }
 
 /** `t=<digits>,v1=<64 hex>[,v1=…]`; other schemes (v0, a future v2) are ignored for forward compatibility. */

@@ -49,6 +49,12 @@ beforeAll(async () => {
       res.writeHead(status, { "Content-Type": "application/json" }).end(body);
     if (req.url === "/html-error") return reply(502, "<html>Bad gateway</html>");
     if (req.url === "/not-json") return reply(200, "ok");
+    if (req.url === "/cut-body" || req.url === "/stalled-body") {
+      // Status and headers go out, then only part of the promised body.
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "500" }).write('{"accepted":');
+      if (req.url === "/cut-body") setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
     if (!signatureValid(req, raw))
       return reply(401, JSON.stringify({ error: { code: "invalid_signature", message: "signature mismatch" } }));
     const body = JSON.parse(raw.toString("utf8")) as LeadPayload;
@@ -102,6 +108,22 @@ describe.each(entries)("sendLead, %s", (_, client) => {
     expect(await rejection(send("/not-json"))).toMatchObject({ status: 200, code: "invalid_response" });
     const closed = await rejection(sendLead("http://127.0.0.1:1/", { connectorId, secret, lead }));
     expect(closed).toMatchObject({ status: 0, code: "network_error" });
+  });
+
+  it("reports a connection that breaks while the answer's body is read as network_error", async () => {
+    const error = await rejection(send("/cut-body"));
+    expect(error).toMatchObject({ status: 0, code: "network_error" });
+    expect(error.message).toMatch(/answered 200 but the body broke off/);
+    // The caller's own abort while the body is read still comes through as is.
+    const controller = new AbortController();
+    const abortAfterHeaders: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      controller.abort();
+      return response;
+    };
+    await expect(send("/stalled-body", { fetch: abortAfterHeaders, signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 
   it("uses the injected fetch and abort signal", async () => {

@@ -52,12 +52,39 @@ describe.each(entries)("verifyWebhook, %s", (_, client) => {
     expect(codeOf(() => verify({ secret: [] }))).toBe("no_matching_signature");
   });
 
+  it("never verifies with an empty or missing secret (an unset PREVIOUS while not rotating)", () => {
+    // HMAC keyed with "" is a signature anyone can compute: a forger's delivery.
+    const forged = signWebhook({ payload, secret: "", timestamp: t });
+    const unsetPrevious = undefined as unknown as string; // process.env.WEBHOOK_SECRET_PREVIOUS!
+    for (const secrets of ["", [secret, ""], "whsec_current,".split(","), [secret, unsetPrevious], [unsetPrevious]]) {
+      expect(
+        codeOf(() => verify({ header: forged, secret: secrets })),
+        JSON.stringify(secrets),
+      ).toBe("no_matching_signature");
+    }
+    expect(codeOf(() => verify({ secret: unsetPrevious }))).toBe("no_matching_signature");
+    // The usable secret next to a missing one still verifies.
+    expect(verify({ secret: [unsetPrevious, "", secret] }).id).toBe("evt_01");
+  });
+
   it("rejects stale and future timestamps, inclusive tolerance, configurable", () => {
     expect(verify({ now: now + 300_000 }).id).toBe("evt_01");
     expect(codeOf(() => verify({ now: now + 301_000 }))).toBe("timestamp_outside_tolerance");
     expect(codeOf(() => verify({ now: now - 301_000 }))).toBe("timestamp_outside_tolerance");
     expect(verify({ now: now + 3_600_000, toleranceSeconds: 3600 }).id).toBe("evt_01");
     expect(verify({ now: 0, toleranceSeconds: Infinity }).id).toBe("evt_01");
+  });
+
+  it("never turns the replay window off by accident (NaN tolerance or clock)", () => {
+    const yearOld = now + 365 * 86_400_000;
+    // Number(process.env.WEBHOOK_TOLERANCE_SECONDS) when the variable is unset.
+    for (const toleranceSeconds of [Number(undefined), -1]) {
+      expect(() => verify({ now: yearOld, toleranceSeconds }), String(toleranceSeconds)).toThrow(
+        /toleranceSeconds must be a number/,
+      );
+    }
+    expect(codeOf(() => verify({ now: Number.NaN }))).toBe("timestamp_outside_tolerance");
+    expect(verify({ toleranceSeconds: 0 }).id).toBe("evt_01");
   });
 
   it("classifies missing and malformed headers", () => {
