@@ -28,7 +28,10 @@ function exitWithHint(error) {
       `not allowed to listen on port ${port} on ${host}: set PORT to a port above 1024, e.g. PORT=8787 pnpm start`,
     );
   } else if (error instanceof VitrinaError) {
-    console.error(`cannot start the demo: ${error.message}`);
+    // A storage error's message is generic (it can reach HTTP callers); what the driver said is its cause.
+    const cause = error.code.startsWith("storage_") && error.cause instanceof Error ? error.cause : null;
+    const detail = cause === null ? "" : ` (${cause.message || cause.code || cause.name})`;
+    console.error(`cannot start the demo: ${error.message}${detail}`);
   } else {
     throw error;
   }

@@ -74,7 +74,12 @@ export function checkStorableParams(params: unknown[] | undefined): void {
   for (const param of params ?? []) if (typeof param === "string" && !isStorableText(param)) throw unstorableText();
 }
 
-/** SQLSTATEs and socket errors mapped to what a caller can act on. */
+/**
+ * SQLSTATEs and socket errors mapped to what a caller can act on. The outage messages are fixed
+ * text: every error body repeats its error's message, and the driver's ("connect ECONNREFUSED
+ * 10.0.3.12:5432", "getaddrinfo ENOTFOUND db.internal") names the database's address to whoever
+ * called. It stays the `cause`, which the error log line prints.
+ */
 export function toStorageError(error: unknown): unknown {
   if (error instanceof VitrinaError) return error;
   const e = error as { code?: string; message?: string };
@@ -89,12 +94,10 @@ export function toStorageError(error: unknown): unknown {
     /^(08|53|57P)/.test(code) ||
     ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EHOSTUNREACH"].includes(code)
   ) {
-    return new StorageError("storage_unavailable", `the database is unavailable: ${e.message ?? code}`, {
-      cause: error,
-    });
+    return new StorageError("storage_unavailable", "the database is unavailable", { cause: error });
   }
   if (/timeout/i.test(e?.message ?? "")) {
-    return new StorageError("storage_timeout", `the database did not answer in time: ${e.message}`, { cause: error });
+    return new StorageError("storage_timeout", "the database did not answer in time", { cause: error });
   }
   return error;
 }

@@ -105,7 +105,7 @@ function report(error: unknown): number {
     console.error(`vitrina: ${(error as Error).message ?? String(error)}`);
     return 1;
   }
-  const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error)];
+  const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error), ...outageCause(error)];
   if (error instanceof UsageError) {
     const command = (error as UsageError & { command?: CliCommand }).command;
     lines.push(
@@ -115,6 +115,17 @@ function report(error: unknown): number {
   }
   console.error(lines.join("\n"));
   return error instanceof UsageError ? 2 : 1;
+}
+
+/**
+ * What the driver said about an outage ("connect ECONNREFUSED 10.0.3.12:5432"): a storage error's
+ * message stays generic because it can reach HTTP callers, and the person at the console needs it.
+ */
+function outageCause(error: VitrinaError): string[] {
+  const cause = error.cause;
+  if (!error.code.startsWith("storage_") || !(cause instanceof Error)) return [];
+  // Node reports a refused "localhost" (::1 and 127.0.0.1) as an AggregateError without a message.
+  return [`  cause: ${cause.message || (cause as { code?: string }).code || cause.name}`];
 }
 
 function reasonLines(error: VitrinaError): string[] {

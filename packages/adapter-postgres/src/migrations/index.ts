@@ -45,6 +45,11 @@ export function quoteIdent(name: string): string {
  * instances starting together queue up instead of racing, and a failing migration leaves the
  * schema exactly as it was. Returns the versions it applied (empty when up to date), and logs
  * each at info level on `logger` (default: Vitrina's, which shows warnings and errors only).
+ *
+ * The transaction runs without a statement timeout, whatever the pool's: that timeout is sized for
+ * requests, while a migration may legitimately take longer (an index over a large table), and so
+ * may the wait of an instance queued behind it on the lock. Cancelling either would fail the start
+ * of every instance but the first.
  */
 export async function migrate(
   db: PostgresDriver,
@@ -54,6 +59,7 @@ export async function migrate(
   const logger = options.logger ?? defaultLogger;
   const s = quoteIdent(schema);
   const applied = await runTransaction(db, undefined, async (q) => {
+    await q.query("SET LOCAL statement_timeout = 0");
     await q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`vitrina:migrate:${schema}`]);
     await q.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await q.query(

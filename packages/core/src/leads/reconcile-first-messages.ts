@@ -1,4 +1,5 @@
 import { VitrinaError } from "../errors.js";
+import { describeError } from "../logging/loggers.js";
 import type { OutboundMessageRecord } from "../ports/records.js";
 import type { LeadPayload } from "./lead-schema.js";
 import { sendFirstMessage, type SendFirstMessageDeps } from "./send-first-message.js";
@@ -84,7 +85,7 @@ export async function reconcileFirstMessages(
       else report.abandoned++;
     } catch (error) {
       deps.logger.error(
-        { outboundId: message.id, error: String(error) },
+        { outboundId: message.id, error: describeError(error) },
         "reconciling a first message failed; retrying at the next sweep",
       );
     }

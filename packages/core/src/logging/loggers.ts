@@ -8,10 +8,26 @@ function entryOf(first: LogFields | string, second: string | undefined): [LogFie
   return typeof first === "string" ? [{}, first] : [first, second ?? ""];
 }
 
-/** Turns an Error (or anything thrown) into loggable text: its stack, else its message. */
+/** How many `cause`s deep `describeError` follows: enough for wrapper over wrapper, bounded for a cycle. */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * Turns an Error (or anything thrown) into loggable text: its stack, else its message, then each
+ * `cause` under "Caused by:". Wrappers keep their own messages short and free of what the driver
+ * said (an error's message may reach the caller; a database's address must not), so the log line
+ * is where that detail survives.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
-  return String(error);
+  let text = "";
+  let current: unknown = error;
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH; depth++) {
+    const described =
+      current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : String(current);
+    text += depth === 0 ? described : `\nCaused by: ${described}`;
+    if (!(current instanceof Error) || current.cause === undefined) break;
+    current = current.cause;
+  }
+  return text;
 }
 
 /** A logger writing `write(level, fields, message)` for levels at or above `minimum`. */

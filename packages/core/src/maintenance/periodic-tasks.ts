@@ -1,3 +1,4 @@
+import { describeError } from "../logging/loggers.js";
 import type { Logger } from "../ports/logger.js";
 
 export interface PeriodicTask {
@@ -23,7 +24,10 @@ export function startPeriodicTasks(tasks: PeriodicTask[], logger: Logger): { sto
         .then(
           () => undefined,
           (error: unknown) =>
-            logger.error({ task: task.name, error: String(error) }, `${task.name} failed; retrying at the next run`),
+            logger.error(
+              { task: task.name, error: describeError(error) },
+              `${task.name} failed; retrying at the next run`,
+            ),
         )
         .finally(() => {
           inProgress.delete(run);

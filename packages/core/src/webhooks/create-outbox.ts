@@ -1,4 +1,5 @@
 import { VitrinaError } from "../errors.js";
+import { describeError } from "../logging/loggers.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
@@ -175,7 +176,7 @@ export function createOutbox(deps: {
       // the storage can tell; a failure to listen only costs latency: the sweep still runs.
       const unlisten = deps.storage.listenForDeliveries?.(worker.wake).catch((error: unknown) => {
         deps.logger.warn(
-          { error: String(error) },
+          { error: describeError(error) },
           "cannot listen for deliveries from other processes; relying on the sweep",
         );
         return null;
