@@ -236,4 +236,81 @@ describe("serve / toNodeListener", () => {
     expect(answer.headers["transfer-encoding"]).toBe("chunked");
     expect(answer.headers["content-length"]).toBeUndefined();
   });
+
+  /** Resolves with what `settled` resolved with, or "still pending" once `ms` passed. */
+  const within = <T>(settled: Promise<T>, ms: number) =>
+    Promise.race([settled, new Promise<"still pending">((r) => setTimeout(r, ms, "still pending"))]);
+
+  /** A GET over a raw socket that reads the headers, then leaves without reading the body. */
+  function getAndLeave(url: string) {
+    const request = httpRequest(url, (res) => {
+      res.pause();
+      setTimeout(() => request.destroy(), 100);
+    });
+    request.on("error", () => {});
+    request.end();
+  }
+
+  it("cancels a streamed body when the client leaves while the server waits for the socket to drain", async () => {
+    let cancelled!: (reason: string) => void;
+    const cancel = new Promise<string>((resolve) => (cancelled = resolve));
+    server = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            // Always more to send: the client not reading fills the socket and `write` asks to wait.
+            pull: (controller) => controller.enqueue(new Uint8Array(256 * 1024)),
+            cancel: () => cancelled("cancelled"),
+          }),
+        ),
+      { port: 0, handleSignals: false },
+    );
+    getAndLeave(server.url);
+    expect(await within(cancel, 3000)).toBe("cancelled");
+  });
+
+  it("cancels a streamed body when the client leaves while the producer has nothing to send yet", async () => {
+    let cancelled!: (reason: string) => void;
+    const cancel = new Promise<string>((resolve) => (cancelled = resolve));
+    server = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            // A feed that sent two events and waits for the next (which never comes).
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode("event: 1\n\n"));
+              controller.enqueue(new TextEncoder().encode("event: 2\n\n"));
+            },
+            cancel: () => cancelled("cancelled"),
+          }),
+        ),
+      { port: 0, handleSignals: false },
+    );
+    getAndLeave(server.url);
+    expect(await within(cancel, 3000)).toBe("cancelled");
+  });
+
+  it("answers 500 for a response Node can't write, reports it, and keeps serving", async () => {
+    const reported: unknown[] = [];
+    server = await serve(
+      async (request) => {
+        const path = new URL(request.url).pathname;
+        // Web Headers accept a control character in a value; HTTP (and Node) refuse it.
+        if (path === "/bad-header") return new Response(null, { status: 204, headers: { "x-note": "a\u0001b" } });
+        if (path === "/failing-body")
+          return new Response(new ReadableStream({ pull: () => Promise.reject(new Error("feed failed")) }));
+        return new Response("still serving");
+      },
+      { port: 0, handleSignals: false, onError: (error) => reported.push(error) },
+    );
+    const badHeader = await fetch(`${server.url}/bad-header`);
+    expect(badHeader.status).toBe(500);
+    expect(((await badHeader.json()) as { error: { code: string } }).error.code).toBe("internal");
+    const failingBody = await fetch(`${server.url}/failing-body`);
+    expect(failingBody.status).toBe(500);
+    expect(
+      reported.map((error) => (error as { code?: string; message: string }).code ?? (error as Error).message),
+    ).toEqual(["ERR_INVALID_CHAR", "feed failed"]);
+    expect(await (await fetch(server.url)).text()).toBe("still serving");
+  });
 });
