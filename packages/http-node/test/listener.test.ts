@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readBodyLimited } from "@vitrina/core/http";
 import { serve, type RunningServer } from "@vitrina/http-node";
@@ -139,6 +140,20 @@ describe("serve / toNodeListener", () => {
     });
     expect(status).toBe(400);
     expect(called).toBe(false);
+  });
+
+  it("reads a target starting with // as a path, never as a host replacing the Host header", async () => {
+    server = await serve(async (request) => new Response(request.url), { port: 0, handleSignals: false });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server!.port, "127.0.0.1", () =>
+        socket.write("GET //evil.example/vitrina/mcp?x=1 HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n"),
+      );
+      let text = "";
+      socket.on("data", (chunk) => (text += String(chunk)));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer.split("\r\n\r\n")[1]).toBe("http://shop.example//evil.example/vitrina/mcp?x=1");
   });
 
   it("aborts the request signal when the client disconnects", async () => {
