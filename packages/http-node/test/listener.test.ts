@@ -156,6 +156,24 @@ describe("serve / toNodeListener", () => {
     expect(answer.split("\r\n\r\n")[1]).toBe("http://shop.example//evil.example/vitrina/mcp?x=1");
   });
 
+  it("answers HEAD /healthz of a Vitrina 200 with no body, as uptime monitors expect", async () => {
+    const { memoryStorage } = await import("@vitrina/adapter-memory");
+    const { createVitrina, silentLogger } = await import("@vitrina/core");
+    const vitrina = createVitrina({
+      storage: memoryStorage(),
+      logger: silentLogger,
+      secretBox: Buffer.alloc(32, 3).toString("base64"),
+      health: true,
+    });
+    server = await serve(vitrina.handler, { port: 0, handleSignals: false, onShutdown: () => vitrina.close() });
+    const head = await fetch(`${server.url}/healthz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-request-id")).not.toBeNull();
+    expect(await head.text()).toBe("");
+    const post = await fetch(`${server.url}/healthz`, { method: "POST" });
+    expect({ status: post.status, allow: post.headers.get("allow") }).toEqual({ status: 405, allow: "GET, HEAD" });
+  });
+
   it("aborts the request signal when the client disconnects", async () => {
     let aborted!: () => void;
     const abortedPromise = new Promise<void>((resolve) => (aborted = resolve));
