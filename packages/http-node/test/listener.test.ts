@@ -159,8 +159,10 @@ describe("serve / toNodeListener", () => {
   it("answers HEAD /healthz of a Vitrina 200 with no body, as uptime monitors expect", async () => {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
     const { createVitrina, silentLogger } = await import("@vitrina/core");
+    const { logMessagingTransport } = await import("@vitrina/core/demo");
     const vitrina = createVitrina({
       storage: memoryStorage(),
+      messaging: logMessagingTransport(silentLogger),
       logger: silentLogger,
       secretBox: Buffer.alloc(32, 3).toString("base64"),
       health: true,
