@@ -25,8 +25,20 @@ describe("router", () => {
     });
   });
   it("answers 405 with Allow for a known path and 404 for an unknown one", async () => {
-    expect(await call("DELETE", "/items/1")).toMatchObject({ status: 405, allow: "GET" });
+    expect(await call("DELETE", "/items/1")).toMatchObject({ status: 405, allow: "GET, HEAD" });
     expect(await call("GET", "/nothing")).toMatchObject({ status: 404, json: { error: { code: "not_found" } } });
+  });
+  it("answers HEAD as GET without the body, and a HEAD to a path with no GET as 405 without a body", async () => {
+    const head = await router(new Request("http://localhost/items/7", { method: "HEAD" }));
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toContain("application/json");
+    expect(head.body).toBeNull();
+    const noGet = await router(new Request("http://localhost/items", { method: "HEAD" }));
+    expect({ status: noGet.status, allow: noGet.headers.get("allow"), body: noGet.body }).toEqual({
+      status: 405,
+      allow: "POST",
+      body: null,
+    });
   });
   it("hides an unexpected error behind a generic 500 body", async () => {
     const result = await call("POST", "/items");

@@ -48,6 +48,21 @@ function tooLarge(req: IncomingMessage, maxBodySize: number): Response {
 }
 
 /**
+ * A Response Node can't write (a header value web Headers accept but HTTP forbids, such as a
+ * control character; a body stream that fails) is reported like a thrown error and answered 500
+ * if nothing was sent yet, else the connection is cut: a rejection here would be unhandled and
+ * end the whole process.
+ */
+function answerUnwritable(res: ServerResponse, error: unknown, onError: ((error: unknown) => void) | undefined): void {
+  onError?.(error);
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  writeWebResponse(res, plainError(500, "internal", "internal error")).catch(() => res.destroy());
+}
+
+/**
  * Adapts a fetch-style handler to `node:http`. Does not touch the global Request/Response.
  * A body over the limit answers 413, in the error format of the route it was sent to (see
  * `bodyTooLargeResponse`: a JSON-RPC error on `/mcp`); an unread body is drained so keep-alive
@@ -90,7 +105,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       // Discard whatever the handler left unread, so the client finishes sending and reads the
       // answer (destroying the socket instead makes clients see a reset, not the 413).
       if (!req.complete) req.resume();
-      await writeWebResponse(res, response);
+      await writeWebResponse(res, response).catch((error: unknown) => answerUnwritable(res, error, options.onError));
     })();
   };
 }

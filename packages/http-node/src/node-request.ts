@@ -14,12 +14,19 @@ export class BadRequestTargetError extends Error {
   override readonly name = "BadRequestTargetError";
 }
 
-/** The request's absolute URL, from its Host header (or the socket) and target. */
+/**
+ * The request's absolute URL, from its Host header (or the socket) and target. A target starting
+ * with "/" is a path, even `//evil.example/x`: resolved as a relative URL it would name a host
+ * of its own and replace the Host header (the origin Vitrina prints in OAuth metadata and its
+ * 401s), and move the path (`//x/mcp` would reach `/mcp`).
+ */
 export function requestUrl(req: IncomingMessage): URL {
   const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
   const host = req.headers.host ?? `${req.socket.localAddress ?? "localhost"}:${req.socket.localPort ?? ""}`;
+  const target = req.url ?? "/";
   try {
-    return new URL(req.url ?? "/", `${encrypted ? "https" : "http"}://${host}`);
+    const origin = new URL(`${encrypted ? "https" : "http"}://${host}`).origin;
+    return target.startsWith("/") ? new URL(`${origin}${target}`) : new URL(target, origin);
   } catch {
     // A malformed Host header is the client's error, not a reason for a 500.
     throw new BadRequestTargetError(`cannot form a URL from Host "${host}" and target "${req.url ?? ""}"`);

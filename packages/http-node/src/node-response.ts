@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import { validateHeaderValue, type ServerResponse } from "node:http";
 import { unbuiltText } from "./direct-response.js";
 
 type Chunk = ReadableStreamReadResult<Uint8Array>;
@@ -14,6 +14,9 @@ const nextTurn = () => new Promise<null>((resolve) => setImmediate(resolve, null
  * and body in a single packet, no chunked framing and no separate terminating chunk (two socket
  * writes fewer per request). A body still being produced streams as before: its first chunk is
  * written as soon as the next one is not ready by the next turn of the event loop.
+ *
+ * Rejects when the response can't be written (a header value Node refuses, a body stream that
+ * fails); the caller decides between a 500 (nothing sent yet) and cutting the connection.
  */
 export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const text = unbuiltText(response);
@@ -29,8 +32,13 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     return;
   }
   const reader = response.body.getReader();
+  // A client that leaves mid-body would leave us waiting for a `drain` that never comes, or for a
+  // chunk a slow producer (a feed, a long poll) may never make: every wait also ends when the
+  // client is gone, and the body is then cancelled so its producer stops and lets go of what it holds.
+  const gone = clientGone(res);
   try {
-    const first = await reader.read();
+    const first = await untilGone(reader.read(), gone.promise);
+    if (first === GONE) return await reader.cancel();
     let next: Promise<Chunk> | null = null;
     if (!first.done) {
       next = reader.read();
@@ -47,22 +55,38 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
       return;
     }
     res.writeHead(response.status, response.statusText, headers);
-    let chunk: Chunk = first;
+    let chunk: Chunk | typeof GONE = first;
     for (;;) {
+      if (chunk === GONE) return await reader.cancel();
       if (chunk.done) break;
-      if (res.destroyed) {
-        await reader.cancel();
-        return;
+      if (!res.write(chunk.value) && (await untilGone(drained(res), gone.promise)) === GONE) {
+        return await reader.cancel();
       }
-      if (!res.write(chunk.value)) await new Promise<void>((resolve) => res.once("drain", resolve));
-      chunk = await (next ?? reader.read());
+      chunk = await untilGone(next ?? reader.read(), gone.promise);
       next = null;
     }
     res.end();
-  } catch (error) {
-    res.destroy(error as Error);
+  } finally {
+    gone.dispose();
   }
 }
+
+const GONE = Symbol("client gone");
+
+/** Settles with `GONE` once the response is closed before it finished (the client went away). */
+function clientGone(res: ServerResponse): { promise: Promise<typeof GONE>; dispose(): void } {
+  let onClose = () => {};
+  const promise = new Promise<typeof GONE>((resolve) => {
+    onClose = () => resolve(GONE);
+    if (res.destroyed) resolve(GONE);
+    else res.once("close", onClose);
+  });
+  return { promise, dispose: () => res.off("close", onClose) };
+}
+
+const untilGone = <T>(wait: Promise<T>, gone: Promise<typeof GONE>) => Promise.race([wait, gone]);
+
+const drained = (res: ServerResponse) => new Promise<void>((resolve) => res.once("drain", () => resolve()));
 
 /** A DirectResponse (see direct-response.ts): headers and its text in one write, with content-length. */
 function writeText(res: ServerResponse, response: Response, text: string): void {
@@ -73,10 +97,15 @@ function writeText(res: ServerResponse, response: Response, text: string): void 
   res.end(body);
 }
 
-/** A Response's headers for `writeHead`, each Set-Cookie kept as its own line. */
+/**
+ * A Response's headers for `writeHead`, each Set-Cookie kept as its own line. Checked here, since
+ * web Headers accept values HTTP forbids (control characters): a `writeHead` that throws half-way
+ * has already changed the response (a 204 stops it from carrying the 500 sent instead).
+ */
 function headersFor(response: Response): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
+    validateHeaderValue(name, value);
     if (name === "set-cookie") return;
     headers[name] = value;
   });

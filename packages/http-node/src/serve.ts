@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { drainServer } from "./drain-server.js";
+import { drainable } from "./drain-server.js";
 import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./listener.js";
 
 export interface ServeOptions extends NodeListenerOptions {
@@ -35,6 +35,7 @@ export interface RunningServer {
 export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
   const server = createServer(toNodeListener(handler, options));
   server.keepAliveTimeout = 5_000;
+  const drain = drainable(server);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -48,7 +49,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      await drainServer(server, options.shutdownTimeoutMs ?? 10_000);
+      await drain(options.shutdownTimeoutMs ?? 10_000);
       await options.onShutdown?.();
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { drainServer } from "./drain-server.js";
+import { drainable } from "./drain-server.js";
 
 export interface ShutdownOnSignalOptions {
   /** Your app's server (`app.listen(…)` in Express, `fastify.server`, `createServer(…)`). */
@@ -32,6 +32,8 @@ export interface ShutdownOnSignalOptions {
  */
 export function shutdownOnSignal(options: ShutdownOnSignalOptions): { shutdown(): Promise<void> } {
   const signals = options.signals ?? ["SIGTERM", "SIGINT"];
+  // From now on, so that requests in flight when the signal comes close their connection once answered.
+  const drain = drainable(options.server);
   let running: Promise<void> | null = null;
   const shutdown = () => {
     running ??= (async () => {
@@ -45,7 +47,7 @@ export function shutdownOnSignal(options: ShutdownOnSignalOptions): { shutdown()
           console.error(JSON.stringify({ level: "error", message: `shutdown: ${what} failed`, error: String(error) }));
         }
       };
-      await step("draining the server", () => drainServer(options.server, options.timeoutMs ?? 10_000));
+      await step("draining the server", () => drain(options.timeoutMs ?? 10_000));
       await step("stopping the outbox worker", () => options.worker?.stop());
       await step("onShutdown", () => options.onShutdown?.());
       await step("closing Vitrina", () => options.vitrina.close());

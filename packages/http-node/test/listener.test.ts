@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { readBodyLimited } from "@vitrina/core/http";
 import { serve, type RunningServer } from "@vitrina/http-node";
@@ -141,6 +142,40 @@ describe("serve / toNodeListener", () => {
     expect(called).toBe(false);
   });
 
+  it("reads a target starting with // as a path, never as a host replacing the Host header", async () => {
+    server = await serve(async (request) => new Response(request.url), { port: 0, handleSignals: false });
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server!.port, "127.0.0.1", () =>
+        socket.write("GET //evil.example/vitrina/mcp?x=1 HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n"),
+      );
+      let text = "";
+      socket.on("data", (chunk) => (text += String(chunk)));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+    });
+    expect(answer.split("\r\n\r\n")[1]).toBe("http://shop.example//evil.example/vitrina/mcp?x=1");
+  });
+
+  it("answers HEAD /healthz of a Vitrina 200 with no body, as uptime monitors expect", async () => {
+    const { memoryStorage } = await import("@vitrina/adapter-memory");
+    const { createVitrina, silentLogger } = await import("@vitrina/core");
+    const { logMessagingTransport } = await import("@vitrina/core/demo");
+    const vitrina = createVitrina({
+      storage: memoryStorage(),
+      messaging: logMessagingTransport(silentLogger),
+      logger: silentLogger,
+      secretBox: Buffer.alloc(32, 3).toString("base64"),
+      health: true,
+    });
+    server = await serve(vitrina.handler, { port: 0, handleSignals: false, onShutdown: () => vitrina.close() });
+    const head = await fetch(`${server.url}/healthz`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-request-id")).not.toBeNull();
+    expect(await head.text()).toBe("");
+    const post = await fetch(`${server.url}/healthz`, { method: "POST" });
+    expect({ status: post.status, allow: post.headers.get("allow") }).toEqual({ status: 405, allow: "GET, HEAD" });
+  });
+
   it("aborts the request signal when the client disconnects", async () => {
     let aborted!: () => void;
     const abortedPromise = new Promise<void>((resolve) => (aborted = resolve));
@@ -235,5 +270,82 @@ describe("serve / toNodeListener", () => {
     expect(answer.body).toBe("first;second");
     expect(answer.headers["transfer-encoding"]).toBe("chunked");
     expect(answer.headers["content-length"]).toBeUndefined();
+  });
+
+  /** Resolves with what `settled` resolved with, or "still pending" once `ms` passed. */
+  const within = <T>(settled: Promise<T>, ms: number) =>
+    Promise.race([settled, new Promise<"still pending">((r) => setTimeout(r, ms, "still pending"))]);
+
+  /** A GET over a raw socket that reads the headers, then leaves without reading the body. */
+  function getAndLeave(url: string) {
+    const request = httpRequest(url, (res) => {
+      res.pause();
+      setTimeout(() => request.destroy(), 100);
+    });
+    request.on("error", () => {});
+    request.end();
+  }
+
+  it("cancels a streamed body when the client leaves while the server waits for the socket to drain", async () => {
+    let cancelled!: (reason: string) => void;
+    const cancel = new Promise<string>((resolve) => (cancelled = resolve));
+    server = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            // Always more to send: the client not reading fills the socket and `write` asks to wait.
+            pull: (controller) => controller.enqueue(new Uint8Array(256 * 1024)),
+            cancel: () => cancelled("cancelled"),
+          }),
+        ),
+      { port: 0, handleSignals: false },
+    );
+    getAndLeave(server.url);
+    expect(await within(cancel, 3000)).toBe("cancelled");
+  });
+
+  it("cancels a streamed body when the client leaves while the producer has nothing to send yet", async () => {
+    let cancelled!: (reason: string) => void;
+    const cancel = new Promise<string>((resolve) => (cancelled = resolve));
+    server = await serve(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            // A feed that sent two events and waits for the next (which never comes).
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode("event: 1\n\n"));
+              controller.enqueue(new TextEncoder().encode("event: 2\n\n"));
+            },
+            cancel: () => cancelled("cancelled"),
+          }),
+        ),
+      { port: 0, handleSignals: false },
+    );
+    getAndLeave(server.url);
+    expect(await within(cancel, 3000)).toBe("cancelled");
+  });
+
+  it("answers 500 for a response Node can't write, reports it, and keeps serving", async () => {
+    const reported: unknown[] = [];
+    server = await serve(
+      async (request) => {
+        const path = new URL(request.url).pathname;
+        // Web Headers accept a control character in a value; HTTP (and Node) refuse it.
+        if (path === "/bad-header") return new Response(null, { status: 204, headers: { "x-note": "a\u0001b" } });
+        if (path === "/failing-body")
+          return new Response(new ReadableStream({ pull: () => Promise.reject(new Error("feed failed")) }));
+        return new Response("still serving");
+      },
+      { port: 0, handleSignals: false, onError: (error) => reported.push(error) },
+    );
+    const badHeader = await fetch(`${server.url}/bad-header`);
+    expect(badHeader.status).toBe(500);
+    expect(((await badHeader.json()) as { error: { code: string } }).error.code).toBe("internal");
+    const failingBody = await fetch(`${server.url}/failing-body`);
+    expect(failingBody.status).toBe(500);
+    expect(
+      reported.map((error) => (error as { code?: string; message: string }).code ?? (error as Error).message),
+    ).toEqual(["ERR_INVALID_CHAR", "feed failed"]);
+    expect(await (await fetch(server.url)).text()).toBe("still serving");
   });
 });

@@ -76,8 +76,11 @@ export function createRouter(
   routePath: (pathname: string) => string = (path) => path,
 ): ContextualHandler {
   const compiled = routes.map(compile);
-  return async (request, context = { logger }) => {
+  const dispatch: ContextualHandler = async (request, context = { logger }) => {
     const scoped = context.logger;
+    // HEAD is GET without the body (RFC 9110 §9.3.2): uptime monitors, load balancers and
+    // `curl -I` send it to /healthz and friends, and a 405 reads to them as "down".
+    const method = request.method === "HEAD" ? "GET" : request.method;
     const { pathname, searchParams } = new URL(request.url);
     // Routes are written from Vitrina's root; a mount prefix (`basePath`) comes off first.
     const local = routePath(pathname);
@@ -85,8 +88,9 @@ export function createRouter(
     for (const route of compiled) {
       const match = route.pattern.exec(local);
       if (match === null) continue;
-      if (route.method !== request.method) {
+      if (route.method !== method) {
         allowed.push(route.method);
+        if (route.method === "GET") allowed.push("HEAD");
         continue;
       }
       try {
@@ -112,4 +116,15 @@ export function createRouter(
       context.requestId,
     );
   };
+  return async (request, context) => {
+    const response = await dispatch(request, context);
+    return request.method === "HEAD" ? withoutBody(response) : response;
+  };
+}
+
+/** The same status and headers with no body (what HEAD answers); the body is released unread. */
+function withoutBody(response: Response): Response {
+  if (response.body === null) return response;
+  response.body.cancel().catch(() => {});
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

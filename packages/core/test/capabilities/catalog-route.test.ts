@@ -54,10 +54,10 @@ describe("GET /v1/capabilities", () => {
     expect((await after.json()).capabilities).toHaveLength(7);
   });
 
-  it("allows only GET", async () => {
+  it("allows only GET (and HEAD, its bodiless form)", async () => {
     const { vitrina } = await capabilityHarness();
     const response = await vitrina.handler(new Request("http://localhost/v1/capabilities", { method: "POST" }));
     expect(response.status).toBe(405);
-    expect(response.headers.get("allow")).toBe("GET");
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
   });
 });
