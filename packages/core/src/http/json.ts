@@ -77,8 +77,8 @@ export function shuttingDownResponse(): Response {
 /**
  * Error body for the whole service: `{ "error": { "code", "message", "reasons": [{ "field", "reason" }], "request_id" } }`.
  * Every 5xx is logged at error level with its cause, because only an operator can fix it.
- * Anything that is not a VitrinaError is a bug or an outage: logged in full, answered with a
- * generic 500 so internals never leak.
+ * Anything that is not a VitrinaError, or is one with code `internal`, is a bug or a
+ * misconfiguration: logged in full, answered with a generic 500 so internals never leak.
  */
 export function errorResponse(
   error: unknown,
@@ -95,8 +95,12 @@ export function errorResponse(
         error.message,
       );
     const challenge = bearerChallenge(error);
+    // An `internal` error's message is for the operator (it may name a connector, a key, a schema
+    // mismatch): logged above, answered like any other bug.
+    const body =
+      error.code === "internal" ? { code: "internal", message: "internal error", reasons: [] } : error.toJSON();
     return jsonResponse(
-      { error: withId(error.toJSON()) },
+      { error: withId(body) },
       status,
       challenge === null ? headers : { "www-authenticate": challenge, ...headers },
     );

@@ -111,7 +111,7 @@ export async function runTool(
     };
   } catch (error) {
     if (error instanceof VitrinaError) {
-      // Same rule as the HTTP error bodies: our own errors keep their message, outages are logged too.
+      // Same rule as the HTTP error bodies: our own errors keep their message, 5xx are logged too.
       if (statusForCode(error.code) >= 500)
         logger.error(
           {
@@ -122,6 +122,8 @@ export async function runTool(
           },
           "mcp tool failed",
         );
+      // Except `internal`: its message is for the operator (logged above), as in the HTTP bodies.
+      if (error.code === "internal") return toolError(`${tool.name} failed because of an internal error`, "internal");
       const reasons = error.reasons.map((r) => `${r.field || "(arguments)"}: ${r.reason}`);
       return toolError(reasons.length > 0 ? `${error.message}: ${reasons.join("; ")}` : error.message, error.code);
     }
