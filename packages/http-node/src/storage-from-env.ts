@@ -35,6 +35,21 @@ function describeUrl(url: string): string {
 }
 
 /**
+ * `VITRINA_STATEMENT_TIMEOUT_MS` in milliseconds (default 10 s). Anything but a positive whole
+ * number is refused naming the variable: `Number("10s")` is NaN, which the driver would pass on
+ * to PostgreSQL as a setting it rejects at the first query, far from its cause.
+ */
+function statementTimeoutFrom(value: string | undefined): number {
+  if (value === undefined || value === "") return 10_000;
+  if (/^[1-9]\d*$/.test(value.trim())) return Number(value.trim());
+  throw new VitrinaError(
+    "invalid_argument",
+    `VITRINA_STATEMENT_TIMEOUT_MS must be a positive whole number of milliseconds (e.g. 10000), got "${value}"`,
+    { reasons: [{ field: "VITRINA_STATEMENT_TIMEOUT_MS", reason: "must be a positive whole number of milliseconds" }] },
+  );
+}
+
+/**
  * Loads an optional peer dependency, or fails with `invalid_argument` naming the package to install,
  * rather than Node's raw ERR_MODULE_NOT_FOUND stack.
  */
@@ -77,7 +92,7 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
     "@vitrina/adapter-postgres",
     "persistent storage (or use --memory)",
   );
-  const statementTimeoutMs = env.VITRINA_STATEMENT_TIMEOUT_MS ? Number(env.VITRINA_STATEMENT_TIMEOUT_MS) : 10_000;
+  const statementTimeoutMs = statementTimeoutFrom(env.VITRINA_STATEMENT_TIMEOUT_MS);
   const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
   const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
