@@ -25,14 +25,15 @@ function markUsed<Row extends { usedAt: string | null }>(
   return used;
 }
 
-/** Deletes every row `doomed` picks; returns how many. */
+/** Deletes the rows `doomed` picks, at most `limit` of them (all without one); returns how many. */
 function deleteWhere<Row>(
   table: MemoryTable<Row>,
   keyOf: (row: Row) => string,
   doomed: (row: Row) => boolean,
   undo: UndoLog,
+  limit = Infinity,
 ): number {
-  const rows = table.filter(doomed);
+  const rows = table.filter(doomed).slice(0, limit);
   for (const row of rows) table.delete(keyOf(row), undo);
   return rows.length;
 }
@@ -41,22 +42,31 @@ function deleteWhere<Row>(
 const before = (iso: string | null, cutoff: string) => iso !== null && Date.parse(iso) < Date.parse(cutoff);
 
 function purgeExpired(state: MemoryState, cutoffs: OAuthPurgeCutoffs, undo: UndoLog): OAuthPurgeCounts {
+  const limit = cutoffs.limit ?? Infinity;
   const codes = deleteWhere(
     state.oauthCodes,
     (c) => c.codeHash,
     (c) => before(c.expiresAt, cutoffs.now),
     undo,
+    limit,
   );
   const endedGrants = new Set(
     state.oauthFamilies
       .filter((f) => before(f.revokedAt, cutoffs.now) || before(f.expiresAt, cutoffs.now))
+      .slice(0, limit)
       .map((f) => f.id),
   );
-  // The foreign key's ON DELETE CASCADE in PostgreSQL: a grant's refresh tokens go with it.
+  // The foreign key's ON DELETE CASCADE in PostgreSQL: a grant's refresh tokens go with it, beyond the limit.
+  const expiredTokens = new Set(
+    state.oauthRefreshTokens
+      .filter((t) => before(t.expiresAt, cutoffs.now))
+      .slice(0, limit)
+      .map((t) => t.tokenHash),
+  );
   const refreshTokens = deleteWhere(
     state.oauthRefreshTokens,
     (t) => t.tokenHash,
-    (t) => endedGrants.has(t.familyId) || before(t.expiresAt, cutoffs.now),
+    (t) => endedGrants.has(t.familyId) || expiredTokens.has(t.tokenHash),
     undo,
   );
   const grants = deleteWhere(
@@ -70,6 +80,7 @@ function purgeExpired(state: MemoryState, cutoffs: OAuthPurgeCutoffs, undo: Undo
     (c) => c.id,
     (c) => c.approvedAt === null && before(c.createdAt, cutoffs.unapprovedClientsCreatedBefore),
     undo,
+    limit,
   );
   return { codes, grants, refreshTokens, clients };
 }

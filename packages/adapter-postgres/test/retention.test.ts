@@ -199,6 +199,55 @@ describe.each(storages)("retention on %s", (name, open) => {
   });
 });
 
+describe.each(storages)("OAuth purge in retention on %s", (name, open) => {
+  it("deletes expired OAuth records in batches of batchSize, and stops between batches when the time budget is spent", async () => {
+    const storage = await open();
+    try {
+      const clock = createManualClock("2026-03-01T12:00:00.000Z");
+      const vitrina = createVitrina({
+        storage,
+        messaging: logMessagingTransport(silentLogger),
+        secretBox: Buffer.alloc(32, 3).toString("base64"),
+        clock,
+        oauth: { authorize: async () => new Response("no sign-in in this test", { status: 403 }) },
+        retention: { deliveriesDays: null, batchSize: 2, timeBudgetMs: 5000 },
+      });
+      // Five clients registered and never approved: gone after a day (`unapprovedClientRetentionSeconds`).
+      const f = fixtures();
+      const clients = [0, 1, 2, 3, 4].map(() => ({
+        id: f.id(),
+        secretHash: null,
+        tokenEndpointAuthMethod: "none" as const,
+        redirectUris: ["http://127.0.0.1:9999/callback"],
+        scopes: null,
+        metadata: {},
+        createdAt: clock.now().toISOString(),
+        approvedAt: null,
+      }));
+      for (const client of clients) await storage.oauthClients.insert(client);
+      clock.advance(2 * DAY);
+      const batches: number[] = [];
+      const purge = storage.oauthTokens.purgeExpired.bind(storage.oauthTokens);
+      storage.oauthTokens.purgeExpired = async (cutoffs) => {
+        const counts = await purge(cutoffs);
+        batches.push(counts.clients);
+        expect(cutoffs.limit).toBe(2);
+        return counts;
+      };
+      // Each clock read spends 3 s of the 5 s budget: one batch, then the run stops and says so.
+      const now = clock.now;
+      clock.now = () => (clock.advance(3000), now());
+      expect(await vitrina.maintenance.runRetention()).toMatchObject({ extra: { oauth: 2 }, complete: false });
+      clock.now = now;
+      expect(await vitrina.maintenance.runRetention()).toMatchObject({ extra: { oauth: 3 }, complete: true });
+      expect(batches).toEqual([2, 2, 1]);
+      for (const client of clients) expect(await storage.oauthClients.get(client.id)).toBeNull();
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 describe("retention in the worker (memory)", () => {
   it("runs when the worker starts; retention: false leaves everything", async () => {
     for (const retention of [{ intervalMs: 3600_000 }, false] as const) {

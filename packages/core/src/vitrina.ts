@@ -54,11 +54,20 @@ import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from ".
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
 
-/** One retention step for every OAuth record kind; the report counts them together. */
-async function oauthPurgeStep({ storage, now }: { storage: Storage; now: Date }): Promise<number> {
-  const purged = await purgeExpiredOAuthRecords(storage, now);
-  return purged.codes + purged.grants + purged.refreshTokens + purged.clients;
-}
+/**
+ * One retention step for every OAuth record kind, in batches of the run's `batchSize` per kind (a
+ * backlog of abandoned registrations in one statement could outlast the statement timeout, and
+ * then never be purged); the report counts the kinds together.
+ */
+const oauthPurgeStep: RetentionStep["run"] = async ({ storage, now, batchSize, withinBudget }) => {
+  let removed = 0;
+  for (;;) {
+    const purged = await purgeExpiredOAuthRecords(storage, now, { limit: batchSize });
+    removed += purged.codes + purged.grants + purged.refreshTokens + purged.clients;
+    const full = Math.max(purged.codes, purged.grants, purged.refreshTokens, purged.clients) >= batchSize;
+    if (!full || !withinBudget()) return removed;
+  }
+};
 
 export interface VitrinaOptions extends MountOptions {
   storage: Storage;

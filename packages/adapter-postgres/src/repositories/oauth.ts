@@ -162,15 +162,22 @@ export function oauthRepositories(
         ),
       async purgeExpired(cutoffs) {
         // One statement, one snapshot. A grant's refresh tokens would go by ON DELETE CASCADE anyway;
-        // deleting them in the `tokens` CTE too is what lets them be counted.
+        // deleting them in the `tokens` CTE too is what lets them be counted. `LIMIT NULL` is no
+        // limit; SKIP LOCKED lets two workers purge at once without waiting on each other's rows.
+        const pick = (table: string, key: string, where: string) =>
+          `${key} IN (SELECT ${key} FROM ${s}.${table} WHERE ${where} LIMIT $3 FOR UPDATE SKIP LOCKED)`;
         const { rows } = await q.query(
-          `WITH codes AS (DELETE FROM ${s}.oauth_codes WHERE expires_at < $1 RETURNING 1),
-                grants AS (DELETE FROM ${s}.oauth_token_families WHERE revoked_at < $1 OR expires_at < $1 RETURNING id),
-                tokens AS (DELETE FROM ${s}.oauth_refresh_tokens WHERE expires_at < $1 OR family_id IN (SELECT id FROM grants) RETURNING 1),
-                clients AS (DELETE FROM ${s}.oauth_clients WHERE approved_at IS NULL AND created_at < $2 RETURNING 1)
+          `WITH codes AS (DELETE FROM ${s}.oauth_codes WHERE ${pick("oauth_codes", "code_hash", "expires_at < $1")} RETURNING 1),
+                grants AS (DELETE FROM ${s}.oauth_token_families
+                           WHERE ${pick("oauth_token_families", "id", "revoked_at < $1 OR expires_at < $1")} RETURNING id),
+                tokens AS (DELETE FROM ${s}.oauth_refresh_tokens
+                           WHERE ${pick("oauth_refresh_tokens", "token_hash", "expires_at < $1")}
+                              OR family_id IN (SELECT id FROM grants) RETURNING 1),
+                clients AS (DELETE FROM ${s}.oauth_clients
+                            WHERE ${pick("oauth_clients", "id", "approved_at IS NULL AND created_at < $2")} RETURNING 1)
            SELECT (SELECT count(*) FROM codes) AS codes, (SELECT count(*) FROM grants) AS grants,
                   (SELECT count(*) FROM tokens) AS refresh_tokens, (SELECT count(*) FROM clients) AS clients`,
-          [cutoffs.now, cutoffs.unapprovedClientsCreatedBefore],
+          [cutoffs.now, cutoffs.unapprovedClientsCreatedBefore, cutoffs.limit ?? null],
         );
         const r = rows[0]!;
         return {

@@ -22,10 +22,15 @@ export interface RetentionOptions {
   extraSteps?: RetentionStep[];
 }
 
-/** A purge that is not one of the built-in kinds, e.g. expired OAuth records. Returns rows removed. */
+/**
+ * A purge that is not one of the built-in kinds, e.g. expired OAuth records. Returns rows removed.
+ * A step with more than `batchSize` rows to remove works in batches of that size, and starts
+ * another only while `withinBudget()` (false once the run's time budget is spent; the run then
+ * reports itself incomplete and the next one carries on).
+ */
 export interface RetentionStep {
   kind: string;
-  run(context: { storage: Storage; now: Date; batchSize: number }): Promise<number>;
+  run(context: { storage: Storage; now: Date; batchSize: number; withinBudget: () => boolean }): Promise<number>;
 }
 
 export interface RetentionSettings {
@@ -133,7 +138,8 @@ export async function runRetention(
   // Extra purges (expired OAuth codes, spent refresh tokens, unused clients) plug in here.
   for (const step of settings.extraSteps) {
     if (!withinBudget()) break;
-    report.extra[step.kind] = (report.extra[step.kind] ?? 0) + (await step.run({ storage, now, batchSize: limit }));
+    const removed = await step.run({ storage, now, batchSize: limit, withinBudget });
+    report.extra[step.kind] = (report.extra[step.kind] ?? 0) + removed;
   }
   return report;
 }

@@ -1,3 +1,4 @@
+import { VitrinaError } from "../errors.js";
 import type { OAuthPurgeCounts } from "../ports/oauth-records.js";
 import type { Storage } from "../ports/storage.js";
 
@@ -7,6 +8,11 @@ export const DEFAULT_UNAPPROVED_CLIENT_RETENTION_SECONDS = 24 * 3600;
 export interface PurgeExpiredOAuthRecordsOptions {
   /** Clients registered longer ago than this that no user approved are deleted. Default 1 day. */
   unapprovedClientRetentionSeconds?: number;
+  /**
+   * At most this many rows of each kind in this call (see `OAuthPurgeCutoffs.limit`); call again
+   * while any count reaches it. Default: no bound, everything in one statement.
+   */
+  limit?: number;
 }
 
 /**
@@ -26,8 +32,16 @@ export function purgeExpiredOAuthRecords(
   options: PurgeExpiredOAuthRecordsOptions = {},
 ): Promise<OAuthPurgeCounts> {
   const retention = options.unapprovedClientRetentionSeconds ?? DEFAULT_UNAPPROVED_CLIENT_RETENTION_SECONDS;
+  const { limit } = options;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
+    const reason = "must be a positive whole number (rows of each kind per call)";
+    return Promise.reject(
+      new VitrinaError("invalid_argument", `limit ${reason}`, { reasons: [{ field: "limit", reason }] }),
+    );
+  }
   return storage.oauthTokens.purgeExpired({
     now: now.toISOString(),
     unapprovedClientsCreatedBefore: new Date(now.getTime() - retention * 1000).toISOString(),
+    ...(limit === undefined ? {} : { limit }),
   });
 }

@@ -82,6 +82,13 @@ export interface OAuthPurgeCutoffs {
   now: string;
   /** Clients registered before this that no user ever approved (`approvedAt` null). */
   unapprovedClientsCreatedBefore: string;
+  /**
+   * At most this many codes, grants, clients and refresh tokens past their own expiry are deleted
+   * by one call (each kind counted apart); a deleted grant's refresh tokens go with it whatever
+   * their number. Omitted: no bound. Callers with a large backlog call again while any count
+   * reaches the bound, so no statement runs long enough to hit a statement timeout.
+   */
+  limit?: number;
 }
 
 /** How many rows `purgeExpired` deleted, per kind (refresh tokens include those of deleted grants). */

@@ -148,6 +148,45 @@ export function runOAuthStorageContract(storage: () => Storage): void {
       expect(await storage().oauthClients.get(oldUnapproved.id)).toBeNull();
     });
 
+    it("purges at most `limit` of each kind per call, a grant's refresh tokens along with it", async () => {
+      const now = f.at(10 * 86_400_000);
+      const cutoffs = { now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) };
+      const expiredCodes = [1, 2, 3].map(() => code({ expiresAt: f.at(60_000) }));
+      for (const c of expiredCodes) await storage().oauthCodes.insert(c);
+      const oldClients = [1, 2, 3].map(() => ({ ...client(), createdAt: f.at() }));
+      for (const c of oldClients) await storage().oauthClients.insert(c);
+      const endedGrants = [1, 2, 3].map(() => family({ createdAt: f.at(), expiresAt: f.at(86_400_000) }));
+      for (const g of endedGrants) await storage().oauthTokens.insertFamily(g);
+      // Three live tokens under each ended grant: more than the limit, and they all go with their grant.
+      const grantTokens = endedGrants.flatMap((g) =>
+        [1, 2, 3].map(() => refresh(g.id, { expiresAt: f.at(20 * 86_400_000) })),
+      );
+      const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
+      await storage().oauthTokens.insertFamily(live);
+      const expiredTokens = [1, 2, 3].map(() => refresh(live.id, { expiresAt: f.at(9 * 86_400_000) }));
+      for (const t of [...grantTokens, ...expiredTokens]) await storage().oauthTokens.insertRefreshToken(t);
+
+      const first = await storage().oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
+      // Exactly the limit where at least that many were due (this storage may hold other tests' records too).
+      expect(first).toMatchObject({ codes: 2, grants: 2, clients: 2 });
+      // Two grants' tokens, whatever their number, and up to two tokens past their own expiry.
+      expect(first.refreshTokens).toBeGreaterThanOrEqual(6);
+      let rounds = 1;
+      for (;;) {
+        const next = await storage().oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
+        rounds++;
+        expect(Math.max(next.codes, next.grants, next.clients)).toBeLessThanOrEqual(2);
+        if (Math.max(next.codes, next.grants, next.refreshTokens, next.clients) === 0) break;
+        expect(rounds).toBeLessThan(100);
+      }
+      for (const c of expiredCodes) expect(await storage().oauthCodes.get(c.codeHash)).toBeNull();
+      for (const c of oldClients) expect(await storage().oauthClients.get(c.id)).toBeNull();
+      for (const g of endedGrants) expect(await storage().oauthTokens.getFamily(g.id)).toBeNull();
+      for (const t of [...grantTokens, ...expiredTokens])
+        expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
+      expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
+    });
+
     it("lets exactly one of many concurrent exchanges use an authorization code", async () => {
       const stored = code();
       await storage().oauthCodes.insert(stored);

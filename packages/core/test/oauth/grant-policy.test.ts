@@ -137,6 +137,24 @@ describe("OAuth grant policy (item 6)", () => {
   });
 });
 
+describe("purgeExpiredOAuthRecords's limit", () => {
+  it("refuses a limit that is not a positive whole number, naming it", async () => {
+    const storage = memoryStorage();
+    for (const limit of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(purgeExpiredOAuthRecords(storage, new Date(), { limit })).rejects.toMatchObject({
+        code: "invalid_argument",
+        reasons: [{ field: "limit", reason: expect.stringContaining("positive whole number") }],
+      });
+    }
+    expect(await purgeExpiredOAuthRecords(storage, new Date(), { limit: 1 })).toEqual({
+      codes: 0,
+      grants: 0,
+      refreshTokens: 0,
+      clients: 0,
+    });
+  });
+});
+
 describe("OAuth registration limits (item 6)", () => {
   it("bounds the body and the number of redirect URIs", async () => {
     h = await startOAuthHarness({ oauth: { registration: { maxBodyBytes: 8192, maxRedirectUris: 3 } } });
