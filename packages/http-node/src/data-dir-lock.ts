@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { VitrinaError } from "@vitrina/core";
 
 /**
@@ -20,6 +20,41 @@ interface Holder {
   hostname: string;
   startedAt: string;
   command: string;
+  /**
+   * When the kernel started the holder, in clock ticks since boot (`/proc/<pid>/stat`, Linux
+   * only; absent elsewhere and in locks written before it was recorded). A pid is reused: after a
+   * container restart a lock names the same pid, and the same host name, as a live but unrelated
+   * process (often this very one); the start time tells them apart.
+   */
+  processStart?: string;
+}
+
+/** `pid`'s start time in clock ticks since boot, or undefined where `/proc` can't tell (not Linux, gone). */
+function processStartOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may itself hold spaces or ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19]; // field 22 of proc(5): starttime
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lock files this process holds, shared by every copy of this module in the process: a lock
+ * naming this pid that isn't among them was left by an earlier process that had the same pid.
+ */
+const heldHere: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for("vitrina.dataDirLocks")] ??=
+  new Set<string>()) as Set<string>;
+
+/** `path` with its directory resolved, so two spellings of one directory (relative, a symlink) are one lock. */
+function lockKey(path: string): string {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return path;
+  }
 }
 
 export const LOCK_FILE = "vitrina.lock";
@@ -42,16 +77,22 @@ function readHolder(path: string): { raw: string; holder: Holder | null } | null
   }
 }
 
-/** Whether `holder` may still be running: on this host, ask the kernel; on another, assume so. */
-function mayBeAlive(holder: Holder): boolean {
+/**
+ * Whether `holder` of the lock at `path` may still be running: on this host, ask the kernel
+ * (and, where the lock recorded it, compare the start time of the process now holding that pid);
+ * on another, assume so.
+ */
+function mayBeAlive(holder: Holder, path: string): boolean {
   if (holder.hostname !== hostname()) return true;
+  if (holder.pid === process.pid) return heldHere.has(lockKey(path));
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const started = holder.processStart === undefined ? undefined : processStartOf(holder.pid);
+  return started === undefined || started === holder.processStart;
 }
 
 function inUse(dir: string, holder: Holder, lockPath: string): VitrinaError {
@@ -104,15 +145,16 @@ export function lockDataDir(
     hostname: hostname(),
     startedAt: new Date().toISOString(),
     command: [basename(process.argv[1] ?? process.argv0), ...process.argv.slice(2)].join(" ").slice(0, 200),
+    processStart: processStartOf(process.pid),
   } satisfies Holder)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createExclusively(path, content)) return held(path, content);
     const current = readHolder(path);
     if (current === null) continue; // released between our attempt and our read
-    if (current.holder !== null && mayBeAlive(current.holder)) throw inUse(dir, current.holder, path);
+    if (current.holder !== null && mayBeAlive(current.holder, path)) throw inUse(dir, current.holder, path);
     if (!createExclusively(guardPath, content)) {
       const guard = readHolder(guardPath);
-      if (guard?.holder && mayBeAlive(guard.holder)) throw inUse(dir, guard.holder, path);
+      if (guard?.holder && mayBeAlive(guard.holder, guardPath)) throw inUse(dir, guard.holder, path);
       if (guard !== null) unlinkIfUnchanged(guardPath, guard.raw); // left by a crash mid-takeover
       continue;
     }
@@ -136,9 +178,12 @@ export function lockDataDir(
 
 function held(path: string, content: string): DataDirLock {
   let released = false;
+  const key = lockKey(path);
+  heldHere.add(key);
   const release = () => {
     if (released) return;
     released = true;
+    heldHere.delete(key);
     process.off("exit", release);
     try {
       unlinkIfUnchanged(path, content);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -93,6 +93,52 @@ describe("PGlite data directory lock", () => {
     await writeFile(join(dir, LOCK_FILE), "");
     lockDataDir(dir, warn).release();
     expect(warn).toHaveBeenLastCalledWith(expect.stringContaining("an unreadable lock file"));
+  });
+
+  it("takes over a lock naming a pid now used by another process (a container restart), told apart by its start time", async () => {
+    const lockPath = join(dir, LOCK_FILE);
+    const lockOf = (pid: number, processStart?: string) =>
+      JSON.stringify({
+        pid,
+        hostname: hostname(),
+        startedAt: "2020-01-01T00:00:00Z",
+        command: "main.mjs",
+        processStart,
+      });
+    // This very pid, written by an earlier process: after a restart the server is often pid 1 again.
+    await writeFile(lockPath, lockOf(process.pid, "1"));
+    const warn = vi.fn();
+    lockDataDir(dir, warn).release();
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`left by process ${process.pid} (main.mjs)`));
+    // A live process that holds the recorded pid but started at another time is not the holder.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    try {
+      await new Promise((resolve) => other.once("spawn", resolve));
+      const started = (await readFile(`/proc/${other.pid}/stat`, "utf8")).split(") ")[1]!.split(" ")[19]!;
+      await writeFile(lockPath, lockOf(other.pid!, String(Number(started) + 1)));
+      lockDataDir(dir, warn).release();
+      expect(warn).toHaveBeenLastCalledWith(expect.stringContaining(`left by process ${other.pid} (main.mjs)`));
+      // The same pid and start time: that process holds it.
+      await writeFile(lockPath, lockOf(other.pid!, started));
+      expect(() => lockDataDir(dir, warn)).toThrow(new RegExp(`in use by process ${other.pid} `));
+      // A lock that recorded no start time (another OS, an older version): a live pid holds it.
+      await writeFile(lockPath, lockOf(other.pid!));
+      expect(() => lockDataDir(dir, warn)).toThrow(new RegExp(`in use by process ${other.pid} `));
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("still refuses this process's own second opener when the directory is spelled another way", async () => {
+    const link = `${dir}-link`;
+    await symlink(dir, link);
+    try {
+      const lock = lockDataDir(dir);
+      expect(() => lockDataDir(link)).toThrow(`process ${process.pid} (this process)`);
+      lock.release();
+    } finally {
+      await rm(link, { force: true });
+    }
   });
 
   it("refuses a lock held on another host: it can't tell whether that process still runs", async () => {
