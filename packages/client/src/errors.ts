@@ -20,8 +20,9 @@ export interface FieldReason {
 
 /**
  * What lead intake answers with (the server's codes for this route), plus the client's own:
- * `network_error` (`status` 0), `invalid_response` (2xx without JSON) and `http_<status>` (a
- * non-2xx without Vitrina's error body, e.g. from a proxy). Open-ended, so a code a newer server
+ * `network_error` (`status` 0), `timeout` (`status` 0: no whole answer within `timeoutMs`),
+ * `redirected` (a 3xx: the signed lead is never re-sent to another URL), `invalid_response` (2xx
+ * without JSON) and `http_<status>` (a non-2xx without Vitrina's error body, e.g. from a proxy). Open-ended, so a code a newer server
  * adds still type-checks; `switch` over the known ones with a `default` branch.
  */
 export type LeadIntakeErrorCode =
@@ -42,6 +43,8 @@ export type LeadIntakeErrorCode =
   | "storage_timeout"
   | "internal"
   | "network_error"
+  | "timeout"
+  | "redirected"
   | "invalid_response"
   | `http_${number}`
   | (string & {});

@@ -12,7 +12,27 @@ export interface SendLeadOptions {
   /** Unix milliseconds; defaults to `Date.now()`. */
   timestamp?: number | string;
   signal?: AbortSignal;
+  /**
+   * How long to wait for the whole answer, headers and body, before giving up with `timeout`.
+   * Default 30000. Resending after a timeout is safe: the same `source_lead_id` answers
+   * `duplicate: true` if the first attempt was registered.
+   */
+  timeoutMs?: number;
   headerPrefix?: string;
+}
+
+const DEFAULT_SEND_LEAD_TIMEOUT_MS = 30_000;
+
+/** `signal` and a timer as one signal (AbortSignal.any where the runtime has it). */
+function withTimeout(signal: AbortSignal | undefined, timeout: AbortSignal): AbortSignal {
+  if (signal === undefined) return timeout;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([signal, timeout]);
+  const both = new AbortController();
+  for (const one of [signal, timeout]) {
+    if (one.aborted) both.abort(one.reason);
+    else one.addEventListener("abort", () => both.abort(one.reason), { once: true });
+  }
+  return both.signal;
 }
 
 export interface SendLead {
@@ -24,14 +44,54 @@ export interface SendLead {
 }
 
 export function createSendLead(signLead: SignLead): SendLead {
-  return async (url, { connectorId, secret, lead, fetch = globalThis.fetch, timestamp, signal, headerPrefix }) => {
+  return async (
+    url,
+    {
+      connectorId,
+      secret,
+      lead,
+      fetch = globalThis.fetch,
+      timestamp,
+      signal,
+      timeoutMs = DEFAULT_SEND_LEAD_TIMEOUT_MS,
+      headerPrefix,
+    },
+  ) => {
+    if (typeof timeoutMs !== "number" || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+      throw new TypeError(`sendLead: timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    }
     const { headers, body } = signLead({ connectorId, secret, body: lead, timestamp, headerPrefix });
+    const timer = AbortSignal.timeout(timeoutMs);
+    const failure = (cause: unknown, what: string) =>
+      signal?.aborted
+        ? cause // the caller's own cancellation, as is (an AbortError)
+        : timer.aborted
+          ? new LeadIntakeError(0, "timeout", `lead intake did not answer within ${timeoutMs} ms`, [], { cause })
+          : new LeadIntakeError(0, "network_error", `${what}: ${String(cause)}`, [], { cause });
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: "POST", headers, body, signal });
+      // A redirect is never followed: fetch would re-send the signed lead (a person's data) to
+      // wherever the Location points, another host included.
+      response = await fetch(url, {
+        method: "POST",
+        headers,
+        body,
+        signal: withTimeout(signal, timer),
+        redirect: "manual",
+      });
     } catch (cause) {
-      throw networkError(cause, signal, "lead intake unreachable");
+      throw failure(cause, "lead intake unreachable");
+    }
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel().catch(() => {});
+      const location = response.headers.get("location");
+      throw new LeadIntakeError(
+        response.status,
+        "redirected",
+        `lead intake answered ${response.status || "a redirect"}${location ? ` to ${location}` : ""}; ` +
+          "the signed lead was not sent there: send it to the final URL yourself if you trust it",
+      );
     }
     try {
       text = await response.text();
@@ -39,7 +99,7 @@ export function createSendLead(signLead: SignLead): SendLead {
       // The connection broke after the status line (a reset, a proxy cutting the body): still a
       // network failure the caller retries, not an untyped TypeError("terminated"). A retry is
       // safe: the same source_lead_id answers duplicate: true if the first one was registered.
-      throw networkError(cause, signal, `lead intake answered ${response.status} but the body broke off`);
+      throw failure(cause, `lead intake answered ${response.status} but the body broke off`);
     }
     if (!response.ok) throw errorFromResponse(response, text);
     try {
@@ -50,12 +110,6 @@ export function createSendLead(signLead: SignLead): SendLead {
       });
     }
   };
-}
-
-/** `network_error` (status 0) for `cause`; the caller's own cancellation is rethrown as is (an AbortError). */
-function networkError(cause: unknown, signal: AbortSignal | undefined, what: string): unknown {
-  if (signal?.aborted) return cause;
-  return new LeadIntakeError(0, "network_error", `${what}: ${String(cause)}`, [], { cause });
 }
 
 /** Reads `{ error: { code, message, reasons } }`, falling back field by field when it's absent. */

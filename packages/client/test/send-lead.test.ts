@@ -39,6 +39,8 @@ function signatureValid(req: IncomingMessage, raw: Buffer): boolean {
 
 let server: Server;
 let base: string;
+/** Requests that reached the redirect target: none may. */
+const redirectedTo: string[] = [];
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -49,6 +51,15 @@ beforeAll(async () => {
       res.writeHead(status, { "Content-Type": "application/json" }).end(body);
     if (req.url === "/html-error") return reply(502, "<html>Bad gateway</html>");
     if (req.url === "/not-json") return reply(200, "ok");
+    if (req.url === "/silent") return; // never answers
+    if (req.url?.startsWith("/redirect/")) {
+      res.writeHead(Number(req.url.slice("/redirect/".length)), { Location: `${base}/elsewhere` }).end();
+      return;
+    }
+    if (req.url === "/elsewhere") {
+      redirectedTo.push(req.method ?? "");
+      return reply(200, JSON.stringify(accepted));
+    }
     if (req.url === "/cut-body" || req.url === "/stalled-body") {
       // Status and headers go out, then only part of the promised body.
       res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "500" }).write('{"accepted":');
@@ -68,7 +79,13 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 describe.each(entries)("sendLead, %s", (_, client) => {
   const { sendLead, LeadIntakeError } = client;
@@ -124,6 +141,30 @@ describe.each(entries)("sendLead, %s", (_, client) => {
     await expect(send("/stalled-body", { fetch: abortAfterHeaders, signal: controller.signal })).rejects.toMatchObject({
       name: "AbortError",
     });
+  });
+
+  it("never follows a redirect with the signed lead: a 3xx is a `redirected` error naming the Location", async () => {
+    for (const status of [301, 302, 303, 307, 308]) {
+      const error = await rejection(send(`/redirect/${status}`));
+      expect(error).toMatchObject({ status, code: "redirected" });
+      expect(error.message).toContain(`${base}/elsewhere`);
+    }
+    expect(redirectedTo).toEqual([]);
+  });
+
+  it("gives up with `timeout` when no whole answer comes within timeoutMs, headers or body", async () => {
+    for (const path of ["/silent", "/stalled-body"]) {
+      const error = await rejection(send(path, { timeoutMs: 150 }));
+      expect(error).toMatchObject({ status: 0, code: "timeout", message: "lead intake did not answer within 150 ms" });
+    }
+    // The caller's own abort is still its own, timeout or not.
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(send("/silent", { signal: controller.signal, timeoutMs: 10_000 })).rejects.toMatchObject({
+      name: "AbortError",
+    });
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY])
+      await expect(send("/", { timeoutMs })).rejects.toThrow(/timeoutMs must be a positive number of milliseconds/);
   });
 
   it("uses the injected fetch and abort signal", async () => {
