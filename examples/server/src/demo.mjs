@@ -1,7 +1,7 @@
 // Builds the demo: a Vitrina over the configured storage, with one workspace, its owner, a
 // connector and a messaging transport that logs instead of sending. Used by main.mjs and tests.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { consoleLogger, createVitrina, SCOPES, whatsAppCloudTransport } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
@@ -200,9 +200,23 @@ export function demoCredentials(demo, baseUrl, webhookSecret) {
   };
 }
 
+/**
+ * Writes the credentials to a new file created 0600 and renames it over `path`. Rewriting a
+ * pre-existing file in place put the new secrets in it while it was still readable by others (until
+ * the chmod), and into any descriptor another user opened on it before (a chmod doesn't revoke one).
+ */
 export async function writeDemoCredentials(path, credentials) {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  // `mode` applies only when the file is created; an older file may have been made readable by others.
-  await chmod(path, 0o600);
+  const partial = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  const file = await open(partial, "wx", 0o600);
+  try {
+    await file.chmod(0o600); // exactly 0600 whatever the umask, before any secret is in it
+    await file.writeFile(`${JSON.stringify(credentials, null, 2)}\n`);
+    await file.close();
+    await rename(partial, path);
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    await rm(partial, { force: true });
+    throw error;
+  }
 }

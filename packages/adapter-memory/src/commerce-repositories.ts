@@ -29,7 +29,7 @@ export function createCommerceRepositories(state: MemoryState, undo: UndoLog): C
     orders: {
       async insert(order) {
         if (state.orders.conflictOf(order) !== null) {
-          throw new ConflictError(`quote ${order.quoteId} already has an order`);
+          throw new ConflictError("this quote already has an order");
         }
         state.orders.insert(order, undo);
       },
@@ -41,7 +41,7 @@ export function createCommerceRepositories(state: MemoryState, undo: UndoLog): C
     payments: {
       async insert(payment) {
         if (state.payments.conflictOf(payment) !== null) {
-          throw new ConflictError(`payment ${payment.providerReference} was already recorded`);
+          throw new ConflictError("a payment with this provider reference was already recorded");
         }
         state.payments.insert(payment, undo);
       },

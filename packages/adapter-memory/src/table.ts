@@ -103,8 +103,9 @@ export class MemoryTable<Row> {
 
   insert(row: Row, undo: UndoLog): void {
     const conflict = this.conflictOf(row);
-    // `conflict`, as PostgreSQL's unique constraints report it (SQLSTATE 23505), never a plain Error (a 500).
-    if (conflict !== null) throw new ConflictError(`a unique rule was violated: ${conflict}`);
+    // `conflict`, as PostgreSQL's unique constraints report it (SQLSTATE 23505), never a plain Error (a
+    // 500), and in the postgres adapter's words for a key given twice, not this index's name.
+    if (conflict !== null) throw new ConflictError("a record with the same key already exists");
     this.write(row, undo);
   }
 

@@ -101,7 +101,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
     webhookDeliveries: {
       async insert(delivery) {
         if (state.webhookDeliveries.conflictOf(delivery) !== null) {
-          throw new ConflictError(`event ${delivery.eventId} already has a delivery to ${delivery.subscriptionId}`);
+          throw new ConflictError("this event already has a delivery to this subscription");
         }
         state.webhookDeliveries.insert(delivery, undo);
       },

@@ -75,6 +75,25 @@ export function checkStorableParams(params: unknown[] | undefined): void {
 }
 
 /**
+ * What each unique constraint protects, in the words the memory adapter uses for the same rule.
+ * A conflict's message reaches the 409 body, so it never names the constraint (a schema detail)
+ * nor the clashing value (a phone, a key hash); PostgreSQL's error stays the `cause` for the log.
+ */
+const UNIQUE_RULES: Record<string, string> = {
+  contacts_phone_key: "another contact already has this phone",
+  connectors_system_id_key: "a connector with this system identifier already exists in this workspace",
+  lead_events_source_key: "this lead was already received from this connector",
+  conversations_one_active_whatsapp_key: "this contact already has an active WhatsApp conversation",
+  catalog_items_sku_key: "another catalog item already has this SKU",
+  idempotency_attempts_key: "an attempt with this idempotency key already exists",
+  orders_quote_key: "this quote already has an order",
+  payments_reference_key: "a payment with this provider reference was already recorded",
+  webhook_deliveries_event_subscription_key: "this event already has a delivery to this subscription",
+};
+/** A primary key or any other unique rule: an id given twice. */
+const SAME_KEY = "a record with the same key already exists";
+
+/**
  * SQLSTATEs and socket errors mapped to what a caller can act on. The outage messages are fixed
  * text: every error body repeats its error's message, and the driver's ("connect ECONNREFUSED
  * 10.0.3.12:5432", "getaddrinfo ENOTFOUND db.internal") names the database's address to whoever
@@ -82,9 +101,9 @@ export function checkStorableParams(params: unknown[] | undefined): void {
  */
 export function toStorageError(error: unknown): unknown {
   if (error instanceof VitrinaError) return error;
-  const e = error as { code?: string; message?: string };
+  const e = error as { code?: string; message?: string; constraint?: string };
   const code = e?.code ?? "";
-  if (code === "23505") return new ConflictError(`a unique rule was violated: ${e.message ?? ""}`, { cause: error });
+  if (code === "23505") return new ConflictError(UNIQUE_RULES[e.constraint ?? ""] ?? SAME_KEY, { cause: error });
   if (UNSTORABLE_TEXT_SQLSTATES.has(code)) return unstorableText(error);
   if (code === "57014")
     return new StorageError("storage_timeout", "the database cancelled a statement that ran past statement_timeout", {

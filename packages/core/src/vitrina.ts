@@ -1,5 +1,6 @@
 import { createCapabilityService, type CapabilityOptions } from "./capabilities/capability-service.js";
 import type { CapabilityPolicy } from "./capabilities/policies.js";
+import { wholeNumberOption } from "./capabilities/whole-number-option.js";
 import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./leads/lead-intake-route.js";
@@ -282,7 +283,11 @@ export function createVitrina(options: VitrinaOptions) {
       path: "/v1/capabilities",
       revision: capabilities.revision,
       document: capabilities.catalog,
-      maxAgeSeconds: options.capabilities?.catalogMaxAgeSeconds ?? 300,
+      maxAgeSeconds: wholeNumberOption(
+        "capabilities.catalogMaxAgeSeconds",
+        options.capabilities?.catalogMaxAgeSeconds,
+        { fallback: 300, least: 0, unit: "seconds" },
+      ),
     }),
     // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
     publicJsonRoute({

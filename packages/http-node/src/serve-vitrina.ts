@@ -18,6 +18,7 @@ export async function serveVitrina(
 ): Promise<RunningServer & { worker: RunningWorker | null }> {
   const worker = options.worker === false ? null : startWorker(vitrina, { ...options.worker, handleSignals: false });
   const server = await serve(vitrina.handler, {
+    ...(vitrina.logger !== undefined && { logger: vitrina.logger }),
     ...options,
     onShutdown: async () => {
       vitrina.logger?.info({ url: server.url }, "vitrina server stopped accepting; stopping the worker");

@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { defaultLogger, type Logger } from "@vitrina/core";
 import { drainable } from "./drain-server.js";
 import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./listener.js";
+import { runShutdownHook } from "./shutdown-hook.js";
 
 export interface ServeOptions extends NodeListenerOptions {
   /** Default 8787; 0 picks a free port. */
@@ -12,8 +14,13 @@ export interface ServeOptions extends NodeListenerOptions {
   handleSignals?: boolean;
   /** How long in-flight requests get on shutdown before connections are cut. Default 10 s. */
   shutdownTimeoutMs?: number;
-  /** Runs after the server stopped accepting and finished in-flight requests (e.g. stop a worker, close storage). */
+  /**
+   * Runs after the server stopped accepting and finished in-flight requests (e.g. stop a worker,
+   * close storage). If it throws, the error is logged to `logger` and `close()` still resolves.
+   */
   onShutdown?: () => Promise<void> | void;
+  /** Where a failing `onShutdown` is reported. Default: Vitrina's default logger (JSON on stderr); `serveVitrina` passes `vitrina.logger`. */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -45,12 +52,14 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}`;
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       await drain(options.shutdownTimeoutMs ?? 10_000);
-      await options.onShutdown?.();
+      await runShutdownHook(options.onShutdown, options.logger ?? defaultLogger, { url });
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
     })();
@@ -61,6 +70,5 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     process.once("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
-  const shownHost = host.includes(":") ? `[${host}]` : host;
-  return { server, url: `http://${shownHost}:${port}`, port, close };
+  return { server, url, port, close };
 }

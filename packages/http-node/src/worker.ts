@@ -1,9 +1,10 @@
-import type { OutboxWorker, Vitrina, WorkerOptions } from "@vitrina/core";
+import { defaultLogger, type OutboxWorker, type Vitrina, type WorkerOptions } from "@vitrina/core";
+import { runShutdownHook } from "./shutdown-hook.js";
 
 export interface StartWorkerOptions extends WorkerOptions {
   /** Stop gracefully on SIGTERM and SIGINT (finish in-flight deliveries). Default true. */
   handleSignals?: boolean;
-  /** Runs after the worker stopped (e.g. close the storage). */
+  /** Runs after the worker stopped (e.g. close the storage). If it throws, the error goes to `vitrina.logger` and `stopped` still resolves. */
   onShutdown?: () => Promise<void> | void;
 }
 
@@ -34,7 +35,7 @@ export function startWorker(
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
       await worker.stop();
-      await options.onShutdown?.();
+      await runShutdownHook(options.onShutdown, vitrina.logger ?? defaultLogger, { workerId: worker.workerId });
       resolveStopped();
     })();
     return stopping;

@@ -1,4 +1,5 @@
 import { ValidationError } from "../errors.js";
+import { queryWholeNumber } from "../http/query-number.js";
 
 export const DEFAULT_ADMIN_PAGE_SIZE = 20;
 export const MAX_ADMIN_PAGE_SIZE = 100;
@@ -13,11 +14,10 @@ export interface AdminPage<T> {
 
 /** `?limit=&starting_after=` as the webhook lists read them; a bad limit names the field. */
 export function adminPageOptions(url: URL): { limit: number; startingAfter?: string } {
-  const rawLimit = url.searchParams.get("limit");
+  const limit = queryWholeNumber(url.searchParams, "limit");
   const startingAfter = url.searchParams.get("starting_after") ?? undefined;
-  if (rawLimit === null) return { limit: DEFAULT_ADMIN_PAGE_SIZE, startingAfter };
-  const limit = Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ADMIN_PAGE_SIZE) {
+  if (limit === undefined) return { limit: DEFAULT_ADMIN_PAGE_SIZE, startingAfter };
+  if (limit < 1 || limit > MAX_ADMIN_PAGE_SIZE) {
     throw new ValidationError("query is invalid", [
       { field: "limit", reason: `must be an integer from 1 to ${MAX_ADMIN_PAGE_SIZE}` },
     ]);

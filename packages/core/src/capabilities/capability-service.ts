@@ -12,6 +12,7 @@ import type { CapabilityPolicy } from "./policies.js";
 import { createCapabilityRegistry } from "./registry.js";
 import { inventoryProviderTimeoutMs, withStockDeadline } from "./provider-deadline.js";
 import { createCapabilityRuntime, type InvokeOptions, type InvokeResult } from "./runtime.js";
+import { wholeNumberOption } from "./whole-number-option.js";
 
 /** A built-in capability's name, or any other registered one (`string`: known only at run time). */
 export type CapabilityName = keyof BuiltinCapabilities | (string & {});
@@ -38,11 +39,11 @@ export type CapabilityInvoke = <N extends CapabilityName>(
 
 /** `createVitrina({ capabilities: { … } })`. */
 export interface CapabilityOptions {
-  /** How long an `executing` attempt is presumed alive before a retry may reconcile it. Default 30000. */
+  /** How long an `executing` attempt is presumed alive before a retry may reconcile it: a positive integer of milliseconds. Default 30000. */
   attemptLeaseMs?: number;
   /** The MCP server's address in the catalog: a path or an absolute URL. Default `/mcp`. */
   mcpUrl?: string;
-  /** `max-age` of `GET /v1/capabilities`. Default 300 seconds. */
+  /** `max-age` of `GET /v1/capabilities`: an integer ≥ 0 of seconds. Default 300. */
   catalogMaxAgeSeconds?: number;
   /**
    * How long `inventory.check` waits for each inventory provider; one that hasn't answered by then
@@ -68,6 +69,11 @@ export interface CapabilityServiceDeps {
 export function createCapabilityService(deps: CapabilityServiceDeps) {
   const { storage, clock, ids, options } = deps;
   const providerTimeoutMs = inventoryProviderTimeoutMs(options.inventoryProviderTimeoutMs);
+  const attemptLeaseMs = wholeNumberOption("capabilities.attemptLeaseMs", options.attemptLeaseMs, {
+    fallback: DEFAULT_ATTEMPT_LEASE_MS,
+    least: 1,
+    unit: "milliseconds",
+  });
   const registry = createCapabilityRegistry([...BUILTIN_CAPABILITIES, ...(options.extra ?? [])]);
   let generatedAt = clock.now().toISOString();
   const runtime = createCapabilityRuntime({
@@ -77,7 +83,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
     ids,
     inventoryProviders: deps.inventoryProviders.map((provider) => withStockDeadline(provider, providerTimeoutMs)),
     policies: deps.policies,
-    attemptLeaseMs: options.attemptLeaseMs ?? DEFAULT_ATTEMPT_LEASE_MS,
+    attemptLeaseMs,
   });
   const catalog = (): CatalogDocument =>
     buildCatalogDocument(registry.descriptors(), generatedAt, {

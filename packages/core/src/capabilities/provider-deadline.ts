@@ -1,17 +1,16 @@
-import { VitrinaError } from "../errors.js";
 import type { InventoryProvider } from "../ports/inventory.js";
 import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
+import { wholeNumberOption } from "./whole-number-option.js";
 
 /** How long `inventory.check` waits for one inventory provider before answering without it. */
 export const DEFAULT_INVENTORY_PROVIDER_TIMEOUT_MS = 5_000;
 
 /** The option's value, or the default; `NaN` (an unset environment variable) would time out every provider at once. */
 export function inventoryProviderTimeoutMs(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_INVENTORY_PROVIDER_TIMEOUT_MS;
-  if (Number.isInteger(value) && value > 0) return value;
-  const field = "capabilities.inventoryProviderTimeoutMs";
-  throw new VitrinaError("invalid_argument", `${field} must be a positive integer (milliseconds), not ${value}`, {
-    reasons: [{ field, reason: "must be a positive integer" }],
+  return wholeNumberOption("capabilities.inventoryProviderTimeoutMs", value, {
+    fallback: DEFAULT_INVENTORY_PROVIDER_TIMEOUT_MS,
+    least: 1,
+    unit: "milliseconds",
   });
 }
 

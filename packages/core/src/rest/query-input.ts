@@ -1,4 +1,5 @@
 import { VitrinaError } from "../errors.js";
+import { isDecimal, notDecimal } from "../http/query-number.js";
 
 type JsonSchema = {
   type?: string | string[];
@@ -17,11 +18,16 @@ function typesOf(schema: JsonSchema | undefined): Set<string> {
   return types;
 }
 
-/** One query-string value as the property's type wants it; left as a string when it doesn't parse (validation says why). */
-function scalar(value: string, schema: JsonSchema | undefined): unknown {
+/**
+ * One query-string value as the property's type wants it; left as a string when it doesn't parse
+ * (validation says why). A number must be plain decimal: `?limit=0x10` is refused naming `limit`.
+ */
+function scalar(name: string, value: string, schema: JsonSchema | undefined): unknown {
   const types = typesOf(schema);
-  if ((types.has("integer") || types.has("number")) && value.trim() !== "" && Number.isFinite(Number(value)))
-    return Number(value);
+  const numeric = types.has("integer") ? "integer" : types.has("number") ? "number" : undefined;
+  if (numeric !== undefined && isDecimal(value, numeric)) return Number(value);
+  if (numeric !== undefined && !types.has("string") && Number.isFinite(Number(value)) && value.trim() !== "")
+    throw notDecimal(name);
   if (types.has("boolean") && (value === "true" || value === "false")) return value === "true";
   if (types.has("null") && value === "null" && !types.has("string")) return null;
   return value;
@@ -53,8 +59,8 @@ export function inputFromQuery(params: URLSearchParams, inputSchema: Record<stri
       );
     }
     const value = typesOf(property).has("array")
-      ? values.map((each) => scalar(each, property?.items))
-      : scalar(values[values.length - 1]!, property);
+      ? values.map((each) => scalar(name, each, property?.items))
+      : scalar(name, values[values.length - 1]!, property);
     entries.push([name, value]);
   }
   return Object.fromEntries(entries);

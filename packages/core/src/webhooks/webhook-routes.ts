@@ -2,6 +2,7 @@ import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenti
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
 import { checkedPageSize } from "./subscription-service.js";
 import { jsonResponse } from "../http/json.js";
+import { queryWholeNumber } from "../http/query-number.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import type { SendTestDelivery } from "./test-delivery.js";
@@ -10,10 +11,10 @@ import type { SendTestDelivery } from "./test-delivery.js";
 const MAX_BODY_BYTES = 16 * 1024;
 
 function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
-  const rawLimit = url.searchParams.get("limit");
+  const limit = queryWholeNumber(url.searchParams, "limit");
   const startingAfter = url.searchParams.get("starting_after") ?? undefined;
-  if (rawLimit === null) return { startingAfter };
-  return { limit: checkedPageSize(Number(rawLimit)), startingAfter };
+  if (limit === undefined) return { startingAfter };
+  return { limit: checkedPageSize(limit), startingAfter };
 }
 
 /**
