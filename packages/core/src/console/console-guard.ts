@@ -107,7 +107,10 @@ export function consoleGuard(deps: ConsoleGuardDeps) {
       };
       if (session === null) {
         await request.body?.cancel().catch(() => {});
-        const returnTo = request.method === "GET" ? `${url.pathname}${url.search}` : `${deps.root}/integrations`;
+        // Under Express's `app.use(prefix)` or Hono's `mount` the URL arrives without the prefix:
+        // put it back, or sign-in would not find the page under the console and drop the deep link.
+        const page = `${deps.mount.basePath}${deps.mount.routePath(url.pathname)}${url.search}`;
+        const returnTo = request.method === "GET" ? page : `${deps.root}/integrations`;
         return seeOther(`${deps.root}/sign-in?return_to=${encodeURIComponent(returnTo)}`);
       }
       try {
