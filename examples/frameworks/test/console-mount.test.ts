@@ -77,3 +77,41 @@ describe.each(Object.keys(mounts))("the console mounted under /vitrina with %s",
     expect(signedIn.headers.get("set-cookie")).toContain("Path=/vitrina/console;");
   });
 });
+
+// nginx's default `proxy_pass` (and many platform routers) hand the app their own upstream Host:
+// the browser's Origin is the public one, which `publicUrl` names.
+describe("the console behind a proxy that rewrites Host, with publicUrl set (Express)", () => {
+  it("accepts forms posted from the public origin and still refuses another site's", async () => {
+    const demo = await consoleDemo({ publicUrl: "https://shop.example.com" });
+    const base = await mounts.express!(demo.vitrina);
+    /** A form post as a browser on `origin` sends it (the proxy passes its own Host). */
+    const post = (path: string, origin: string, body: string, cookie?: string) =>
+      fetch(`${base}/vitrina/console${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          origin,
+          "sec-fetch-site": origin === "https://shop.example.com" ? "same-origin" : "cross-site",
+          "content-type": "application/x-www-form-urlencoded",
+          ...(cookie === undefined ? {} : { cookie }),
+        },
+        body,
+      });
+
+    const signedIn = await post("/sign-in", "https://shop.example.com", "");
+    expect(signedIn.status).toBe(303);
+    const setCookie = signedIn.headers.get("set-cookie")!;
+    expect(setCookie).toContain("; Secure");
+    const cookie = setCookie.split(";")[0]!;
+
+    const page = await (await fetch(`${base}/vitrina/console/integrations`, { headers: { cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1]!;
+    const form = new URLSearchParams({ _csrf: csrf, name: "Web form", system: "web-form" }).toString();
+    const created = await post("/integrations", "https://shop.example.com", form, cookie);
+    expect(created.status).toBeLessThan(400);
+    expect(await created.text()).toContain("https://shop.example.com/vitrina/functions/v1/lead-intake");
+
+    const forged = await post("/integrations", "https://evil.example", form, cookie);
+    expect(forged.status).toBe(403);
+  });
+});

@@ -77,12 +77,15 @@ export function problemPage(
 /**
  * A cross-site form post is refused before its token is even looked at: the browser says where
  * the post came from (`Sec-Fetch-Site`, `Origin`). The token is the real guard; this is the belt.
+ * Our own origin is `publicUrl`'s when configured (a proxy in front may hand us its own upstream
+ * Host, as nginx's default `proxy_pass` does), and the request's Host either way.
  */
-export function crossSite(request: Request): boolean {
+export function crossSite(request: Request, mount: Pick<Mount, "publicOrigin">): boolean {
   const site = request.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none") return true;
   const origin = request.headers.get("origin");
   if (origin === null || origin === "null") return origin === "null";
+  if (origin === mount.publicOrigin) return false;
   try {
     return new URL(origin).host !== (request.headers.get("host") ?? new URL(request.url).host);
   } catch {
@@ -116,7 +119,8 @@ export function consoleGuard(deps: ConsoleGuardDeps) {
       try {
         let form: URLSearchParams | null = null;
         if (request.method !== "GET") {
-          if (crossSite(request)) return refuse(403, "csrf", "This form was posted from another site and was refused.");
+          if (crossSite(request, deps.mount))
+            return refuse(403, "csrf", "This form was posted from another site and was refused.");
           form = await readConsoleForm(request);
           if (!deps.sessions.csrfMatches(session, form.get("_csrf")))
             return refuse(

@@ -54,7 +54,7 @@ export function signInRoutes(deps: {
     const url = new URL(request.url);
     const returnTo = safeReturnTo(root, url.searchParams.get("return_to"));
     if (request.method === "POST") {
-      if (crossSite(request)) {
+      if (crossSite(request, deps.mount)) {
         await request.body?.cancel().catch(() => {});
         context.logger.info({ code: "csrf", route: "console.sign-in" }, "console request refused");
         return problemPage(deps, 403, "This sign-in was posted from another site and was refused.");
