@@ -1,13 +1,9 @@
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express from "express";
 import { toNodeListener, BodyAlreadyConsumedError } from "@vitrina/http-node";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { createExpressApp } from "../express/app.mjs";
-import { expectVitrinaServed, listen, quietDemo, signedLead } from "./support.js";
+import { expectMcpOAuthFlow, expectVitrinaServed, listen, oauthDemo, quietDemo, signedLead } from "./support.js";
 
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 afterEach(async () => {
@@ -56,55 +52,8 @@ describe("Express 5 (examples/frameworks/express)", () => {
   });
 
   it("an MCP client discovers OAuth from the 401, registers, authorizes and lists tools, all under /vitrina", async () => {
-    let workspaceId = "";
-    const demo = await quietDemo({
-      basePath: "/vitrina",
-      oauth: {
-        authorize: async (_request: Request, { scopes }: { scopes: string[] }) => ({
-          userId: "owner",
-          workspaceId,
-          grantedScopes: scopes,
-        }),
-      },
-    });
-    workspaceId = demo.workspace.id;
+    const demo = await oauthDemo();
     server = await listen(createExpressApp(demo.vitrina));
-    const mcpUrl = new URL(`${server.url}/vitrina/mcp`);
-
-    const saved: {
-      client?: OAuthClientInformationMixed;
-      tokens?: OAuthTokens;
-      verifier: string;
-      authorizationUrl?: URL;
-    } = { verifier: "" };
-    const provider: OAuthClientProvider = {
-      redirectUrl: "http://127.0.0.1:9999/callback",
-      clientMetadata: {
-        client_name: "t",
-        redirect_uris: ["http://127.0.0.1:9999/callback"],
-        token_endpoint_auth_method: "none",
-      },
-      clientInformation: () => saved.client,
-      saveClientInformation: (info) => void (saved.client = info),
-      tokens: () => saved.tokens,
-      saveTokens: (tokens) => void (saved.tokens = tokens),
-      redirectToAuthorization: (url) => void (saved.authorizationUrl = url),
-      saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
-      codeVerifier: () => saved.verifier,
-    };
-    const client = new Client({ name: "t", version: "1.0.0" });
-    await expect(
-      client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })),
-    ).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(saved.authorizationUrl?.pathname).toBe("/vitrina/authorize");
-    expect(saved.authorizationUrl?.searchParams.get("resource")).toBe(mcpUrl.href);
-
-    const redirect = await fetch(saved.authorizationUrl!, { redirect: "manual" });
-    const code = new URL(redirect.headers.get("location")!).searchParams.get("code")!;
-    const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await transport.finishAuth(code);
-    await client.connect(transport);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("query_catalog");
-    await client.close();
+    await expectMcpOAuthFlow(server.url);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { createFastifyApp } from "../fastify/app.mjs";
-import { expectVitrinaServed, quietDemo } from "./support.js";
+import { expectMcpOAuthFlow, expectVitrinaServed, oauthDemo, quietDemo } from "./support.js";
 
 let app: { close(): Promise<void> } | undefined;
 afterEach(async () => {
@@ -26,5 +26,12 @@ describe("Fastify 5 (examples/frameworks/fastify, plugin @vitrina/http-node/fast
     });
     expect(note.status).toBe(201);
     expect(await note.json()).toEqual({ saved: { a: 1 } });
+  });
+
+  it("an MCP client discovers OAuth from the 401 (metadata at the origin root), registers, authorizes and lists tools", async () => {
+    const demo = await oauthDemo();
+    const fastify = await createFastifyApp(demo.vitrina);
+    app = fastify;
+    await expectMcpOAuthFlow(await fastify.listen({ port: 0, host: "127.0.0.1" }));
   });
 });

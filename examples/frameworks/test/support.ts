@@ -1,3 +1,7 @@
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { signLead } from "@vitrina/client";
@@ -79,4 +83,65 @@ export async function expectVitrinaServed(base: string, demo: Demo, mcpPath = "/
   const listed = (await mcp.json()) as { result?: { tools: { name: string }[] } };
   expect(mcp.status, JSON.stringify(listed)).toBe(200);
   expect(listed.result?.tools.map((tool) => tool.name)).toContain("query_catalog");
+}
+
+/** The demo under /vitrina with OAuth on: the `authorize` hook grants the demo owner what was asked. */
+export async function oauthDemo() {
+  let workspaceId = "";
+  const demo = await quietDemo({
+    basePath: "/vitrina",
+    oauth: {
+      authorize: async (_request: Request, { scopes }: { scopes: string[] }) => ({
+        userId: "owner",
+        workspaceId,
+        grantedScopes: scopes,
+      }),
+    },
+  });
+  workspaceId = demo.workspace.id;
+  return demo;
+}
+
+/**
+ * What an MCP client does with the app at `origin` serving `oauthDemo()` under /vitrina: discover
+ * OAuth from the 401 (the metadata documents live at the origin root, outside the mount),
+ * register, authorize, and list tools with the token.
+ */
+export async function expectMcpOAuthFlow(origin: string) {
+  const mcpUrl = new URL(`${origin}/vitrina/mcp`);
+  const saved: {
+    client?: OAuthClientInformationMixed;
+    tokens?: OAuthTokens;
+    verifier: string;
+    authorizationUrl?: URL;
+  } = { verifier: "" };
+  const provider: OAuthClientProvider = {
+    redirectUrl: "http://127.0.0.1:9999/callback",
+    clientMetadata: {
+      client_name: "t",
+      redirect_uris: ["http://127.0.0.1:9999/callback"],
+      token_endpoint_auth_method: "none",
+    },
+    clientInformation: () => saved.client,
+    saveClientInformation: (info) => void (saved.client = info),
+    tokens: () => saved.tokens,
+    saveTokens: (tokens) => void (saved.tokens = tokens),
+    redirectToAuthorization: (url) => void (saved.authorizationUrl = url),
+    saveCodeVerifier: (verifier) => void (saved.verifier = verifier),
+    codeVerifier: () => saved.verifier,
+  };
+  const client = new Client({ name: "t", version: "1.0.0" });
+  await expect(
+    client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })),
+  ).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(saved.authorizationUrl?.pathname).toBe("/vitrina/authorize");
+  expect(saved.authorizationUrl?.searchParams.get("resource")).toBe(mcpUrl.href);
+
+  const redirect = await fetch(saved.authorizationUrl!, { redirect: "manual" });
+  const code = new URL(redirect.headers.get("location")!).searchParams.get("code")!;
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await transport.finishAuth(code);
+  await client.connect(transport);
+  expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("query_catalog");
+  await client.close();
 }

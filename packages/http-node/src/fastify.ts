@@ -16,7 +16,9 @@ export interface VitrinaFastifyOptions extends NodeListenerOptions {
  * Inside its prefix it replaces every content-type parser with one that reads nothing, and hands
  * the untouched Node request to Vitrina: a lead's signature is computed over the exact bytes
  * sent, so a body parsed and re-serialised by Fastify would no longer verify. Parsers are
- * encapsulated per plugin, so the app's own routes keep Fastify's JSON parsing.
+ * encapsulated per plugin, so the app's own routes keep Fastify's JSON parsing. With OAuth on,
+ * route `vitrina.wellKnownPaths` in the app too: the discovery documents live at the origin root,
+ * outside the prefix every route of the plugin carries (see "Mount it in your framework").
  */
 export const vitrinaFastify: FastifyPluginAsync<VitrinaFastifyOptions> = async (fastify, options) => {
   const listener = toNodeListener(options.vitrina.handler, {
