@@ -1,3 +1,5 @@
+import Fastify from "fastify";
+import { vitrinaFastify } from "@vitrina/http-node/fastify";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { createFastifyApp } from "../fastify/app.mjs";
@@ -33,5 +35,18 @@ describe("Fastify 5 (examples/frameworks/fastify, plugin @vitrina/http-node/fast
     const fastify = await createFastifyApp(demo.vitrina);
     app = fastify;
     await expectMcpOAuthFlow(await fastify.listen({ port: 0, host: "127.0.0.1" }));
+  });
+
+  it("serves a prefix with characters URLs percent-encode (/café), and prints it encoded", async () => {
+    const demo = await quietDemo({ basePath: "/café" });
+    const fastify = Fastify();
+    app = fastify;
+    await fastify.register(vitrinaFastify, { vitrina: demo.vitrina, prefix: "/café" });
+    const url = await fastify.listen({ port: 0, host: "127.0.0.1" });
+    // fetch sends the path as /caf%C3%A9/…, as browsers and HTTP clients do.
+    const catalog = await fetch(`${url}/café/v1/capabilities`);
+    expect(catalog.status).toBe(200);
+    expect(((await catalog.json()) as { mcpServer: { url: string } }).mcpServer.url).toBe("/caf%C3%A9/mcp");
+    expect(demo.vitrina.basePath).toBe("/caf%C3%A9");
   });
 });

@@ -398,7 +398,7 @@ export function createVitrina(options: VitrinaOptions) {
     logger,
     /** The OAuth server (its `authenticate` resolves access tokens), or null when `oauth` is not configured. */
     oauth,
-    /** The mount prefix (`basePath` option), `""` at the origin root. */
+    /** The mount prefix (`basePath` option, percent-encoded as in a URL: `/caf%C3%A9`), `""` at the origin root. */
     basePath: mount.basePath,
     /**
      * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents

@@ -10,7 +10,7 @@ export interface MountOptions {
 
 /** The mount, resolved once: every URL Vitrina serves or prints derives from it. */
 export interface Mount {
-  /** `""` or `/prefix` (no trailing slash). */
+  /** `""` or `/prefix` (no trailing slash), percent-encoded as in a URL. */
   basePath: string;
   /** The configured `publicUrl` as an origin, or undefined when URLs follow each request. */
   publicOrigin: string | undefined;
@@ -32,7 +32,8 @@ function normaliseBasePath(basePath: string | undefined): string {
       `must be a path starting with "/" without query, fragment, spaces or "//" (got "${basePath}")`,
     );
   }
-  return basePath.replace(/\/+$/, "");
+  // In the form request paths arrive in (`/café` → `/caf%C3%A9`): matched against them, and printed in URLs.
+  return new URL(basePath, "http://base-path.invalid").pathname.replace(/\/+$/, "");
 }
 
 function normalisePublicUrl(publicUrl: string | undefined): string | undefined {
