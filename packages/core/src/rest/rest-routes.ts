@@ -1,7 +1,7 @@
 import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, InsufficientScopeError, NotFoundError, VitrinaError } from "../errors.js";
-import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
+import { errorResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
@@ -85,15 +85,11 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       }
       if (method === "GET" && descriptor.execution === "command") {
         await request.body?.cancel().catch(() => {});
-        return jsonResponse(
-          {
-            error: new VitrinaError(
-              "method_not_allowed",
-              `${name} is a command: call it with POST and a JSON body`,
-            ).toJSON(),
-          },
-          405,
+        return errorResponse(
+          new VitrinaError("method_not_allowed", `${name} is a command: call it with POST and a JSON body`),
+          context.logger,
           { allow: "POST" },
+          context.requestId,
         );
       }
       const principal = await options.authenticate(request);
