@@ -38,6 +38,16 @@ function keyRefusal(capability: string, header: string | null): VitrinaError {
   );
 }
 
+/** The runtime's `idempotency_key_reused`, naming the header a REST caller sets instead of the runtime's `idempotencyKey`. */
+function keyReused(error: VitrinaError): VitrinaError {
+  return new VitrinaError("idempotency_key_reused", error.message, {
+    reasons: [
+      { field: IDEMPOTENCY_HEADER, reason: "was used with a different input; send a new key for a new change" },
+    ],
+    cause: error,
+  });
+}
+
 /** The runtime's refusal of a call without an idempotency key (it names `idempotencyKey`). */
 const refusesMissingKey = (error: unknown) =>
   error instanceof VitrinaError &&
@@ -121,6 +131,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
           return errorResponse(error, context.logger, { "www-authenticate": challenge }, context.requestId);
         }
         if (keyed && idempotencyKey === undefined && refusesMissingKey(error)) throw keyRefusal(name, keyHeader);
+        if (error instanceof VitrinaError && error.code === "idempotency_key_reused") throw keyReused(error);
         if (!(error instanceof AttemptInProgressError)) throw error;
         // The first call with this key still runs: say when its lease ends, so the retry replays it.
         const seconds = Math.max(1, Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000));

@@ -42,4 +42,18 @@ describe("REST refusals", () => {
       request_id: refused.headers.get("x-request-id"),
     });
   });
+
+  it("names the Idempotency-Key header, the field the caller sets, when a key is reused with another input", async () => {
+    const headers = { "idempotency-key": "rename-reused" };
+    expect(
+      (await call("POST", "/v1/rest/contacts.update", headers, { contact_id: contactId, name: "Ana" })).status,
+    ).toBe(200);
+    const reused = await call("POST", "/v1/rest/contacts.update", headers, { contact_id: contactId, name: "Eva" });
+    expect(reused.status).toBe(422);
+    expect(reused.json.error.code).toBe("idempotency_key_reused");
+    expect(reused.json.error.message).toContain("use a new key");
+    expect(reused.json.error.reasons).toEqual([
+      { field: "Idempotency-Key", reason: "was used with a different input; send a new key for a new change" },
+    ]);
+  });
 });
