@@ -84,6 +84,8 @@ function capabilityPaths(descriptors: CapabilityDescriptor[]): Record<string, Sc
     const post = {
       ...common,
       operationId: operationId(d.name, "post"),
+      // Only a body can be too large or not JSON.
+      responses: { ...common.responses, ...errors(413, 415) },
       ...(keyed && {
         parameters: [
           {
@@ -181,7 +183,7 @@ function webhookApiPaths(): Record<string, Schema> {
         security: read,
         responses: {
           "200": { description: "Subscriptions.", content: json(page(ref("Subscription"))) },
-          ...errors(401, 403),
+          ...errors(400, 401, 403),
         },
       },
       post: {
@@ -192,7 +194,7 @@ function webhookApiPaths(): Record<string, Schema> {
         requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.create, "input")) },
         responses: {
           "201": { description: "Created.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 422),
+          ...errors(400, 401, 403, 413, 415, 422),
         },
       },
     },
@@ -205,7 +207,7 @@ function webhookApiPaths(): Record<string, Schema> {
         security: read,
         responses: {
           "200": { description: "The subscription.", content: json(ref("Subscription")) },
-          ...errors(401, 403, 404),
+          ...errors(400, 401, 403, 404),
         },
       },
       patch: {
@@ -216,7 +218,7 @@ function webhookApiPaths(): Record<string, Schema> {
         requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.update, "input")) },
         responses: {
           "200": { description: "Updated.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 404, 422),
+          ...errors(400, 401, 403, 404, 413, 415, 422),
         },
       },
       delete: {
@@ -224,7 +226,7 @@ function webhookApiPaths(): Record<string, Schema> {
         operationId: "webhooks_delete",
         summary: "Deletes the subscription and stops its pending deliveries.",
         security: write,
-        responses: { "204": { description: "Deleted." }, ...errors(401, 403, 404) },
+        responses: { "204": { description: "Deleted." }, ...errors(400, 401, 403, 404) },
       },
     },
     "/v1/webhooks/{id}/deliveries": {
@@ -240,7 +242,7 @@ function webhookApiPaths(): Record<string, Schema> {
         ],
         responses: {
           "200": { description: "Deliveries.", content: json(page(ref("Delivery"))) },
-          ...errors(400, 401, 403, 404),
+          ...errors(400, 401, 403, 404, 422),
         },
       },
     },
@@ -252,8 +254,8 @@ function webhookApiPaths(): Record<string, Schema> {
         summary: "Makes a delivery due again now (a new attempt, same event id).",
         security: write,
         responses: {
-          "200": { description: "Rescheduled.", content: json(ref("Delivery")) },
-          ...errors(401, 403, 404, 409),
+          "202": { description: "Rescheduled: due now.", content: json(ref("Delivery")) },
+          ...errors(400, 401, 403, 404, 409),
         },
       },
     },

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serve } from "@vitrina/http-node";
+import { restVitrina } from "./openapi-types.js";
+
+type Operation = { responses: Record<string, unknown> };
+
+/**
+ * What the server answers, held against what `GET /v1/openapi.json` promises for the same
+ * operation: a status the document doesn't list leaves a generated client with an untyped answer.
+ */
+describe("GET /v1/openapi.json against the server's answers", () => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  let document: { paths: Record<string, Record<string, Operation>> };
+  let subscriptionId: string;
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    const vitrina = restVitrina({ webhooks: { allowInsecureLoopback: true } });
+    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+    const { secret } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+      name: "ERP",
+      scopes: ["catalog:read", "webhooks:read", "webhooks:write"],
+    });
+    headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
+    server = await serve(vitrina.handler, { port: 0, handleSignals: false });
+    document = await (await fetch(`${server.url}/v1/openapi.json`)).json();
+    const subscription = {
+      url: "http://127.0.0.1:9/hooks",
+      events: ["quote.created"],
+      secret: "whsec_0123456789abcdefABCDEF",
+    };
+    subscriptionId = (await call("POST", "/v1/webhooks", JSON.stringify(subscription))).json.id;
+  });
+  afterAll(() => server.close());
+
+  async function call(method: string, path: string, body?: string, extra: Record<string, string> = {}) {
+    const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, ...extra }, body });
+    const text = await response.text();
+    return { status: response.status, json: text === "" ? null : JSON.parse(text) };
+  }
+
+  /** The statuses the document lists for `method` on the templated `path`. */
+  const documented = (path: string, method: string) => Object.keys(document.paths[path]![method]!.responses);
+
+  it("lists every status an operation answers: 202 on resend, 422 for a bad page size, 400 for a bad parameter, 413 and 415 for JSON bodies", async () => {
+    const test = await call("POST", `/v1/webhooks/${subscriptionId}/test`);
+    const resend = await call("POST", `/v1/webhooks/${subscriptionId}/deliveries/${test.json.delivery_id}/resend`);
+    const badLimit = await call("GET", `/v1/webhooks/${subscriptionId}/deliveries?limit=0`);
+    const tooLarge = JSON.stringify({ search: "x".repeat(70 * 1024) });
+    const answers = [
+      ["/v1/webhooks/{id}/deliveries/{deliveryId}/resend", "post", resend.status],
+      ["/v1/webhooks/{id}/deliveries", "get", badLimit.status],
+      ["/v1/webhooks", "post", (await call("POST", "/v1/webhooks", "{}", { "content-type": "text/plain" })).status],
+      ["/v1/webhooks", "post", (await call("POST", "/v1/webhooks", tooLarge)).status],
+      ["/v1/webhooks/{id}", "patch", (await call("PATCH", `/v1/webhooks/${subscriptionId}`, tooLarge)).status],
+      [
+        "/v1/webhooks/{id}",
+        "patch",
+        (await call("PATCH", `/v1/webhooks/${subscriptionId}`, "{}", { "content-type": "text/plain" })).status,
+      ],
+      ["/v1/webhooks/{id}", "get", (await call("GET", "/v1/webhooks/%E0%A4%A")).status],
+      ["/v1/webhooks/{id}", "delete", (await call("DELETE", "/v1/webhooks/%E0%A4%A")).status],
+      ["/v1/webhooks", "get", (await call("GET", "/v1/webhooks?cursor=%00")).status],
+      ["/v1/rest/catalog.search", "post", (await call("POST", "/v1/rest/catalog.search", tooLarge)).status],
+      [
+        "/v1/rest/catalog.search",
+        "post",
+        (await call("POST", "/v1/rest/catalog.search", "{}", { "content-type": "text/plain" })).status,
+      ],
+    ] as const;
+    expect(answers.map(([, , status]) => status)).toEqual([202, 422, 415, 413, 413, 415, 400, 400, 400, 413, 415]);
+    for (const [path, method, status] of answers) {
+      expect(documented(path, method), `${method.toUpperCase()} ${path} answers ${status}`).toContain(String(status));
+    }
+  });
+});
