@@ -6,6 +6,7 @@ import { EVENT_TYPES } from "../events/event-types.js";
 import { STATUS_BY_CODE } from "../http/json.js";
 import { leadPayloadSchema } from "../leads/lead-schema.js";
 import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
+import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
 import { REST_PATH } from "./rest-options.js";
 
 type Schema = Record<string, unknown>;
@@ -129,7 +130,8 @@ const deliveryView: Schema = {
   properties: {
     id: { type: "string" },
     event_id: { type: "string" },
-    event_type: { type: "string", enum: [...EVENT_TYPES] },
+    // A subscription's history also lists its test deliveries, which no subscription can choose.
+    event_type: { type: "string", enum: [...EVENT_TYPES, TEST_EVENT_TYPE] },
     status: { type: "string", enum: ["pending", "succeeded", "failed"] },
     object: { type: "string", const: "webhook_delivery" },
     subscription_id: { type: "string" },
@@ -255,6 +257,26 @@ function webhookApiPaths(): Record<string, Schema> {
         security: write,
         responses: {
           "202": { description: "Rescheduled: due now.", content: json(ref("Delivery")) },
+          ...errors(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    "/v1/webhooks/{id}/test": {
+      parameters: [id],
+      post: {
+        tags,
+        operationId: "webhooks_test",
+        summary: `Sends a synthetic ${TEST_EVENT_TYPE} event to this subscription only, through the outbox (409 when it is disabled).`,
+        security: write,
+        responses: {
+          "202": {
+            description: "Queued: due now, listed in the delivery history.",
+            content: json({
+              type: "object",
+              required: ["delivery_id", "event_id"],
+              properties: { delivery_id: { type: "string" }, event_id: { type: "string" } },
+            }),
+          },
           ...errors(400, 401, 403, 404, 409),
         },
       },

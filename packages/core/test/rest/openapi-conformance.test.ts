@@ -73,4 +73,18 @@ describe("GET /v1/openapi.json against the server's answers", () => {
       expect(documented(path, method), `${method.toUpperCase()} ${path} answers ${status}`).toContain(String(status));
     }
   });
+
+  it("describes the test-delivery route and the webhook.test deliveries it lists in a subscription's history", async () => {
+    const test = await call("POST", `/v1/webhooks/${subscriptionId}/test`);
+    expect(test.status).toBe(202);
+    const operation = document.paths["/v1/webhooks/{id}/test"]?.post as any;
+    expect(operation?.responses["202"].content["application/json"].schema.required).toEqual([
+      "delivery_id",
+      "event_id",
+    ]);
+    const history = await call("GET", `/v1/webhooks/${subscriptionId}/deliveries`);
+    const listed = history.json.data.find((delivery: any) => delivery.id === test.json.delivery_id);
+    const schemas = (document as any).components.schemas;
+    expect(schemas.Delivery.properties.event_type.enum).toContain(listed.event_type);
+  });
 });
