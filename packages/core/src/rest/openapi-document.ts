@@ -60,7 +60,11 @@ function capabilityPaths(descriptors: CapabilityDescriptor[]): Record<string, Sc
       tags: ["capabilities"],
       summary: d.summary,
       description: `Capability ${d.name} ${d.version} (${d.execution}, ${d.riskClass}); needs ${d.scopeMatch === "allOf" ? "all" : "one"} of the scopes: ${d.requiredScopes.join(", ")}.`,
-      security: [{ bearer: d.requiredScopes }],
+      // One requirement object needs all its scopes; alternatives are separate objects (OpenAPI Security Requirement Object).
+      security:
+        d.scopeMatch === "allOf"
+          ? [{ bearer: d.requiredScopes }]
+          : d.requiredScopes.map((scope) => ({ bearer: [scope] })),
       responses: {
         "200": {
           description: "The capability's output and where it came from.",

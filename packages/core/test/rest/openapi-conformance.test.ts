@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineCapability } from "@vitrina/core";
 import { serve } from "@vitrina/http-node";
 import { restVitrina } from "./openapi-types.js";
 
@@ -86,5 +88,47 @@ describe("GET /v1/openapi.json against the server's answers", () => {
     const listed = history.json.data.find((delivery: any) => delivery.id === test.json.delivery_id);
     const schemas = (document as any).components.schemas;
     expect(schemas.Delivery.properties.event_type.enum).toContain(listed.event_type);
+  });
+});
+
+describe("GET /v1/openapi.json: a capability's scopes as security requirements", () => {
+  it("offers one requirement per scope for anyOf (any one is enough) and one with every scope for allOf", async () => {
+    const withScopes = (name: string, scopeMatch: "anyOf" | "allOf") =>
+      defineCapability({
+        name,
+        version: "1.0.0",
+        summary: "Reads points.",
+        execution: "query",
+        riskClass: "read",
+        requiredScopes: ["loyalty:read", "customers:read"],
+        scopeMatch,
+        input: z.strictObject({}),
+        output: z.strictObject({ points: z.number() }),
+        idempotency: { required: false, strategy: "none" },
+        run: async () => ({ output: { points: 1 } }),
+      });
+    const vitrina = restVitrina({
+      capabilities: { extra: [withScopes("loyalty.any", "anyOf"), withScopes("loyalty.all", "allOf")] },
+    });
+    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+    const { secret } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+      name: "one scope",
+      scopes: ["customers:read"],
+    });
+    const document = await (await vitrina.handler(new Request("http://vitrina.test/v1/openapi.json"))).json();
+    const get = (name: string) =>
+      vitrina.handler(
+        new Request(`http://vitrina.test/v1/rest/${name}`, { headers: { authorization: `Bearer ${secret}` } }),
+      );
+    // A key with one of the two scopes is served by the anyOf capability and refused by the allOf one.
+    expect([(await get("loyalty.any")).status, (await get("loyalty.all")).status]).toEqual([200, 403]);
+    expect(document.paths["/v1/rest/loyalty.any"].get.security).toEqual([
+      { bearer: ["loyalty:read"] },
+      { bearer: ["customers:read"] },
+    ]);
+    expect(document.paths["/v1/rest/loyalty.all"].get.security).toEqual([
+      { bearer: ["loyalty:read", "customers:read"] },
+    ]);
+    await vitrina.close();
   });
 });
