@@ -7,6 +7,7 @@ import { STATUS_BY_CODE } from "../http/json.js";
 import { leadPayloadSchema } from "../leads/lead-schema.js";
 import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
 import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
+import { typesOf } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
 type Schema = Record<string, unknown>;
@@ -37,12 +38,15 @@ function bare(schema: Schema): Schema {
 /** An operation id from a capability name: `catalog.search` → `catalog_search`. */
 const operationId = (name: string, method: string) => `${name.replace(/[^A-Za-z0-9]/g, "_")}_${method}`;
 
-/** `GET` query parameters for a query's scalar and array-of-scalar input properties. */
+/**
+ * `GET` query parameters for a query's scalar and array-of-scalar input properties. An object, or
+ * one that may be null, is left out: inputFromQuery refuses it and asks for `POST`.
+ */
 function queryParameters(d: CapabilityDescriptor): Schema[] {
   const properties = (d.inputSchema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((d.inputSchema.required ?? []) as string[]);
   return Object.entries(properties)
-    .filter(([, schema]) => schema.type !== "object")
+    .filter(([, schema]) => !typesOf(schema).has("object"))
     .map(([name, schema]) => ({
       name,
       in: "query",

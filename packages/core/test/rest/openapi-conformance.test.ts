@@ -132,3 +132,46 @@ describe("GET /v1/openapi.json: a capability's scopes as security requirements",
     await vitrina.close();
   });
 });
+
+describe("GET /v1/openapi.json: query parameters", () => {
+  it("publishes no GET parameter the server refuses as an object, a nullable object included", async () => {
+    const vitrina = restVitrina({
+      capabilities: {
+        extra: [
+          defineCapability({
+            name: "loyalty.search",
+            version: "1.0.0",
+            summary: "Finds members.",
+            execution: "query",
+            riskClass: "read",
+            requiredScopes: ["customers:read"],
+            scopeMatch: "anyOf",
+            input: z.strictObject({
+              name: z.string().optional(),
+              filter: z.strictObject({ tier: z.string() }).nullable().optional(),
+            }),
+            output: z.strictObject({ count: z.number() }),
+            idempotency: { required: false, strategy: "none" },
+            run: async () => ({ output: { count: 0 } }),
+          }),
+        ],
+      },
+    });
+    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+    const { secret } = await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, {
+      name: "k",
+      scopes: ["customers:read"],
+    });
+    const refused = await vitrina.handler(
+      new Request("http://vitrina.test/v1/rest/loyalty.search?filter=gold", {
+        headers: { authorization: `Bearer ${secret}` },
+      }),
+    );
+    expect(refused.status).toBe(400);
+    const document = await (await vitrina.handler(new Request("http://vitrina.test/v1/openapi.json"))).json();
+    expect(document.paths["/v1/rest/loyalty.search"].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "name",
+    ]);
+    await vitrina.close();
+  });
+});
