@@ -6,6 +6,8 @@ import { EVENT_TYPES } from "../events/event-types.js";
 import { STATUS_BY_CODE } from "../http/json.js";
 import { leadPayloadSchema } from "../leads/lead-schema.js";
 import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
+import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
+import { typesOf } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
 type Schema = Record<string, unknown>;
@@ -36,12 +38,15 @@ function bare(schema: Schema): Schema {
 /** An operation id from a capability name: `catalog.search` → `catalog_search`. */
 const operationId = (name: string, method: string) => `${name.replace(/[^A-Za-z0-9]/g, "_")}_${method}`;
 
-/** `GET` query parameters for a query's scalar and array-of-scalar input properties. */
+/**
+ * `GET` query parameters for a query's scalar and array-of-scalar input properties. An object, or
+ * one that may be null, is left out: inputFromQuery refuses it and asks for `POST`.
+ */
 function queryParameters(d: CapabilityDescriptor): Schema[] {
   const properties = (d.inputSchema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((d.inputSchema.required ?? []) as string[]);
   return Object.entries(properties)
-    .filter(([, schema]) => schema.type !== "object")
+    .filter(([, schema]) => !typesOf(schema).has("object"))
     .map(([name, schema]) => ({
       name,
       in: "query",
@@ -59,7 +64,11 @@ function capabilityPaths(descriptors: CapabilityDescriptor[]): Record<string, Sc
       tags: ["capabilities"],
       summary: d.summary,
       description: `Capability ${d.name} ${d.version} (${d.execution}, ${d.riskClass}); needs ${d.scopeMatch === "allOf" ? "all" : "one"} of the scopes: ${d.requiredScopes.join(", ")}.`,
-      security: [{ bearer: d.requiredScopes }],
+      // One requirement object needs all its scopes; alternatives are separate objects (OpenAPI Security Requirement Object).
+      security:
+        d.scopeMatch === "allOf"
+          ? [{ bearer: d.requiredScopes }]
+          : d.requiredScopes.map((scope) => ({ bearer: [scope] })),
       responses: {
         "200": {
           description: "The capability's output and where it came from.",
@@ -84,6 +93,8 @@ function capabilityPaths(descriptors: CapabilityDescriptor[]): Record<string, Sc
     const post = {
       ...common,
       operationId: operationId(d.name, "post"),
+      // Only a body can be too large or not JSON.
+      responses: { ...common.responses, ...errors(413, 415) },
       ...(keyed && {
         parameters: [
           {
@@ -127,7 +138,8 @@ const deliveryView: Schema = {
   properties: {
     id: { type: "string" },
     event_id: { type: "string" },
-    event_type: { type: "string", enum: [...EVENT_TYPES] },
+    // A subscription's history also lists its test deliveries, which no subscription can choose.
+    event_type: { type: "string", enum: [...EVENT_TYPES, TEST_EVENT_TYPE] },
     status: { type: "string", enum: ["pending", "succeeded", "failed"] },
     object: { type: "string", const: "webhook_delivery" },
     subscription_id: { type: "string" },
@@ -181,7 +193,7 @@ function webhookApiPaths(): Record<string, Schema> {
         security: read,
         responses: {
           "200": { description: "Subscriptions.", content: json(page(ref("Subscription"))) },
-          ...errors(401, 403),
+          ...errors(400, 401, 403),
         },
       },
       post: {
@@ -192,7 +204,7 @@ function webhookApiPaths(): Record<string, Schema> {
         requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.create, "input")) },
         responses: {
           "201": { description: "Created.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 422),
+          ...errors(400, 401, 403, 413, 415, 422),
         },
       },
     },
@@ -205,7 +217,7 @@ function webhookApiPaths(): Record<string, Schema> {
         security: read,
         responses: {
           "200": { description: "The subscription.", content: json(ref("Subscription")) },
-          ...errors(401, 403, 404),
+          ...errors(400, 401, 403, 404),
         },
       },
       patch: {
@@ -216,7 +228,7 @@ function webhookApiPaths(): Record<string, Schema> {
         requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.update, "input")) },
         responses: {
           "200": { description: "Updated.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 404, 422),
+          ...errors(400, 401, 403, 404, 413, 415, 422),
         },
       },
       delete: {
@@ -224,7 +236,7 @@ function webhookApiPaths(): Record<string, Schema> {
         operationId: "webhooks_delete",
         summary: "Deletes the subscription and stops its pending deliveries.",
         security: write,
-        responses: { "204": { description: "Deleted." }, ...errors(401, 403, 404) },
+        responses: { "204": { description: "Deleted." }, ...errors(400, 401, 403, 404) },
       },
     },
     "/v1/webhooks/{id}/deliveries": {
@@ -240,7 +252,7 @@ function webhookApiPaths(): Record<string, Schema> {
         ],
         responses: {
           "200": { description: "Deliveries.", content: json(page(ref("Delivery"))) },
-          ...errors(400, 401, 403, 404),
+          ...errors(400, 401, 403, 404, 422),
         },
       },
     },
@@ -252,8 +264,28 @@ function webhookApiPaths(): Record<string, Schema> {
         summary: "Makes a delivery due again now (a new attempt, same event id).",
         security: write,
         responses: {
-          "200": { description: "Rescheduled.", content: json(ref("Delivery")) },
-          ...errors(401, 403, 404, 409),
+          "202": { description: "Rescheduled: due now.", content: json(ref("Delivery")) },
+          ...errors(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    "/v1/webhooks/{id}/test": {
+      parameters: [id],
+      post: {
+        tags,
+        operationId: "webhooks_test",
+        summary: `Sends a synthetic ${TEST_EVENT_TYPE} event to this subscription only, through the outbox (409 when it is disabled).`,
+        security: write,
+        responses: {
+          "202": {
+            description: "Queued: due now, listed in the delivery history.",
+            content: json({
+              type: "object",
+              required: ["delivery_id", "event_id"],
+              properties: { delivery_id: { type: "string" }, event_id: { type: "string" } },
+            }),
+          },
+          ...errors(400, 401, 403, 404, 409),
         },
       },
     },

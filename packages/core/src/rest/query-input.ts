@@ -9,7 +9,7 @@ type JsonSchema = {
 };
 
 /** The JSON types a schema allows (following `anyOf`, as zod writes optional and nullable fields). */
-function typesOf(schema: JsonSchema | undefined): Set<string> {
+export function typesOf(schema: JsonSchema | undefined): Set<string> {
   const types = new Set<string>();
   if (schema === undefined) return types;
   for (const t of Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type])

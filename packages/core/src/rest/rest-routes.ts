@@ -1,7 +1,7 @@
 import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, InsufficientScopeError, NotFoundError, VitrinaError } from "../errors.js";
-import { errorResponse, jsonResponse, jsonResponseTo } from "../http/json.js";
+import { errorResponse, jsonResponseTo } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
@@ -36,6 +36,16 @@ function keyRefusal(capability: string, header: string | null): VitrinaError {
       reasons: [{ field: IDEMPOTENCY_HEADER, reason: header === null ? "is required" : "must be 1 to 255 characters" }],
     },
   );
+}
+
+/** The runtime's `idempotency_key_reused`, naming the header a REST caller sets instead of the runtime's `idempotencyKey`. */
+function keyReused(error: VitrinaError): VitrinaError {
+  return new VitrinaError("idempotency_key_reused", error.message, {
+    reasons: [
+      { field: IDEMPOTENCY_HEADER, reason: "was used with a different input; send a new key for a new change" },
+    ],
+    cause: error,
+  });
 }
 
 /** The runtime's refusal of a call without an idempotency key (it names `idempotencyKey`). */
@@ -85,15 +95,11 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       }
       if (method === "GET" && descriptor.execution === "command") {
         await request.body?.cancel().catch(() => {});
-        return jsonResponse(
-          {
-            error: new VitrinaError(
-              "method_not_allowed",
-              `${name} is a command: call it with POST and a JSON body`,
-            ).toJSON(),
-          },
-          405,
+        return errorResponse(
+          new VitrinaError("method_not_allowed", `${name} is a command: call it with POST and a JSON body`),
+          context.logger,
           { allow: "POST" },
+          context.requestId,
         );
       }
       const principal = await options.authenticate(request);
@@ -125,6 +131,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
           return errorResponse(error, context.logger, { "www-authenticate": challenge }, context.requestId);
         }
         if (keyed && idempotencyKey === undefined && refusesMissingKey(error)) throw keyRefusal(name, keyHeader);
+        if (error instanceof VitrinaError && error.code === "idempotency_key_reused") throw keyReused(error);
         if (!(error instanceof AttemptInProgressError)) throw error;
         // The first call with this key still runs: say when its lease ends, so the retry replays it.
         const seconds = Math.max(1, Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000));

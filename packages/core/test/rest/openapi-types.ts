@@ -1,18 +1,19 @@
 import openapiTS, { astToString } from "openapi-typescript";
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger, type VitrinaOptions } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 
 export const TYPES_FIXTURE = new URL("./fixtures/openapi-types.ts", import.meta.url);
 
-/** A default Vitrina with REST on, on the memory adapter. */
-export function restVitrina() {
+/** A default Vitrina with REST on, on the memory adapter (`over` adds or replaces options). */
+export function restVitrina(over: Partial<VitrinaOptions> = {}) {
   return createVitrina({
     storage: memoryStorage(),
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 7).toString("base64"),
     logger: silentLogger,
     rest: { enabled: true },
+    ...over,
   });
 }
 
