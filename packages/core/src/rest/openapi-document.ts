@@ -427,7 +427,12 @@ export function buildOpenApiDocument(descriptors: CapabilityDescriptor[], option
     webhooks: eventWebhooks(options.eventHeaders),
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An API key (or, on MCP, an OAuth access token)." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An API key. With the `oauth` option, REST and MCP also take an OAuth access token for their own resource; the webhook and admin APIs take API keys only.",
+        },
         leadConnector: { type: "apiKey", in: "header", name: options.leadHeaders.connectorId },
         leadTimestamp: { type: "apiKey", in: "header", name: options.leadHeaders.timestamp },
         leadSignature: {
