@@ -29,6 +29,9 @@ function describeValue(value: unknown): string {
 
 function typeReason(expected: string, input: unknown): string {
   if (input === undefined) return "is required";
+  // JSON has no Infinity, but a literal beyond the largest double (1e400) parses to it.
+  if (typeof input === "number" && !Number.isFinite(input))
+    return `is too large: a number must lie within ±${Number.MAX_VALUE}`;
   return `must be ${TYPE_NAMES[expected] ?? expected}, not ${describeValue(input)}`;
 }
 

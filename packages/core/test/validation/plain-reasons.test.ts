@@ -77,6 +77,14 @@ describe("parseOrThrow words zod's issues plainly", () => {
     ]);
   });
 
+  it("says a number beyond the largest double (1e400 in JSON parses to Infinity) is too large, not fractional", () => {
+    const parsed = JSON.parse('{"count": 1e400, "ratio": -1e400}') as Record<string, unknown>;
+    expect(reasonsFor(z.object({ count: z.number().int(), ratio: z.number() }), parsed)).toEqual([
+      { field: "count", reason: `is too large: a number must lie within ±${Number.MAX_VALUE}` },
+      { field: "ratio", reason: `is too large: a number must lie within ±${Number.MAX_VALUE}` },
+    ]);
+  });
+
   it("leaves the application's global zod configuration alone", () => {
     expect(z.string().safeParse(undefined).error?.issues[0]?.message).toBe(
       "Invalid input: expected string, received undefined",
