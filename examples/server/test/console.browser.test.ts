@@ -26,8 +26,11 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
 
   beforeAll(async () => {
     await mkdir(SHOTS, { recursive: true });
-    [server, receiver] = await Promise.all([startConsoleServer(), startReceiver()]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    [server, receiver, browser] = await Promise.all([
+      startConsoleServer(),
+      startReceiver(),
+      chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
+    ]);
   });
   afterAll(async () => {
     await browser?.close();

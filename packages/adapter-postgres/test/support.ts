@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +44,30 @@ export async function freshPGlite(): Promise<PGlite> {
   await writeFile(partial, Buffer.from(await blob.arrayBuffer()));
   await rename(partial, cached);
   return db;
+}
+
+/**
+ * Copies an empty PGlite data directory (what `new PGlite(dir)` leaves after its initdb, not yet
+ * migrated) to `dir`, for a CLI or server that opens PGlite there: it finds an existing database
+ * and only migrates it, instead of running initdb (seconds, in every process that starts fresh).
+ * The first caller in a run boots one in the temp directory (keyed by PGlite's build, renamed into
+ * place whole so a concurrent reader never copies half of it); the rest copy that one.
+ */
+export async function seedPgliteDataDir(dir: string): Promise<void> {
+  const cached = join(tmpdir(), `vitrina-test-pglite-dir-${PGLITE_BUILD}`);
+  if (!existsSync(join(cached, "PG_VERSION"))) {
+    const partial = `${cached}.${process.pid}.part`;
+    await rm(partial, { recursive: true, force: true });
+    const db = new PGlite(partial);
+    await db.waitReady;
+    await db.close();
+    await rename(partial, cached).catch(async (error: NodeJS.ErrnoException) => {
+      // Another test process got there first: use its copy.
+      if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+      await rm(partial, { recursive: true, force: true });
+    });
+  }
+  await cp(cached, dir, { recursive: true });
 }
 
 export function uniqueSchema(): string {

@@ -8,8 +8,8 @@ import { openCliContext } from "../src/cli/context.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
-// separate `vitrina …` invocations would be.
-useTempPgliteDataDir("vitrina-cli-");
+// separate `vitrina …` invocations would be. The dir starts with an empty database to migrate.
+useTempPgliteDataDir("vitrina-cli-", { seeded: true });
 
 /** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
 async function run(command: CliCommand, args: string[], flags: Record<string, string>) {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVitrina, SCOPES, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
+import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
 import { storageFromEnv } from "../src/storage-from-env.js";
 import { runCli } from "./support/run-cli.js";
 
@@ -23,57 +24,53 @@ afterAll(async () => {
 describe("vitrina CLI: help, version and usage errors", () => {
   it("prints its version, the command list, and each command's own help", async () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-    expect(await cli("--version")).toMatchObject({ code: 0, stdout: `${version}\n` });
-    const help = await cli("--help");
+    // Separate processes that open no storage: they run side by side.
+    const [printed, help, connectors] = await Promise.all([
+      cli("--version"),
+      cli("--help"),
+      cli("connectors", "--help"),
+    ]);
+    expect(printed).toMatchObject({ code: 0, stdout: `${version}\n` });
     for (const name of ["migrate", "workspaces", "connectors", "api-keys", "webhooks", "deliveries", "worker"])
       expect(help.stdout).toContain(`  ${name}`);
-    const connectors = await cli("connectors", "--help");
     expect(connectors.code).toBe(0);
     expect(connectors.stdout).toContain("vitrina connectors rotate <connectorId> --user <userId>");
     expect(connectors.stdout).toContain("--public-url");
   }, 120_000);
 
   it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
-    const limit = await cli(
-      "deliveries",
-      "list",
-      "--workspace",
-      "w",
-      "--subscription",
-      "s",
-      "--user",
-      "ana",
-      "--limit",
-      "abc",
-    );
+    // Separate processes that must open no storage: they run side by side (none takes the data dir's lock).
+    const [limit, huge, vertical, currency, unknown, missing] = await Promise.all([
+      cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", "--limit", "abc"),
+      // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
+      cli(
+        "deliveries",
+        "list",
+        "--workspace",
+        "w",
+        "--subscription",
+        "s",
+        "--user",
+        "ana",
+        "--limit",
+        "100000000000000000000",
+      ),
+      cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm"),
+      cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp"),
+      cli("connectors", "list", "--wat"),
+      cli("connectors", "rotate", "--user", "ana"),
+    ]);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('vitrina: invalid_argument: --limit must be a positive whole number, got "abc"');
     expect(limit.stderr).toContain("vitrina deliveries list");
-    // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
-    const huge = await cli(
-      "deliveries",
-      "list",
-      "--workspace",
-      "w",
-      "--subscription",
-      "s",
-      "--user",
-      "ana",
-      "--limit",
-      "100000000000000000000",
-    );
     expect(huge).toMatchObject({ code: 2, stdout: "" });
     expect(huge.stderr).toContain("vitrina: invalid_argument: --limit must be at most 100, got 100000000000000000000");
-    const vertical = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm");
     expect(vertical).toMatchObject({ code: 2, stdout: "" });
     expect(vertical.stderr).toContain('--vertical must be one of real_estate, generic, got "farm"');
-    const currency = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp");
     expect(currency.code).toBe(2);
     expect(currency.stderr).toContain("--currency must be a three-letter ISO 4217 code");
-    const unknown = await cli("connectors", "list", "--wat");
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--wat'");
-    const missing = await cli("connectors", "rotate", "--user", "ana");
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing <connectorId>");
     // The command line is checked before storage opens: no embedded database was created for these.
@@ -84,6 +81,8 @@ describe("vitrina CLI: help, version and usage errors", () => {
 describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
   let workspaceId: string;
   beforeAll(async () => {
+    // Starts from an empty PGlite database (initdb done once per run) that the CLI migrates.
+    await seedPgliteDataDir(join(env().VITRINA_DATA_DIR, "pglite"));
     const created = await cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--json");
     workspaceId = JSON.parse(created.stdout).id;
   }, 60_000);

@@ -1,19 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { hostname, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
 import { LOCK_FILE, lockDataDir } from "../src/data-dir-lock.js";
 import { storageFromEnv } from "../src/storage-from-env.js";
-import { runCli } from "./support/run-cli.js";
+import { cliCommand, runCli, sourceBundle } from "./support/run-cli.js";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const require = createRequire(import.meta.url);
-const vitePath = createRequire(require.resolve("vitest/package.json")).resolve("vite");
-const runSource = join(dirname(fileURLToPath(import.meta.url)), "support/run-source.mjs");
+const demoServer = fileURLToPath(new URL("../../../examples/server/src/main.mjs", import.meta.url));
 
 let dir: string;
 beforeEach(async () => {
@@ -37,9 +34,13 @@ async function deadPid(): Promise<number> {
 /** Runs the `vitrina` CLI, built from the sources, in a separate process. */
 const cli = (...args: string[]) => runCli(args, { env: childEnv() });
 
-/** Starts the demo server (examples/server) on the data dir in a separate process. */
+/**
+ * Starts the demo server (examples/server, bundled from the sources) in a separate process, on the
+ * data dir holding an empty PGlite database to migrate (a copy: no initdb in the child).
+ */
 async function startDemoServer(): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [runSource, vitePath, root, "examples/server/src/main.mjs"], {
+  const [main] = await Promise.all([sourceBundle(demoServer), seedPgliteDataDir(join(dir, "pglite"))]);
+  const child = spawn(process.execPath, [main], {
     env: childEnv(),
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -155,7 +156,8 @@ describe("PGlite data directory lock", () => {
   });
 
   it("with the demo server running, the CLI and this process fail at once; after a crash the lock is taken over", async () => {
-    const server = await startDemoServer();
+    // The CLI is bundled while the server starts.
+    const [server] = await Promise.all([startDemoServer(), cliCommand([])]);
     try {
       const holder = JSON.parse(await readFile(join(dir, LOCK_FILE), "utf8"));
       expect(holder).toMatchObject({ pid: server.child.pid, hostname: hostname(), command: "main.mjs" });
@@ -163,27 +165,18 @@ describe("PGlite data directory lock", () => {
         `the PGlite data directory ${dir} is in use by process ${server.child.pid} \\(main\\.mjs, since ${holder.startedAt}\\); stop it, or use DATABASE_URL`,
       );
 
-      const issued = await cli(
-        "api-keys",
-        "issue",
-        "--workspace",
-        "w",
-        "--user",
-        "ana",
-        "--name",
-        "k",
-        "--scopes",
-        "catalog:read",
-      );
+      // The CLI and this process each find the lock (and change nothing): side by side.
+      const [issued] = await Promise.all([
+        cli("api-keys", "issue", "--workspace", "w", "--user", "ana", "--name", "k", "--scopes", "catalog:read"),
+        expect(storageFromEnv({ env: env() })).rejects.toMatchObject({
+          code: "storage_unavailable",
+          message: expect.stringMatching(message),
+        }),
+      ]);
       expect(issued.code).not.toBe(0);
       expect(issued.stdout).toBe("");
       expect(issued.stderr).toMatch(/^vitrina: storage_unavailable: /);
       expect(issued.stderr).toMatch(message);
-
-      await expect(storageFromEnv({ env: env() })).rejects.toMatchObject({
-        code: "storage_unavailable",
-        message: expect.stringMatching(message),
-      });
     } finally {
       server.child.kill("SIGKILL");
       await server.exited;

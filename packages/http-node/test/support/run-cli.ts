@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { vitrinaSourceAliases } from "../../../../vitest.aliases.js";
@@ -35,36 +36,70 @@ const sourcesPlugin: Plugin = {
   },
 };
 
-let bundled: Promise<string> | undefined;
+/**
+ * `import.meta.url` in each bundled source file stays that file's own URL (as when it runs from
+ * the sources), so a module finds files next to it, e.g. http-node's package.json from src/cli.ts.
+ */
+const ownImportMetaUrlPlugin: Plugin = {
+  name: "vitrina-own-import-meta-url",
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, async ({ path }) => {
+      if (path.includes("/node_modules/")) return undefined;
+      const source = await readFile(path, "utf8");
+      if (!source.includes("import.meta.url")) return undefined;
+      return {
+        contents: source.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(path).href)),
+        loader: /\.m?ts$/.test(path) ? "ts" : "js",
+        resolveDir: dirname(path),
+      };
+    });
+  },
+};
+
+const bundles = new Map<string, Promise<string>>();
+let bundleDir: string | undefined;
+
+/** This test process's own folder of bundles, removed when it exits. */
+function ownBundleDir(): string {
+  if (bundleDir === undefined) {
+    const dir = join(httpNode, "node_modules/.cache/vitrina-test-bundles", String(process.pid));
+    mkdirSync(dir, { recursive: true });
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    bundleDir = dir;
+  }
+  return bundleDir;
+}
 
 /**
- * The CLI bundled from the current sources, once per test process (about a second), instead of
- * transpiling them in every child (about five seconds per run through Vite's module runner). It
- * lives under http-node's node_modules, so its external imports resolve as the package's do, and
- * `import.meta.url` is the source file's, so it finds http-node's package.json as it would.
+ * A Node entry point of the repo (TypeScript or .mjs) bundled from the current sources, once per
+ * test process (about a second), instead of transpiling them in every child (about five seconds
+ * per run through Vite's module runner, support/run-source.mjs). The bundle keeps the entry's file
+ * name (`cli.mjs`, `main.mjs`: what a process shows as its command, e.g. in a data dir's lock) and
+ * lives under http-node's node_modules, so its external imports resolve as the package's do.
  */
-function cliBundle(): Promise<string> {
-  bundled ??= (async () => {
-    const outfile = join(httpNode, "node_modules/.cache/vitrina-test-cli", `cli-${process.pid}.mjs`);
-    mkdirSync(dirname(outfile), { recursive: true });
-    process.once("exit", () => rmSync(outfile, { force: true }));
-    await build({
-      entryPoints: [cliSource],
-      outfile,
-      bundle: true,
-      platform: "node",
-      // Node ignores "module" (main field and export condition): resolving as Node does keeps each
-      // package on the build Node would load.
-      mainFields: ["main"],
-      conditions: [],
-      format: "esm",
-      target: "node20",
-      plugins: [sourcesPlugin],
-      define: { "import.meta.url": JSON.stringify(pathToFileURL(cliSource).href) },
-      logLevel: "silent",
-    });
-    return outfile;
-  })();
+export function sourceBundle(entry: string): Promise<string> {
+  let bundled = bundles.get(entry);
+  if (bundled === undefined) {
+    bundled = (async () => {
+      const outfile = join(ownBundleDir(), `${basename(entry).replace(/\.[^.]+$/, "")}.mjs`);
+      await build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        platform: "node",
+        // Node ignores "module" (main field and export condition): resolving as Node does keeps each
+        // package on the build Node would load.
+        mainFields: ["main"],
+        conditions: [],
+        format: "esm",
+        target: "node20",
+        plugins: [sourcesPlugin, ownImportMetaUrlPlugin],
+        logLevel: "silent",
+      });
+      return outfile;
+    })();
+    bundles.set(entry, bundled);
+  }
   return bundled;
 }
 
@@ -87,5 +122,5 @@ export async function runCli(args: string[], options: { cwd?: string; env?: Reco
 
 /** The same invocation as a long-running child (e.g. `vitrina worker`), for tests that stop it. */
 export async function cliCommand(args: string[]): Promise<{ command: string; args: string[] }> {
-  return { command: process.execPath, args: [await cliBundle(), ...args] };
+  return { command: process.execPath, args: [await sourceBundle(cliSource), ...args] };
 }
