@@ -158,11 +158,13 @@ export async function run() {
     "bare",
     "vitrina-memory",
     "vitrina-stub-writes",
+    "vitrina-keep-writes",
     ...(hasPostgres ? ["reference-postgres", "vitrina-postgres"] : []),
   ];
   const { rounds, writes, checkpointsRefused } = await alternatingRounds(kinds);
   const [bare, memory] = [medianRound(rounds.bare), medianRound(rounds["vitrina-memory"])];
   const stubbedWrites = medianRound(rounds["vitrina-stub-writes"]);
+  const keptWrites = medianRound(rounds["vitrina-keep-writes"]);
   const referencePostgres = hasPostgres ? medianRound(rounds["reference-postgres"]) : null;
   const postgres = hasPostgres ? medianRound(rounds["vitrina-postgres"]) : null;
   const reference = {
@@ -178,6 +180,8 @@ export async function run() {
     loadRow("vitrina http-node + memory", memory, reference),
     // What the memory row costs apart from its storage writes: the distance no adapter can close.
     loadRow("  diagnostic: the same with a new person's two writes stubbed", stubbedWrites, reference),
+    // The least a store in the process's heap costs: the records kept as handed, nothing else.
+    loadRow("  diagnostic: stubbed, but keeping the records the two writes get", keptWrites, reference),
     ...(postgres
       ? [
           loadRow("hand-written node:http + pg, 2 round trips (reference)", referencePostgres),

@@ -4,7 +4,9 @@
 // answers 200: the reference for lead intake), "reference-postgres" (the hand-written node:http + pg
 // server of reference-postgres-intake.mjs), "vitrina-memory" or "vitrina-postgres" (DATABASE_URL), or
 // "vitrina-stub-writes": the memory kind with a new person's two writes (registerNewPerson,
-// recordOutcome) answered without writing, a diagnostic that shows what the rest of intake costs.
+// recordOutcome) answered without writing, a diagnostic that shows what the rest of intake costs, or
+// "vitrina-keep-writes": the same two writes answered alike, but with their arguments kept in an
+// array, the least any store in the process's heap must do (no copy, no index, no lookup).
 // Announces { url, connectorId, secret } when ready (see ipc.mjs).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
@@ -127,12 +129,40 @@ async function stubbedWrites() {
   };
 }
 
+/**
+ * stubbedWrites, but every record the two writes are handed is kept, as it was handed (nothing
+ * copied or indexed): what holding a lead's records in this process's heap costs on its own, in
+ * garbage collection and in the pages the growing heap touches.
+ */
+async function keptWrites() {
+  const stubbed = await stubbedWrites();
+  const kept = [];
+  return {
+    ...stubbed,
+    leads: {
+      ...stubbed.leads,
+      registerNewPerson: async (...records) => {
+        kept.push(records);
+        return true;
+      },
+    },
+    outbound: {
+      ...stubbed.outbound,
+      recordOutcome: async (...records) => {
+        kept.push(records);
+        return stubbed.outbound.recordOutcome(...records);
+      },
+    },
+  };
+}
+
 let info;
 if (kind === "fixed") info = await startFixed();
 else if (kind === "bare") info = await startBare();
 else if (kind === "vitrina-memory")
   info = await startVitrina((await import("@vitrina/adapter-memory")).memoryStorage());
 else if (kind === "vitrina-stub-writes") info = await startVitrina(await stubbedWrites());
+else if (kind === "vitrina-keep-writes") info = await startVitrina(await keptWrites());
 else if (kind === "reference-postgres") info = await startReferencePostgres();
 else if (kind === "vitrina-postgres") {
   const { postgresStorage } = await import("@vitrina/adapter-postgres");
