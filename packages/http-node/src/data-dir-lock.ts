@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { VitrinaError } from "@vitrina/core";
 
 /**
@@ -41,22 +41,6 @@ function processStartOf(pid: number): string | undefined {
   }
 }
 
-/**
- * The lock files this process holds, shared by every copy of this module in the process: a lock
- * naming this pid that isn't among them was left by an earlier process that had the same pid.
- */
-const heldHere: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for("vitrina.dataDirLocks")] ??=
-  new Set<string>()) as Set<string>;
-
-/** `path` with its directory resolved, so two spellings of one directory (relative, a symlink) are one lock. */
-function lockKey(path: string): string {
-  try {
-    return join(realpathSync(dirname(path)), basename(path));
-  } catch {
-    return path;
-  }
-}
-
 export const LOCK_FILE = "vitrina.lock";
 
 function readHolder(path: string): { raw: string; holder: Holder | null } | null {
@@ -78,18 +62,20 @@ function readHolder(path: string): { raw: string; holder: Holder | null } | null
 }
 
 /**
- * Whether `holder` of the lock at `path` may still be running: on this host, ask the kernel
- * (and, where the lock recorded it, compare the start time of the process now holding that pid);
- * on another, assume so.
+ * Whether `holder` may still be running: on this host, ask the kernel whether its pid is in use
+ * and, where the lock recorded it, whether the process using it started when the holder did (the
+ * same start time and this pid: this very process, from another opener or thread); on another
+ * host, assume so.
  */
-function mayBeAlive(holder: Holder, path: string): boolean {
+function mayBeAlive(holder: Holder): boolean {
   if (holder.hostname !== hostname()) return true;
-  if (holder.pid === process.pid) return heldHere.has(lockKey(path));
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  if (holder.pid !== process.pid) {
+    try {
+      process.kill(holder.pid, 0);
+    } catch (error) {
+      // EPERM: the process exists but belongs to another user.
+      if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+    }
   }
   const started = holder.processStart === undefined ? undefined : processStartOf(holder.pid);
   return started === undefined || started === holder.processStart;
@@ -151,10 +137,10 @@ export function lockDataDir(
     if (createExclusively(path, content)) return held(path, content);
     const current = readHolder(path);
     if (current === null) continue; // released between our attempt and our read
-    if (current.holder !== null && mayBeAlive(current.holder, path)) throw inUse(dir, current.holder, path);
+    if (current.holder !== null && mayBeAlive(current.holder)) throw inUse(dir, current.holder, path);
     if (!createExclusively(guardPath, content)) {
       const guard = readHolder(guardPath);
-      if (guard?.holder && mayBeAlive(guard.holder, guardPath)) throw inUse(dir, guard.holder, path);
+      if (guard?.holder && mayBeAlive(guard.holder)) throw inUse(dir, guard.holder, path);
       if (guard !== null) unlinkIfUnchanged(guardPath, guard.raw); // left by a crash mid-takeover
       continue;
     }
@@ -178,12 +164,9 @@ export function lockDataDir(
 
 function held(path: string, content: string): DataDirLock {
   let released = false;
-  const key = lockKey(path);
-  heldHere.add(key);
   const release = () => {
     if (released) return;
     released = true;
-    heldHere.delete(key);
     process.off("exit", release);
     try {
       unlinkIfUnchanged(path, content);
