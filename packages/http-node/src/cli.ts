@@ -63,11 +63,20 @@ async function main(argv: string[]): Promise<void> {
       options: { ...globalFlags, ...command.flags },
       strict: true,
       allowPositionals: true,
+      tokens: true,
     });
   } catch (error) {
     throw Object.assign(new UsageError((error as Error).message), { command });
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
+  // parseArgs keeps the last of `--user ana --user bob`: refuse it rather than act as one of them.
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    if (seen.has(token.name))
+      throw Object.assign(new UsageError(`--${token.name} is given more than once`, `--${token.name}`), { command });
+    seen.add(token.name);
+  }
   const configFile = findConfigFileOrUsageError(values.config as string | undefined);
   const setup: CliSetup = {
     config: configFile === null ? {} : await loadConfigFile(configFile),

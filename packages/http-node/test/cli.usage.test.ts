@@ -14,6 +14,9 @@ import { runCli } from "./support/run-cli.js";
 let cwd: string;
 const env = () => ({ DATABASE_URL: "", VITRINA_SECRET_KEY: "", VITRINA_DATA_DIR: join(cwd, ".vitrina") });
 const cli = (...args: string[]) => runCli(args, { cwd, env: env() });
+/** `vitrina deliveries list` with its required flags, then `flags`. */
+const deliveriesList = (...flags: string[]) =>
+  cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", ...flags);
 beforeAll(async () => {
   cwd = await mkdtemp(join(tmpdir(), "vitrina-cli-usage-"));
 });
@@ -41,20 +44,9 @@ describe("vitrina CLI: help, version and usage errors", () => {
   it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
     // Separate processes that must open no storage: they run side by side (none takes the data dir's lock).
     const [limit, huge, vertical, currency, unknown, missing] = await Promise.all([
-      cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", "--limit", "abc"),
+      deliveriesList("--limit", "abc"),
       // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
-      cli(
-        "deliveries",
-        "list",
-        "--workspace",
-        "w",
-        "--subscription",
-        "s",
-        "--user",
-        "ana",
-        "--limit",
-        "100000000000000000000",
-      ),
+      deliveriesList("--limit", "100000000000000000000"),
       cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm"),
       cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp"),
       cli("connectors", "list", "--wat"),
@@ -74,6 +66,21 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing <connectorId>");
     // The command line is checked before storage opens: no embedded database was created for these.
+    expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
+  }, 120_000);
+
+  it("refuses a flag given twice, in either form, rather than keeping the last one", async () => {
+    const [user, mixed, json] = await Promise.all([
+      cli("workspaces", "list", "--user", "ana", "--user", "bob"),
+      deliveriesList("--limit=5", "--limit", "50"),
+      cli("workspaces", "list", "--user", "ana", "--json", "--json"),
+    ]);
+    expect(user).toMatchObject({ code: 2, stdout: "" });
+    expect(user.stderr).toContain("vitrina: invalid_argument: --user is given more than once");
+    expect(user.stderr).toContain("vitrina workspaces list");
+    expect(mixed).toMatchObject({ code: 2, stdout: "" });
+    expect(mixed.stderr).toContain("--limit is given more than once");
+    expect(json).toMatchObject({ code: 2, stdout: "" });
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
 });
