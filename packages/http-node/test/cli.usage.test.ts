@@ -7,7 +7,7 @@ import { createVitrina, SCOPES, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
 import { storageFromEnv } from "../src/storage-from-env.js";
-import { runCli } from "./support/run-cli.js";
+import { runCli, type CliRun } from "./support/run-cli.js";
 
 // Item 8 of issue 13: the CLI as a person at the console meets it, each step a separate process on
 // one embedded PGlite data directory.
@@ -69,21 +69,41 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
 
+  it("refuses a word past the command's arguments (exit 2) rather than ignoring it", async () => {
+    const [list, rotate, cleanup, migrate] = await Promise.all([
+      // `--user` forgotten before the second word: it would run with "ana" ignored.
+      cli("workspaces", "list", "--user", "bob", "ana"),
+      cli("connectors", "rotate", "c1", "c2", "--user", "ana"),
+      cli("cleanup", "now"),
+      cli("migrate", "down"),
+    ]);
+    expectUsageError(list, 'vitrina: invalid_argument: unexpected argument "ana"');
+    expect(list.stderr).toContain("vitrina workspaces list");
+    expectUsageError(rotate, 'unexpected argument "c2"');
+    expectUsageError(cleanup, 'unexpected argument "now"');
+    expectUsageError(migrate, 'unexpected argument "down"');
+    expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
+  }, 120_000);
+
   it("refuses a flag given twice, in either form, rather than keeping the last one", async () => {
     const [user, mixed, json] = await Promise.all([
       cli("workspaces", "list", "--user", "ana", "--user", "bob"),
       deliveriesList("--limit=5", "--limit", "50"),
       cli("workspaces", "list", "--user", "ana", "--json", "--json"),
     ]);
-    expect(user).toMatchObject({ code: 2, stdout: "" });
-    expect(user.stderr).toContain("vitrina: invalid_argument: --user is given more than once");
+    expectUsageError(user, "vitrina: invalid_argument: --user is given more than once");
     expect(user.stderr).toContain("vitrina workspaces list");
-    expect(mixed).toMatchObject({ code: 2, stdout: "" });
-    expect(mixed.stderr).toContain("--limit is given more than once");
-    expect(json).toMatchObject({ code: 2, stdout: "" });
+    expectUsageError(mixed, "--limit is given more than once");
+    expectUsageError(json, "--json is given more than once");
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
 });
+
+/** Exit 2, nothing on stdout, `message` on stderr. */
+function expectUsageError(run: CliRun, message: string): void {
+  expect(run, run.stderr).toMatchObject({ code: 2, stdout: "" });
+  expect(run.stderr).toContain(message);
+}
 
 describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
   let workspaceId: string;
