@@ -111,7 +111,8 @@ function findConfigFileOrUsageError(explicit: string | undefined): string | null
 /** `vitrina: code: message`, then every field at fault; a usage error also shows the command's usage. */
 function report(error: unknown): number {
   if (!isVitrinaError(error)) {
-    console.error(`vitrina: ${(error as Error).message ?? String(error)}`);
+    // Anything can be thrown (a config file's `throw null`): never fail while reporting it.
+    console.error(`vitrina: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
   const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error), ...outageCause(error)];

@@ -121,4 +121,22 @@ describe("config file errors", () => {
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("must export default an options object");
   }, 120_000);
+
+  it("a config function that throws, or a config that isn't an options object, is named in one line", async () => {
+    const file = join(cwd, "vitrina.config.mjs");
+    const run = async (source: string) => {
+      await writeFile(file, source);
+      return runCli(["workspaces", "list", "--user", "ana", "--memory"], { cwd });
+    };
+    const thrown = await run('export default () => { throw new Error("ACME_KEY is not set"); };\n');
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toBe(
+      `vitrina: invalid_argument: ${file}: its exported function threw: ACME_KEY is not set\n`,
+    );
+    const thrownNull = await run("export default async () => { throw null; };\n");
+    expect(thrownNull.stderr).toBe(`vitrina: invalid_argument: ${file}: its exported function threw: null\n`);
+    const list = await run("export default [{ headerPrefix: 'Acme' }];\n");
+    expect(list).toMatchObject({ code: 1, stdout: "" });
+    expect(list.stderr).toContain(`${file} must export default an options object`);
+  }, 120_000);
 });
