@@ -108,6 +108,12 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
     // `migrate` reads the same config: the app's schema.
     const migrated = await runCli(["migrate"], { cwd, env: envFor(backend) });
     expect(migrated.stdout, migrated.stderr).toContain(`(schema ${schema})`);
+    // `--json` prints JSON and only JSON on stdout, as every other command does.
+    const json = await runCli(["migrate", "--json"], { cwd, env: envFor(backend) });
+    expect(JSON.parse(json.stdout), json.stderr).toEqual({
+      migrated: true,
+      storage: expect.stringContaining(`(schema ${schema})`),
+    });
   }, 240_000);
 });
 

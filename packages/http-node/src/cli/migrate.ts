@@ -1,5 +1,6 @@
 import { noExtraArguments, UsageError, type CliCommand } from "./command.js";
 import { openConfiguredStorage } from "./context.js";
+import { printJson } from "./output.js";
 
 /** `storageFromEnv` migrates before it returns; this opens it, says where, and closes it. */
 export const migrateCommand: CliCommand = {
@@ -15,7 +16,8 @@ export const migrateCommand: CliCommand = {
       );
     }
     const configured = await openConfiguredStorage(setup);
-    console.log(`migrations applied: ${configured.description}`);
+    if (setup.out.json) printJson({ migrated: true, storage: configured.description });
+    else console.log(`migrations applied: ${configured.description}`);
     await configured.storage.close();
   },
 };
