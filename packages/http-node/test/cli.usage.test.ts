@@ -85,6 +85,17 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
 
+  it("names a DATABASE_URL that isn't a URL, without printing the password in it", async () => {
+    // An unencoded "/" in the password: the host ends there, and "hunter2" reads as the port.
+    const run = await runCli(["workspaces", "list", "--user", "ana"], {
+      cwd,
+      env: { ...env(), DATABASE_URL: "postgres://bob:hunter2/x@127.0.0.1:5432/app" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("vitrina: invalid_argument: DATABASE_URL is not a valid URL: expected postgres://");
+    expect(run.stderr).not.toContain("hunter2");
+  }, 120_000);
+
   it("refuses a flag given twice, in either form, rather than keeping the last one", async () => {
     const [user, mixed, json] = await Promise.all([
       cli("workspaces", "list", "--user", "ana", "--user", "bob"),
