@@ -96,6 +96,20 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(run.stderr).not.toContain("hunter2");
   }, 120_000);
 
+  it("without a command, refuses an unknown flag or `help <unknown command>` rather than printing the list", async () => {
+    const [none, help, typo, unknownHelp] = await Promise.all([
+      cli(),
+      cli("help"),
+      cli("--josn"),
+      cli("help", "deliverys"),
+    ]);
+    expect(none).toMatchObject({ code: 0, stderr: "" });
+    expect(none.stdout).toContain("usage: vitrina <command> [options]");
+    expect(help).toMatchObject({ code: 0, stdout: none.stdout });
+    expectUsageError(typo, "vitrina: invalid_argument: Unknown option '--josn'");
+    expectUsageError(unknownHelp, 'vitrina: invalid_argument: unknown command "deliverys"; commands: migrate,');
+  }, 120_000);
+
   it("refuses a flag given twice, in either form, rather than keeping the last one", async () => {
     const [user, mixed, json] = await Promise.all([
       cli("workspaces", "list", "--user", "ana", "--user", "bob"),
