@@ -50,24 +50,18 @@ async function main(argv: string[]): Promise<void> {
   const first = parseArgs({ args: argv, options: globalFlags, strict: false, allowPositionals: true });
   const name = first.positionals[0];
   if (first.values.version) return void console.log(version());
-  const command = commands.find((c) => c.name === (name === "help" ? first.positionals[1] : name));
-  if (name === undefined || (name === "help" && command === undefined)) return void console.log(globalUsage);
+  const wanted = name === "help" ? first.positionals[1] : name;
+  if (wanted === undefined) {
+    // `vitrina --josn` is a typo to point out, not a request for the command list.
+    parseCommandLine(argv);
+    return void console.log(globalUsage);
+  }
+  const command = commands.find((c) => c.name === wanted);
   if (command === undefined)
-    throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(", ")}`);
+    throw new UsageError(`unknown command "${wanted}"; commands: ${commands.map((c) => c.name).join(", ")}`);
   if (first.values.help || name === "help") return void console.log(commandHelp(command));
 
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { ...globalFlags, ...command.flags },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw Object.assign(new UsageError((error as Error).message), { command });
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, command);
   const configFile = findConfigFileOrUsageError(values.config as string | undefined);
   const setup: CliSetup = {
     config: configFile === null ? {} : await loadConfigFile(configFile),
@@ -91,6 +85,31 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** The global flags and `command`'s, strictly: an unknown flag, or one given twice, is a usage error. */
+function parseCommandLine(argv: string[], command?: CliCommand) {
+  const usageError = (message: string, flag?: string) => Object.assign(new UsageError(message, flag), { command });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...globalFlags, ...command?.flags },
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  // parseArgs keeps the last of `--user ana --user bob`: refuse it rather than act as one of them.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option") continue;
+    if (seen.has(token.name)) throw usageError(`--${token.name} is given more than once`, `--${token.name}`);
+    seen.add(token.name);
+  }
+  return parsed;
+}
+
 function findConfigFileOrUsageError(explicit: string | undefined): string | null {
   try {
     return findConfigFile(process.cwd(), explicit);
@@ -102,7 +121,8 @@ function findConfigFileOrUsageError(explicit: string | undefined): string | null
 /** `vitrina: code: message`, then every field at fault; a usage error also shows the command's usage. */
 function report(error: unknown): number {
   if (!isVitrinaError(error)) {
-    console.error(`vitrina: ${(error as Error).message ?? String(error)}`);
+    // Anything can be thrown (a config file's `throw null`): never fail while reporting it.
+    console.error(`vitrina: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
   const lines = [`vitrina: ${error.code}: ${error.message}`, ...reasonLines(error), ...outageCause(error)];

@@ -71,12 +71,25 @@ export async function loadConfigFile(file: string): Promise<VitrinaConfig> {
     throw new VitrinaError("invalid_argument", `could not load ${file}${hint}`, { cause });
   }
   const exported = module.default ?? module.config;
-  const config = typeof exported === "function" ? await (exported as () => unknown)() : exported;
-  if (config === null || typeof config !== "object") {
+  let config: unknown = exported;
+  if (typeof exported === "function") {
+    try {
+      config = await (exported as () => unknown)();
+    } catch (cause) {
+      throw new VitrinaError("invalid_argument", `${file}: its exported function threw: ${describeThrown(cause)}`, {
+        cause,
+      });
+    }
+  }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) {
     throw new VitrinaError(
       "invalid_argument",
       `${file} must export default an options object (or a function returning one), e.g. export default defineConfig({ headerPrefix: "Acme" })`,
     );
   }
   return config as VitrinaConfig;
+}
+
+function describeThrown(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
 }

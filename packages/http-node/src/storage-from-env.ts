@@ -102,7 +102,18 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
       connectionTimeoutMillis: 5_000,
       statement_timeout: statementTimeoutMs,
     });
-    await postgres.migrate(pool, { schema, logger: options.logger });
+    try {
+      await postgres.migrate(pool, { schema, logger: options.logger });
+    } catch (error) {
+      // pg parses the URL at the first connect and says only "Invalid URL": name the variable, and
+      // never echo the URL (it holds the password).
+      if ((error as { code?: string }).code !== "ERR_INVALID_URL") throw error;
+      throw new VitrinaError(
+        "invalid_argument",
+        "DATABASE_URL is not a valid URL: expected postgres://user:password@host:5432/database, with characters such as @ : / # ? in the user or password percent-encoded",
+        { reasons: [{ field: "DATABASE_URL", reason: "not a valid URL" }] },
+      );
+    }
     return {
       storage: postgres.postgresStorage(pool, { statementTimeoutMs, schema }),
       kind: "postgresql",

@@ -108,6 +108,12 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
     // `migrate` reads the same config: the app's schema.
     const migrated = await runCli(["migrate"], { cwd, env: envFor(backend) });
     expect(migrated.stdout, migrated.stderr).toContain(`(schema ${schema})`);
+    // `--json` prints JSON and only JSON on stdout, as every other command does.
+    const json = await runCli(["migrate", "--json"], { cwd, env: envFor(backend) });
+    expect(JSON.parse(json.stdout), json.stderr).toEqual({
+      migrated: true,
+      storage: expect.stringContaining(`(schema ${schema})`),
+    });
   }, 240_000);
 });
 
@@ -120,5 +126,23 @@ describe("config file errors", () => {
     const empty = await runCli(["migrate", "--memory"], { cwd });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("must export default an options object");
+  }, 120_000);
+
+  it("a config function that throws, or a config that isn't an options object, is named in one line", async () => {
+    const file = join(cwd, "vitrina.config.mjs");
+    const run = async (source: string) => {
+      await writeFile(file, source);
+      return runCli(["workspaces", "list", "--user", "ana", "--memory"], { cwd });
+    };
+    const thrown = await run('export default () => { throw new Error("ACME_KEY is not set"); };\n');
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toBe(
+      `vitrina: invalid_argument: ${file}: its exported function threw: ACME_KEY is not set\n`,
+    );
+    const thrownNull = await run("export default async () => { throw null; };\n");
+    expect(thrownNull.stderr).toBe(`vitrina: invalid_argument: ${file}: its exported function threw: null\n`);
+    const list = await run("export default [{ headerPrefix: 'Acme' }];\n");
+    expect(list).toMatchObject({ code: 1, stdout: "" });
+    expect(list.stderr).toContain(`${file} must export default an options object`);
   }, 120_000);
 });

@@ -7,13 +7,16 @@ import { createVitrina, SCOPES, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
 import { storageFromEnv } from "../src/storage-from-env.js";
-import { runCli } from "./support/run-cli.js";
+import { runCli, type CliRun } from "./support/run-cli.js";
 
 // Item 8 of issue 13: the CLI as a person at the console meets it, each step a separate process on
 // one embedded PGlite data directory.
 let cwd: string;
 const env = () => ({ DATABASE_URL: "", VITRINA_SECRET_KEY: "", VITRINA_DATA_DIR: join(cwd, ".vitrina") });
 const cli = (...args: string[]) => runCli(args, { cwd, env: env() });
+/** `vitrina deliveries list` with its required flags, then `flags`. */
+const deliveriesList = (...flags: string[]) =>
+  cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", ...flags);
 beforeAll(async () => {
   cwd = await mkdtemp(join(tmpdir(), "vitrina-cli-usage-"));
 });
@@ -41,20 +44,9 @@ describe("vitrina CLI: help, version and usage errors", () => {
   it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
     // Separate processes that must open no storage: they run side by side (none takes the data dir's lock).
     const [limit, huge, vertical, currency, unknown, missing] = await Promise.all([
-      cli("deliveries", "list", "--workspace", "w", "--subscription", "s", "--user", "ana", "--limit", "abc"),
+      deliveriesList("--limit", "abc"),
       // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
-      cli(
-        "deliveries",
-        "list",
-        "--workspace",
-        "w",
-        "--subscription",
-        "s",
-        "--user",
-        "ana",
-        "--limit",
-        "100000000000000000000",
-      ),
+      deliveriesList("--limit", "100000000000000000000"),
       cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--vertical", "farm"),
       cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp"),
       cli("connectors", "list", "--wat"),
@@ -76,7 +68,67 @@ describe("vitrina CLI: help, version and usage errors", () => {
     // The command line is checked before storage opens: no embedded database was created for these.
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);
+
+  it("refuses a word past the command's arguments (exit 2) rather than ignoring it", async () => {
+    const [list, rotate, cleanup, migrate] = await Promise.all([
+      // `--user` forgotten before the second word: it would run with "ana" ignored.
+      cli("workspaces", "list", "--user", "bob", "ana"),
+      cli("connectors", "rotate", "c1", "c2", "--user", "ana"),
+      cli("cleanup", "now"),
+      cli("migrate", "down"),
+    ]);
+    expectUsageError(list, 'vitrina: invalid_argument: unexpected argument "ana"');
+    expect(list.stderr).toContain("vitrina workspaces list");
+    expectUsageError(rotate, 'unexpected argument "c2"');
+    expectUsageError(cleanup, 'unexpected argument "now"');
+    expectUsageError(migrate, 'unexpected argument "down"');
+    expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
+  }, 120_000);
+
+  it("names a DATABASE_URL that isn't a URL, without printing the password in it", async () => {
+    // An unencoded "/" in the password: the host ends there, and "hunter2" reads as the port.
+    const run = await runCli(["workspaces", "list", "--user", "ana"], {
+      cwd,
+      env: { ...env(), DATABASE_URL: "postgres://bob:hunter2/x@127.0.0.1:5432/app" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("vitrina: invalid_argument: DATABASE_URL is not a valid URL: expected postgres://");
+    expect(run.stderr).not.toContain("hunter2");
+  }, 120_000);
+
+  it("without a command, refuses an unknown flag or `help <unknown command>` rather than printing the list", async () => {
+    const [none, help, typo, unknownHelp] = await Promise.all([
+      cli(),
+      cli("help"),
+      cli("--josn"),
+      cli("help", "deliverys"),
+    ]);
+    expect(none).toMatchObject({ code: 0, stderr: "" });
+    expect(none.stdout).toContain("usage: vitrina <command> [options]");
+    expect(help).toMatchObject({ code: 0, stdout: none.stdout });
+    expectUsageError(typo, "vitrina: invalid_argument: Unknown option '--josn'");
+    expectUsageError(unknownHelp, 'vitrina: invalid_argument: unknown command "deliverys"; commands: migrate,');
+  }, 120_000);
+
+  it("refuses a flag given twice, in either form, rather than keeping the last one", async () => {
+    const [user, mixed, json] = await Promise.all([
+      cli("workspaces", "list", "--user", "ana", "--user", "bob"),
+      deliveriesList("--limit=5", "--limit", "50"),
+      cli("workspaces", "list", "--user", "ana", "--json", "--json"),
+    ]);
+    expectUsageError(user, "vitrina: invalid_argument: --user is given more than once");
+    expect(user.stderr).toContain("vitrina workspaces list");
+    expectUsageError(mixed, "--limit is given more than once");
+    expectUsageError(json, "--json is given more than once");
+    expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
+  }, 120_000);
 });
+
+/** Exit 2, nothing on stdout, `message` on stderr. */
+function expectUsageError(run: CliRun, message: string): void {
+  expect(run, run.stderr).toMatchObject({ code: 2, stdout: "" });
+  expect(run.stderr).toContain(message);
+}
 
 describe("vitrina CLI: console commands with tables, reasons and URLs", () => {
   let workspaceId: string;

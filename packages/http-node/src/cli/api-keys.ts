@@ -1,5 +1,5 @@
 import { SCOPES } from "@vitrina/core";
-import { list, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
+import { list, noExtraArguments, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import { printJson, printList, printRecord } from "./output.js";
 
 /** API keys: the secret is printed once; only its hash is stored. */
@@ -16,9 +16,11 @@ scopes: ${SCOPES.join(", ")}`,
     name: { type: "string" },
     scopes: { type: "string" },
   },
-  prepare([action, keyId], flags) {
+  prepare(args, flags) {
+    const [action, keyId] = args;
     const actor = { userId: required(flags.user, "user") };
     const workspaceId = required(flags.workspace, "workspace");
+    if (action === "issue" || action === "list") noExtraArguments(args, 1);
     if (action === "issue") {
       const input = { name: required(flags.name, "name"), scopes: list(flags.scopes, "scopes") };
       return async (ctx) => {
@@ -48,6 +50,7 @@ scopes: ${SCOPES.join(", ")}`,
     }
     if (action === "revoke") {
       const id = requiredPositional(keyId, "keyId");
+      noExtraArguments(args, 2);
       return async (ctx) => {
         const revoked = await ctx.vitrina.apiKeys.revoke(actor, workspaceId, id);
         printRecord(ctx.out, revoked as unknown as Record<string, unknown>);

@@ -1,6 +1,6 @@
 import { VitrinaError, type RetentionOptions } from "@vitrina/core";
 import { resolveRetention } from "@vitrina/core/capabilities";
-import type { CliCommand } from "./command.js";
+import { noExtraArguments, type CliCommand } from "./command.js";
 
 /** `30` → 30 days, `keep` → kept forever; absent → the documented default. */
 function days(value: string | undefined, name: string): number | null | undefined {
@@ -35,21 +35,24 @@ export const cleanupCommand: CliCommand = {
   summary: "apply retention now and print what it removed per kind (--dry-run: count only)",
   usage: "vitrina cleanup [--dry-run]",
   flags: { "dry-run": { type: "boolean" } },
-  prepare: (_args, flags) => async (ctx) => {
-    const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
-    const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
-    const { extra, ...counts } = report;
-    console.log(
-      JSON.stringify(
-        {
-          ...counts,
-          ...extra,
-          settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays },
-        },
-        null,
-        2,
-      ),
-    );
-    if (!report.complete) console.error("The time budget ran out; run it again to carry on.");
+  prepare(args, flags) {
+    noExtraArguments(args, 0);
+    return async (ctx) => {
+      const settings = ctx.vitrina.maintenance.retention ?? resolveRetention(retentionFromEnv(process.env));
+      const report = await ctx.vitrina.maintenance.runRetention({ dryRun: flags["dry-run"] === true, settings });
+      const { extra, ...counts } = report;
+      console.log(
+        JSON.stringify(
+          {
+            ...counts,
+            ...extra,
+            settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays },
+          },
+          null,
+          2,
+        ),
+      );
+      if (!report.complete) console.error("The time budget ran out; run it again to carry on.");
+    };
   },
 };

@@ -80,6 +80,16 @@ export function oneOf<T extends string>(
   return value as T;
 }
 
+/**
+ * A word past the arguments the command's usage names (`workspaces list ana`, `cleanup now`) is a
+ * usage error: it is a forgotten flag name more often than not, and running without it would
+ * silently do something else.
+ */
+export function noExtraArguments(positionals: string[], count: number): void {
+  const extra = positionals[count];
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+}
+
 export function unknownAction(command: CliCommand, action: string | undefined): never {
   throw new UsageError(
     action === undefined ? `${command.name}: which action?` : `unknown ${command.name} action "${action}"`,

@@ -1,5 +1,5 @@
 import type { ConnectorView } from "@vitrina/core/capabilities";
-import { required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
+import { noExtraArguments, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
 import type { CliContext } from "./context.js";
 import { printJson, printList, printRecord } from "./output.js";
 
@@ -19,10 +19,12 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
     user: { type: "string" },
     "public-url": { type: "string" },
   },
-  prepare([action, connectorId], flags) {
+  prepare(args, flags) {
+    const [action, connectorId] = args;
     const actor = { userId: required(flags.user, "user") };
     switch (action) {
       case "create": {
+        noExtraArguments(args, 1);
         const input = {
           workspaceId: required(flags.workspace, "workspace"),
           name: required(flags.name, "name"),
@@ -35,6 +37,7 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
         };
       }
       case "list": {
+        noExtraArguments(args, 1);
         const workspaceId = required(flags.workspace, "workspace");
         return async (ctx) => {
           const connectors = await ctx.vitrina.connectors.list(actor, { workspaceId });
@@ -49,6 +52,7 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
       }
       case "rotate": {
         const id = requiredPositional(connectorId, "connectorId");
+        noExtraArguments(args, 2);
         return async (ctx) => {
           const rotated = await ctx.vitrina.connectors.rotate(actor, { connectorId: id });
           printSecret(ctx, rotated.connector, rotated.secret, flags);

@@ -1,5 +1,12 @@
 import { requireRole } from "@vitrina/core/capabilities";
-import { positiveInteger, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
+import {
+  noExtraArguments,
+  positiveInteger,
+  required,
+  requiredPositional,
+  unknownAction,
+  type CliCommand,
+} from "./command.js";
 import type { CliContext } from "./context.js";
 import { printList, printRecord } from "./output.js";
 
@@ -20,8 +27,10 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
     limit: { type: "string" },
     "starting-after": { type: "string" },
   },
-  prepare([action, deliveryId], flags) {
+  prepare(args, flags) {
+    const [action, deliveryId] = args;
     if (action !== "list" && action !== "resend") unknownAction(deliveriesCommand, action);
+    noExtraArguments(args, action === "list" ? 1 : 2);
     const workspaceId = required(flags.workspace, "workspace");
     const subscriptionId = required(flags.subscription, "subscription");
     const actor = { userId: required(flags.user, "user") };

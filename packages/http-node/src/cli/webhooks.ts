@@ -1,5 +1,5 @@
 import { requireRole } from "@vitrina/core/capabilities";
-import { required, unknownAction, type CliCommand } from "./command.js";
+import { noExtraArguments, required, unknownAction, type CliCommand } from "./command.js";
 import { printList } from "./output.js";
 
 /** The workspace's webhook subscriptions: where `deliveries list --subscription` gets its id. */
@@ -8,8 +8,9 @@ export const webhooksCommand: CliCommand = {
   summary: "list a workspace's webhook subscriptions",
   usage: "vitrina webhooks list --workspace <id> --user <userId>",
   flags: { workspace: { type: "string" }, user: { type: "string" } },
-  prepare([action], flags) {
-    if (action !== "list") unknownAction(webhooksCommand, action);
+  prepare(args, flags) {
+    if (args[0] !== "list") unknownAction(webhooksCommand, args[0]);
+    noExtraArguments(args, 1);
     const workspaceId = required(flags.workspace, "workspace");
     const actor = { userId: required(flags.user, "user") };
     return async (ctx) => {

@@ -1,5 +1,5 @@
 import { startWorker } from "../worker.js";
-import type { CliCommand } from "./command.js";
+import { noExtraArguments, type CliCommand } from "./command.js";
 import { requireSecretKey } from "./secret-box.js";
 
 /** Runs the outbox worker in this process until a signal; resolves once it stopped cleanly. */
@@ -8,16 +8,19 @@ export const workerCommand: CliCommand = {
   summary: "run the outbox worker and retention until SIGTERM/SIGINT (finishes in-flight deliveries)",
   usage: "vitrina worker [--config vitrina.config.mjs]",
   flags: {},
-  prepare: () => async (ctx) => {
-    // Signing opens every subscription's sealed secret: without the server's key nothing could be sent.
-    await requireSecretKey(ctx.storage.kind, ctx.storage.dataDir, ctx.config.secretBox);
-    // The CLI has no messaging transport of yours (unless the config gives one): the stuck
-    // first-message sweep runs in your server's worker, never here, where it would "send" into a log.
-    const worker = startWorker(ctx.vitrina, { recoverFirstMessages: ctx.config.messaging !== undefined });
-    const prefix = ctx.config.headerPrefix ?? "Vitrina";
-    console.error(
-      `vitrina worker ${worker.workerId} delivering from ${ctx.storage.description}, signing with ${prefix}-Signature; Ctrl-C to stop`,
-    );
-    await worker.stopped;
+  prepare(args) {
+    noExtraArguments(args, 0);
+    return async (ctx) => {
+      // Signing opens every subscription's sealed secret: without the server's key nothing could be sent.
+      await requireSecretKey(ctx.storage.kind, ctx.storage.dataDir, ctx.config.secretBox);
+      // The CLI has no messaging transport of yours (unless the config gives one): the stuck
+      // first-message sweep runs in your server's worker, never here, where it would "send" into a log.
+      const worker = startWorker(ctx.vitrina, { recoverFirstMessages: ctx.config.messaging !== undefined });
+      const prefix = ctx.config.headerPrefix ?? "Vitrina";
+      console.error(
+        `vitrina worker ${worker.workerId} delivering from ${ctx.storage.description}, signing with ${prefix}-Signature; Ctrl-C to stop`,
+      );
+      await worker.stopped;
+    };
   },
 };

@@ -1,4 +1,13 @@
-import { oneOf, required, unknownAction, UsageError, type CliAction, type CliCommand, type Flags } from "./command.js";
+import {
+  noExtraArguments,
+  oneOf,
+  required,
+  unknownAction,
+  UsageError,
+  type CliAction,
+  type CliCommand,
+  type Flags,
+} from "./command.js";
 import { printList, printRecord } from "./output.js";
 
 const VERTICALS = ["real_estate", "generic"] as const;
@@ -15,9 +24,11 @@ vitrina workspaces list   --user <userId>`,
     vertical: { type: "string" },
     currency: { type: "string" },
   },
-  prepare([action], flags) {
+  prepare(args, flags) {
+    const [action] = args;
+    if (action !== "create" && action !== "list") unknownAction(workspacesCommand, action);
+    noExtraArguments(args, 1);
     if (action === "create") return create(flags);
-    if (action !== "list") unknownAction(workspacesCommand, action);
     const userId = required(flags.user, "user");
     return async (ctx) => {
       const workspaces = await ctx.vitrina.workspaces.listForUser({ userId });
