@@ -239,3 +239,50 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     expect(await serverOutput.exited).toBe(0);
   });
 });
+
+describe.runIf(built)("the tour after a restart over the same data directory (built packages)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "vitrina-demo-restart-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const startDemo = async () => {
+    const child = spawn(process.execPath, [join(root, "examples/server/src/main.mjs")], {
+      cwd: dir,
+      env: cleanEnv({ PORT: "0" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = watchOutput(child);
+    await output.waitFor("Stop with Ctrl-C");
+    return { child, output };
+  };
+
+  it("says the receiver is subscribed already instead of printing the subscribe curl again", async () => {
+    const first = await startDemo();
+    const curl = parseCurl(first.output.text());
+    expect(
+      (await fetch(curl.url, { method: "POST", headers: curl.headers, body: JSON.stringify(curl.body) })).status,
+    ).toBe(201);
+    first.child.kill("SIGTERM");
+    expect(await first.output.exited).toBe(0);
+
+    const second = await startDemo();
+    try {
+      expect(second.output.text()).not.toContain("curl -X POST");
+      expect(second.output.text()).toMatch(/Subscribed already: whs_\w+ \(from an earlier run/);
+      const { webhooksUrl, apiKey } = JSON.parse(
+        await readFile(join(dir, ".vitrina", "demo-credentials.json"), "utf8"),
+      );
+      const list = (await (await fetch(webhooksUrl, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as {
+        data: unknown[];
+      };
+      expect(list.data).toHaveLength(1);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.output.exited;
+    }
+  }, 120_000);
+});
