@@ -286,3 +286,34 @@ describe.runIf(built)("the tour after a restart over the same data directory (bu
     }
   }, 120_000);
 });
+
+describe.runIf(built)("pnpm start (built packages)", () => {
+  it("stops the server gracefully when pnpm itself gets SIGTERM (a process manager, `timeout`, docker stop)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vitrina-demo-pnpm-"));
+    // Through `sh -c`, pnpm's SIGTERM ended the shell and the server ran on, orphaned, holding the port.
+    const pnpm = spawn("pnpm", ["start"], {
+      cwd: root,
+      env: cleanEnv({ PORT: "0", VITRINA_DATA_DIR: dir }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = watchOutput(pnpm);
+    try {
+      await output.waitFor("Stop with Ctrl-C");
+      const url = /listening on (\S+)/.exec(output.text())![1];
+      pnpm.kill("SIGTERM");
+      await output.exited;
+      const answers = () =>
+        fetch(`${url}/healthz`).then(
+          () => true,
+          () => false,
+        );
+      for (let i = 0; i < 100 && (await answers()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await answers()).toBe(false);
+      expect(existsSync(join(dir, "vitrina.lock"))).toBe(false); // shut down, not killed: the lock was released
+    } finally {
+      const lock = await readFile(join(dir, "vitrina.lock"), "utf8").catch(() => null);
+      if (lock !== null) process.kill(JSON.parse(lock).pid, "SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
