@@ -49,11 +49,25 @@ const server = await serveVitrina(demo.vitrina, { port, host, onShutdown: () => 
 const credentialsPath = demoCredentialsPath();
 const credentials = demoCredentials(demo, server.url, await demoWebhookSecret(credentialsPath));
 await writeDemoCredentials(credentialsPath, credentials);
+const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
 const subscription = JSON.stringify({
-  url: `http://127.0.0.1:${RECEIVER_PORT}/`,
+  url: receiverUrl,
   events: ["conversation.started"],
   secret: credentials.webhookSecret,
 });
+// On persistent storage the subscription made in an earlier run is still there: printing the curl
+// again made users add a second one, and every event arrive twice. Its secret is set to the file's
+// webhookSecret (the same one, unless the file was deleted), which the receiver reads.
+const subscribed = (await demo.vitrina.webhooks.list(demo.workspace.id)).data.filter((s) => s.url === receiverUrl);
+for (const { id } of subscribed) {
+  await demo.vitrina.webhooks.update(demo.workspace.id, id, { secret: credentials.webhookSecret });
+}
+const subscribeStep =
+  subscribed.length > 0
+    ? `Subscribed already: ${subscribed.map((s) => s.id).join(", ")} (from an earlier run; running the subscribe curl again would deliver every event twice)`
+    : `Subscribe it:
+  curl -X POST ${credentials.webhooksUrl} -H "Authorization: Bearer ${credentials.apiKey}" -H "Content-Type: application/json" \\
+    -d '${subscription}'`;
 
 console.log(`Vitrina demo server listening on ${server.url}
   storage:          ${demo.storageName}
@@ -72,7 +86,5 @@ console.log(`Vitrina demo server listening on ${server.url}
   credentials file: ${relative(process.cwd(), credentialsPath) || credentialsPath}   (the examples read it; mode 600)
 Send a signed lead:  node examples/crm-sender/src/send-lead.mjs
 Receive webhooks:    node examples/webhook-receiver/src/server.mjs   (listens on :${RECEIVER_PORT}, secret from the credentials file)
-Subscribe it:
-  curl -X POST ${credentials.webhooksUrl} -H "Authorization: Bearer ${credentials.apiKey}" -H "Content-Type: application/json" \\
-    -d '${subscription}'
+${subscribeStep}
 Stop with Ctrl-C.`);

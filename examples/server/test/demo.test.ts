@@ -239,3 +239,81 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
     expect(await serverOutput.exited).toBe(0);
   });
 });
+
+describe.runIf(built)("the tour after a restart over the same data directory (built packages)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "vitrina-demo-restart-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const startDemo = async () => {
+    const child = spawn(process.execPath, [join(root, "examples/server/src/main.mjs")], {
+      cwd: dir,
+      env: cleanEnv({ PORT: "0" }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = watchOutput(child);
+    await output.waitFor("Stop with Ctrl-C");
+    return { child, output };
+  };
+
+  it("says the receiver is subscribed already instead of printing the subscribe curl again", async () => {
+    const first = await startDemo();
+    const curl = parseCurl(first.output.text());
+    expect(
+      (await fetch(curl.url, { method: "POST", headers: curl.headers, body: JSON.stringify(curl.body) })).status,
+    ).toBe(201);
+    first.child.kill("SIGTERM");
+    expect(await first.output.exited).toBe(0);
+
+    const second = await startDemo();
+    try {
+      expect(second.output.text()).not.toContain("curl -X POST");
+      expect(second.output.text()).toMatch(/Subscribed already: whs_\w+ \(from an earlier run/);
+      const { webhooksUrl, apiKey } = JSON.parse(
+        await readFile(join(dir, ".vitrina", "demo-credentials.json"), "utf8"),
+      );
+      const list = (await (await fetch(webhooksUrl, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as {
+        data: unknown[];
+      };
+      expect(list.data).toHaveLength(1);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.output.exited;
+    }
+  }, 120_000);
+});
+
+describe.runIf(built)("pnpm start (built packages)", () => {
+  it("stops the server gracefully when pnpm itself gets SIGTERM (a process manager, `timeout`, docker stop)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vitrina-demo-pnpm-"));
+    // Through `sh -c`, pnpm's SIGTERM ended the shell and the server ran on, orphaned, holding the port.
+    const pnpm = spawn("pnpm", ["start"], {
+      cwd: root,
+      env: cleanEnv({ PORT: "0", VITRINA_DATA_DIR: dir }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = watchOutput(pnpm);
+    try {
+      await output.waitFor("Stop with Ctrl-C");
+      const url = /listening on (\S+)/.exec(output.text())![1];
+      pnpm.kill("SIGTERM");
+      await output.exited;
+      const answers = () =>
+        fetch(`${url}/healthz`).then(
+          () => true,
+          () => false,
+        );
+      for (let i = 0; i < 100 && (await answers()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await answers()).toBe(false);
+      expect(existsSync(join(dir, "vitrina.lock"))).toBe(false); // shut down, not killed: the lock was released
+    } finally {
+      const lock = await readFile(join(dir, "vitrina.lock"), "utf8").catch(() => null);
+      if (lock !== null) process.kill(JSON.parse(lock).pid, "SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
