@@ -67,7 +67,10 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   };
   const onSignal = () => void close();
   if (options.handleSignals ?? true) {
-    process.once("SIGTERM", onSignal);
+    // SIGTERM stays handled until the shutdown is over: it often comes twice (to the process group,
+    // and passed on by pnpm or a supervisor), and a second one must not end the shutdown half-way.
+    // A second Ctrl-C still does (Node's default once this listener is gone): the usual force-quit.
+    process.on("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
   return { server, url, port, close };

@@ -22,7 +22,9 @@ export interface ShutdownOnSignalOptions {
  * The shutdown of "my server + Vitrina's worker" in one process, in the only safe order: stop
  * accepting and let in-flight requests finish (they may still use Vitrina), stop the worker
  * (in-flight deliveries record their outcome), run `onShutdown`, close Vitrina (its storage),
- * exit. A second signal during the shutdown ends the process at once (the usual force-quit).
+ * exit. A second SIGINT (Ctrl-C) during the shutdown ends the process at once (the usual
+ * force-quit); a repeated SIGTERM doesn't, as it often comes twice (the process group's, and the one
+ * pnpm or a supervisor passes on).
  *
  * ```ts
  * const server = app.listen(3000);
@@ -37,7 +39,10 @@ export function shutdownOnSignal(options: ShutdownOnSignalOptions): { shutdown()
   let running: Promise<void> | null = null;
   const shutdown = () => {
     running ??= (async () => {
-      for (const signal of signals) process.off(signal, onSignal);
+      // A second Ctrl-C ends the process at once (Node's default, with the listener gone); any other
+      // signal repeated, SIGTERM above all (sent to the process group and passed on by pnpm or a
+      // supervisor), stays handled and lets the shutdown finish.
+      process.off("SIGINT", onSignal);
       let failed = false;
       const step = async (what: string, run: () => Promise<void> | void) => {
         try {
@@ -51,6 +56,7 @@ export function shutdownOnSignal(options: ShutdownOnSignalOptions): { shutdown()
       await step("stopping the outbox worker", () => options.worker?.stop());
       await step("onShutdown", () => options.onShutdown?.());
       await step("closing Vitrina", () => options.vitrina.close());
+      for (const signal of signals) process.off(signal, onSignal);
       if (options.exit ?? true) process.exit(failed ? 1 : 0);
     })();
     return running;

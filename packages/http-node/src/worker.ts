@@ -32,20 +32,22 @@ export function startWorker(
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
-      process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
       await worker.stop();
       await runShutdownHook(options.onShutdown, vitrina.logger ?? defaultLogger, { workerId: worker.workerId });
+      process.off("SIGTERM", onSignal);
       resolveStopped();
     })();
     return stopping;
   };
   const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping !== null) return; // a repeated SIGTERM: the stop under way goes on
     vitrina.logger?.info({ workerId: worker.workerId, signal }, "outbox worker received a stop signal");
     void stop();
   };
   if (options.handleSignals ?? true) {
-    process.once("SIGTERM", onSignal);
+    // As in `serve`: a repeated SIGTERM doesn't cut the stop short; a second Ctrl-C does.
+    process.on("SIGTERM", onSignal);
     process.once("SIGINT", onSignal);
   }
   return {
