@@ -8,6 +8,8 @@ export const DEFAULT_KEEP_SENT = 1000;
  * A transport for demos and development: sends nothing, logs what it would send, and keeps the
  * last `keep` messages (default 1000, oldest dropped first) in `sent` so tests and examples can look
  * at them. Bounded because a demo left running under load would otherwise grow without end.
+ * Unlike everything else Vitrina logs, its log line carries the recipient's phone and the text (the
+ * README's logging section says so): it is for demo data, never for real people's.
  */
 export function logMessagingTransport(logger: Logger, options: { keep?: number } = {}) {
   const keep = options.keep ?? DEFAULT_KEEP_SENT;
