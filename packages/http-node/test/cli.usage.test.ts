@@ -43,7 +43,8 @@ describe("vitrina CLI: help, version and usage errors", () => {
 
   it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
     // Separate processes that must open no storage: they run side by side (none takes the data dir's lock).
-    const [limit, huge, vertical, currency, unknown, missing] = await Promise.all([
+    const connectorFlags = ["--workspace", "w1", "--name", "HubSpot", "--system-id", "hubspot", "--user", "ana"];
+    const [limit, huge, vertical, currency, unknown, missing, notUrl, ftp, query] = await Promise.all([
       deliveriesList("--limit", "abc"),
       // A limit past a page (and past what PostgreSQL's LIMIT can hold) is a usage error too.
       deliveriesList("--limit", "100000000000000000000"),
@@ -51,6 +52,10 @@ describe("vitrina CLI: help, version and usage errors", () => {
       cli("workspaces", "create", "--name", "Andes", "--owner", "ana", "--currency", "clp"),
       cli("connectors", "list", "--wat"),
       cli("connectors", "rotate", "--user", "ana"),
+      // A typo in --public-url is caught before a secret is created or rotated next to a useless URL.
+      cli("connectors", "create", ...connectorFlags, "--public-url", "notaurl"),
+      cli("connectors", "rotate", "c1", "--user", "ana", "--public-url", "ftp://crm.example.com"),
+      cli("connectors", "create", ...connectorFlags, "--public-url", "https://crm.example.com/?x=1"),
     ]);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('vitrina: invalid_argument: --limit must be a positive whole number, got "abc"');
@@ -65,6 +70,16 @@ describe("vitrina CLI: help, version and usage errors", () => {
     expect(unknown.stderr).toContain("Unknown option '--wat'");
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing <connectorId>");
+    for (const [run, given] of [
+      [notUrl, "notaurl"],
+      [ftp, "ftp://crm.example.com"],
+      [query, "https://crm.example.com/?x=1"],
+    ] as const) {
+      expect(run).toMatchObject({ code: 2, stdout: "" });
+      expect(run.stderr).toContain(
+        `vitrina: invalid_argument: --public-url must be an absolute http(s) URL without query or fragment, such as https://shop.example.com/vitrina (got "${given}")`,
+      );
+    }
     // The command line is checked before storage opens: no embedded database was created for these.
     expect(existsSync(env().VITRINA_DATA_DIR)).toBe(false);
   }, 120_000);

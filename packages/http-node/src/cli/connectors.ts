@@ -1,5 +1,12 @@
 import type { ConnectorView } from "@vitrina/core/capabilities";
-import { noExtraArguments, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
+import {
+  noExtraArguments,
+  required,
+  requiredPositional,
+  unknownAction,
+  UsageError,
+  type CliCommand,
+} from "./command.js";
 import type { CliContext } from "./context.js";
 import { printJson, printList, printRecord } from "./output.js";
 
@@ -25,6 +32,7 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
     switch (action) {
       case "create": {
         noExtraArguments(args, 1);
+        checkPublicUrl(flags["public-url"]);
         const input = {
           workspaceId: required(flags.workspace, "workspace"),
           name: required(flags.name, "name"),
@@ -53,6 +61,7 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
       case "rotate": {
         const id = requiredPositional(connectorId, "connectorId");
         noExtraArguments(args, 2);
+        checkPublicUrl(flags["public-url"]);
         return async (ctx) => {
           const rotated = await ctx.vitrina.connectors.rotate(actor, { connectorId: id });
           printSecret(ctx, rotated.connector, rotated.secret, flags);
@@ -64,6 +73,24 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
     }
   },
 };
+
+/**
+ * `--public-url` as the address a CRM can send to: an absolute http(s) URL, a path allowed (a
+ * mount under a prefix), no query or fragment. Checked before anything is created or rotated, so
+ * a typo never costs a secret that was printed next to a URL nobody can use.
+ */
+function checkPublicUrl(value: unknown): void {
+  if (value === undefined) return;
+  const reason = `must be an absolute http(s) URL without query or fragment, such as https://shop.example.com/vitrina (got "${String(value)}")`;
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new UsageError(`--public-url ${reason}`, "--public-url");
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.search !== "" || url.hash !== "")
+    throw new UsageError(`--public-url ${reason}`, "--public-url");
+}
 
 /** The connector, its secret and where the CRM sends leads (the placeholder says how to fill it in). */
 function printSecret(ctx: CliContext, connector: ConnectorView, secret: string, flags: Record<string, unknown>): void {
