@@ -2,7 +2,8 @@ import { toNodeListener } from "@vitrina/http-node";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { vitrinaRouteHandlers } from "../nextjs-route/route.mjs";
-import { expectVitrinaServed, listen, quietDemo } from "./support.js";
+import { recordingLogger } from "../../../packages/http-node/test/support/recording-logger.js";
+import { expectVitrinaServed, listen, quietDemo, signedLead } from "./support.js";
 
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 afterEach(async () => {
@@ -31,6 +32,43 @@ describe("a Next.js-style (Request) => Response route handler (examples/framewor
     const demo = await quietDemo({ basePath: "/vitrina" });
     server = await listen(nextLikeServer(vitrinaRouteHandlers(demo.vitrina), "/vitrina"));
     await expectVitrinaServed(`${server.url}/vitrina`, demo);
+  });
+
+  it("answers body_already_consumed with the fix, and logs it, when a wrapper read the body first", async () => {
+    const { logger, entries } = recordingLogger();
+    const demo = await quietDemo({ basePath: "/vitrina", logger });
+    const routes = vitrinaRouteHandlers(demo.vitrina) as RouteModule;
+    // A wrapper that awaits the body (to log it, say) and then hands the same Request on.
+    const readsFirst: RouteModule = {
+      ...routes,
+      POST: async (request) => {
+        await request.json();
+        return routes.POST!(request);
+      },
+    };
+    server = await listen(nextLikeServer(readsFirst, "/vitrina"));
+    const lead = signedLead(demo);
+    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, {
+      method: "POST",
+      headers: lead.headers,
+      body: lead.body,
+    });
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { code: string; message: string; request_id: string } };
+    expect(body.error.code).toBe("body_already_consumed");
+    expect(body.error.message).toMatch(/mount Vitrina before body parsers .*request\.json\(\)/);
+    expect(body.error.request_id).toBe(response.headers.get("x-request-id"));
+    expect(entries.filter((e) => e.level === "error")).toEqual([
+      {
+        level: "error",
+        fields: expect.objectContaining({
+          code: "body_already_consumed",
+          method: "POST",
+          path: "/functions/v1/lead-intake",
+        }),
+        message: body.error.message,
+      },
+    ]);
   });
 
   it("exports a function for every method Vitrina answers", () => {

@@ -51,6 +51,7 @@ import { consoleRoutes } from "./console/console-routes.js";
 import type { ConsoleOptions } from "./console/console-options.js";
 import { withRequestId } from "./http/request-context.js";
 import { acceptsDirectBody } from "./http/direct-body.js";
+import { bodyAlreadyRead, bodyAlreadyReadResponse, MOUNT_BEFORE_BODY_PARSERS } from "./http/consumed-body.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
@@ -359,10 +360,21 @@ export function createVitrina(options: VitrinaOptions) {
   let closing = false;
   // Outermost layer: a request id on every response (the 503 while closing too), and a logger bound to it for every route.
   const handler: Handler = acceptsDirectBody(
-    withRequestId(async (request, context) => (closing ? shuttingDownResponse() : router(request, context)), {
-      ids,
-      logger,
-    }),
+    withRequestId(
+      async (request, context) => {
+        if (closing) return shuttingDownResponse();
+        if (bodyAlreadyRead(request)) {
+          const path = mount.routePath(new URL(request.url).pathname);
+          (context?.logger ?? logger).error(
+            { code: "body_already_consumed", method: request.method, path },
+            MOUNT_BEFORE_BODY_PARSERS,
+          );
+          return bodyAlreadyReadResponse(context?.requestId);
+        }
+        return router(request, context);
+      },
+      { ids, logger },
+    ),
   );
 
   return {

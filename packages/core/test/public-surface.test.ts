@@ -139,6 +139,7 @@ const expected: Record<string, string[]> = {
   "@vitrina/core/http": [
     "DEFAULT_MAX_JSON_DEPTH",
     "DIRECT_BODY_HANDLER",
+    "MOUNT_BEFORE_BODY_PARSERS",
     "READ_BODY",
     "RESPOND",
     "WEB_REQUEST",

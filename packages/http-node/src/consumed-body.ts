@@ -1,11 +1,7 @@
 import type { IncomingMessage } from "node:http";
 
-/**
- * The hint every report of a consumed body carries: the fix is in the app's middleware order.
- * Exported so framework glue and tests name the same words.
- */
-export const MOUNT_BEFORE_BODY_PARSERS =
-  "the request body was already read by middleware in front of Vitrina: mount Vitrina before body parsers (express.json(), express.urlencoded(), bodyParser, multer) or exclude its path from them; Vitrina verifies signatures over the raw bytes";
+/** The hint every report of a consumed body carries (core's words, so both answers name the same fix). */
+export { MOUNT_BEFORE_BODY_PARSERS } from "@vitrina/core/http";
 
 /**
  * True when something read the request stream before Vitrina saw it. A parser such as

@@ -12,6 +12,7 @@ export {
   type Respond,
 } from "../http/direct-body.js";
 export { bodyTooLargeResponse } from "../http/body-too-large.js";
+export { MOUNT_BEFORE_BODY_PARSERS } from "../http/consumed-body.js";
 export { readJsonBody, decodeJsonBody, DEFAULT_MAX_JSON_DEPTH, type JsonBodyLimits } from "../http/read-json.js";
 export { publicJsonRoute, type PublicJsonRouteOptions } from "../http/public-json-route.js";
 export { parseOrThrow, reasonsFromZod } from "../validation.js";
