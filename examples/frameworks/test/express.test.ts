@@ -3,7 +3,7 @@ import { toNodeListener, BodyAlreadyConsumedError } from "@vitrina/http-node";
 import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { createExpressApp } from "../express/app.mjs";
-import { expectMcpOAuthFlow, expectVitrinaServed, listen, oauthDemo, quietDemo, signedLead } from "./support.js";
+import { expectMcpOAuthFlow, expectVitrinaServed, listen, oauthDemo, quietDemo, sendSignedLead } from "./support.js";
 
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 afterEach(async () => {
@@ -32,13 +32,8 @@ describe("Express 5 (examples/frameworks/express)", () => {
     app.use("/vitrina", toNodeListener(demo.vitrina.handler, { onError: (error) => reported.push(error) }));
     server = await listen(app);
 
-    const lead = signedLead(demo);
     // No timeout needed: before the fix this request hung until the server's request timeout.
-    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, {
-      method: "POST",
-      headers: lead.headers,
-      body: lead.body,
-    });
+    const response = await sendSignedLead(`${server.url}/vitrina`, demo);
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("body_already_consumed");

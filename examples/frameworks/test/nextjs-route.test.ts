@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs example.
 import { vitrinaRouteHandlers } from "../nextjs-route/route.mjs";
 import { recordingLogger } from "../../../packages/http-node/test/support/recording-logger.js";
-import { expectVitrinaServed, listen, quietDemo, signedLead } from "./support.js";
+import { expectVitrinaServed, listen, quietDemo, sendSignedLead } from "./support.js";
 
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 afterEach(async () => {
@@ -47,12 +47,7 @@ describe("a Next.js-style (Request) => Response route handler (examples/framewor
       },
     };
     server = await listen(nextLikeServer(readsFirst, "/vitrina"));
-    const lead = signedLead(demo);
-    const response = await fetch(`${server.url}/vitrina/functions/v1/lead-intake`, {
-      method: "POST",
-      headers: lead.headers,
-      body: lead.body,
-    });
+    const response = await sendSignedLead(`${server.url}/vitrina`, demo);
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string; request_id: string } };
     expect(body.error.code).toBe("body_already_consumed");

@@ -51,18 +51,19 @@ export function signedLead(demo: Demo) {
   return { body, headers: headers as Record<string, string> };
 }
 
+/** POSTs a fresh `signedLead` to lead intake under `base` (the mount's URL). */
+export function sendSignedLead(base: string, demo: Demo): Promise<Response> {
+  const lead = signedLead(demo);
+  return fetch(`${base}/functions/v1/lead-intake`, { method: "POST", headers: lead.headers, body: lead.body });
+}
+
 /**
  * What every framework integration must get right, through the framework, over loopback: a
  * signed lead (the signature only verifies if the raw body survived), the catalog with the MCP
  * URL under the mount, and an MCP tools/list.
  */
 export async function expectVitrinaServed(base: string, demo: Demo, mcpPath = "/vitrina/mcp") {
-  const lead = signedLead(demo);
-  const accepted = await fetch(`${base}/functions/v1/lead-intake`, {
-    method: "POST",
-    headers: lead.headers,
-    body: lead.body,
-  });
+  const accepted = await sendSignedLead(base, demo);
   const acceptedBody = (await accepted.json()) as { accepted?: boolean };
   expect(accepted.status, JSON.stringify(acceptedBody)).toBe(200);
   expect(acceptedBody.accepted).toBe(true);
