@@ -11,7 +11,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const vitrinaSourceAliases: Array<{ find: RegExp; replacement: string }> = [
   { find: /^@vitrina\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
   {
-    find: /^@vitrina\/core\/(capabilities|webhooks|oauth|mcp|storage|http|demo)$/,
+    find: /^@vitrina\/core\/(capabilities|webhooks|oauth|mcp|storage|http|demo|whatsapp)$/,
     replacement: src("./packages/core/src/entries/$1.ts"),
   },
   { find: /^@vitrina\/core$/, replacement: src("./packages/core/src/index.ts") },

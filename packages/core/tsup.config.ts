@@ -13,6 +13,7 @@ export default packageBuild({
     storage: "src/entries/storage.ts",
     http: "src/entries/http.ts",
     demo: "src/entries/demo.ts",
+    whatsapp: "src/entries/whatsapp.ts",
     "testing/index": "src/testing/index.ts",
   },
   external: ["vitest"],

@@ -99,7 +99,49 @@ export function createContactRepositories(state: MemoryState, undo: UndoLog): Pi
       async optOutOfWhatsApp(workspaceId, id, at) {
         const current = read(workspaceId, id);
         if (current === null || current.whatsappOptedOutAt !== null) return current;
+        // A newer resume wins over a late copy of an older opt-out.
+        if (current.whatsappResumedAt !== undefined && current.whatsappResumedAt >= at) return current;
         return write({ ...current, whatsappOptedOutAt: at, updatedAt: at });
+      },
+      async resumeWhatsApp(workspaceId, id, at) {
+        const current = read(workspaceId, id);
+        if (current === null) return null;
+        const optedOut = current.whatsappOptedOutAt;
+        const resumedAt =
+          current.whatsappResumedAt !== undefined && current.whatsappResumedAt > at ? current.whatsappResumedAt : at;
+        return write({
+          ...current,
+          whatsappOptedOutAt: optedOut !== null && optedOut <= at ? null : optedOut,
+          whatsappResumedAt: resumedAt,
+          updatedAt: at,
+        });
+      },
+      async resolveForInbound(candidate) {
+        const byUser =
+          candidate.whatsappUserId === undefined
+            ? null
+            : state.contacts.lookup("whatsappUser", `${candidate.workspaceId}/${candidate.whatsappUserId}`);
+        if (byUser !== null) return { contact: byUser, created: false };
+        const byPhone =
+          candidate.phoneE164 === null
+            ? null
+            : state.contacts.lookup("phone", `${candidate.workspaceId}/${candidate.phoneE164}`);
+        if (byPhone !== null) {
+          if (byPhone.whatsappUserId !== undefined || candidate.whatsappUserId === undefined)
+            return { contact: byPhone, created: false };
+          return { contact: write({ ...byPhone, whatsappUserId: candidate.whatsappUserId }), created: false };
+        }
+        state.contacts.insert(candidate, undo);
+        return { contact: copyRecord(candidate), created: true };
+      },
+      async findByWhatsAppUserId(workspaceId, userId) {
+        return state.contacts.lookup("whatsappUser", `${workspaceId}/${userId}`);
+      },
+      async recordInbound(workspaceId, id, at) {
+        const current = read(workspaceId, id);
+        if (current === null) return null;
+        if (current.whatsappLastInboundAt !== undefined && current.whatsappLastInboundAt >= at) return current;
+        return write({ ...current, whatsappLastInboundAt: at });
       },
       async search(workspaceId, query, { limit }) {
         const text = query.trim().toLowerCase();

@@ -2,6 +2,7 @@ import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { appendAndFanOut } from "./webhook-repositories.js";
+import { withDelivery } from "./whatsapp-repositories.js";
 
 const byCreated = (a: OutboundMessageRecord, b: OutboundMessageRecord) =>
   a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
@@ -16,7 +17,8 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
         state.outbound.insert(message, undo);
       },
       async findByLeadEvent(leadEventId) {
-        return state.outbound.lookup("lead", leadEventId);
+        const found = state.outbound.lookup("lead", leadEventId);
+        return found === null ? null : withDelivery(state, found);
       },
       async recordOutcome({ id, ...answer }, thread) {
         // Read without a copy: `replace` copies what it stores.
@@ -34,7 +36,10 @@ export function createOutboundRepository(state: MemoryState, undo: UndoLog): Pic
         return { recorded: true, conversationId, opened: active === null, deliveries };
       },
       async listByWorkspace(workspaceId) {
-        return state.outbound.filter((m) => m.workspaceId === workspaceId).sort(byCreated);
+        return state.outbound
+          .filter((m) => m.workspaceId === workspaceId)
+          .sort(byCreated)
+          .map((m) => withDelivery(state, m));
       },
       async findLatestLiveByContact(workspaceId, contactId, since) {
         const live = state.outbound

@@ -10,6 +10,7 @@ import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
 import { createAdminRepositories } from "./admin-repositories.js";
+import { createWhatsAppRepositories, withDelivery } from "./whatsapp-repositories.js";
 
 const byCreated = <T extends { createdAt: string }>(a: T, b: T) => a.createdAt.localeCompare(b.createdAt);
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) =>
@@ -100,13 +101,15 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.outbound.insert(outbound, undo);
         return true;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent) {
         if (state.connectors.peek(lead.connectorId)?.secretVersion !== secretVersion) return false;
         if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return false;
         state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);
         state.opportunities.insert(opportunity, undo);
         state.outbound.insert(outbound, undo);
+        if (consent !== undefined && !state.consentLedger.holds("dedupe", consent))
+          state.consentLedger.insert(consent, undo);
         return true;
       },
       async findBySourceId(connectorId, sourceLeadId) {
@@ -128,6 +131,14 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       },
       async listByContact(contactId) {
         return state.opportunities.filter((o) => o.contactId === contactId).sort(byCreated);
+      },
+      async attributeNewest(workspaceId, contactId, attribution) {
+        const newest = state.opportunities
+          .filter((o) => o.contactId === contactId && o.workspaceId === workspaceId)
+          .sort((a, b) => byCreated(b, a) || b.id.localeCompare(a.id))[0];
+        if (newest === undefined || newest.attribution !== undefined) return null;
+        state.opportunities.replace({ ...newest, attribution }, undo);
+        return newest.id;
       },
     },
     ...createOutboundRepository(state, undo),
@@ -175,10 +186,20 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.messages.insert(message, undo);
       },
       async listByConversation(conversationId, options = {}) {
-        return limited(
-          state.messages.filter((m) => m.conversationId === conversationId).sort(newestFirst),
-          options.limit,
+        return limited(state.messages.lookupAll("conversation", conversationId).sort(newestFirst), options.limit).map(
+          (m) => withDelivery(state, m),
         );
+      },
+      async findByProviderId(workspaceId, providerMessageId) {
+        const found = state.messages.lookup("provider", `${workspaceId}/${providerMessageId}`);
+        return found === null ? null : withDelivery(state, found);
+      },
+      async setProviderMessageId(workspaceId, id, providerMessageId) {
+        const current = state.messages.get(id);
+        if (current?.workspaceId !== workspaceId) return false;
+        if (state.messages.lookup("provider", `${workspaceId}/${providerMessageId}`) !== null)
+          throw new ConflictError("a record with the same key already exists");
+        return state.messages.replace({ ...current, providerMessageId }, undo);
       },
       async delete(workspaceId, id) {
         return state.messages.get(id)?.workspaceId === workspaceId && state.messages.delete(id, undo);
@@ -205,5 +226,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     ...createCommerceRepositories(state, undo),
     ...createWebhookRepositories(state, undo),
     ...createRetentionRepository(state, undo),
+    ...createWhatsAppRepositories(state, undo),
   });
 }

@@ -1,4 +1,6 @@
 import type {
+  ConsentLedgerEntry,
+  DeliveryState,
   ConnectorRecord,
   ContactRecord,
   ConversationRecord,
@@ -22,6 +24,7 @@ import type {
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
   WebhookSubscriptionRecord,
+  WhatsAppChannelRecord,
 } from "@vitrina/core/storage";
 import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
@@ -41,7 +44,10 @@ export function createMemoryState() {
     }),
     contacts: new MemoryTable<ContactRecord>(
       (c) => c.id,
-      { phone: (c) => (c.phoneE164 === null ? null : `${c.workspaceId}/${c.phoneE164}`) },
+      {
+        phone: (c) => (c.phoneE164 === null ? null : `${c.workspaceId}/${c.phoneE164}`),
+        whatsappUser: (c) => (c.whatsappUserId === undefined ? null : `${c.workspaceId}/${c.whatsappUserId}`),
+      },
       { email: (c) => (c.email === null ? null : `${c.workspaceId}/${c.email.toLowerCase()}`) },
     ),
     leads: new MemoryTable<LeadEventRecord>((l) => l.id, {
@@ -51,7 +57,10 @@ export function createMemoryState() {
     outbound: new MemoryTable<OutboundMessageRecord>(
       (m) => m.id,
       { lead: (m) => m.leadEventId },
-      { contact: (m) => m.contactId },
+      {
+        contact: (m) => m.contactId,
+        provider: (m) => (m.providerMessageId === null ? null : `${m.workspaceId}/${m.providerMessageId}`),
+      },
     ),
     conversations: new MemoryTable<ConversationRecord>(
       (c) => c.id,
@@ -61,7 +70,22 @@ export function createMemoryState() {
       },
       { contact: (c) => c.contactId },
     ),
-    messages: new MemoryTable<MessageRecord>((m) => m.id),
+    messages: new MemoryTable<MessageRecord>(
+      (m) => m.id,
+      { provider: (m) => (m.providerMessageId === undefined ? null : `${m.workspaceId}/${m.providerMessageId}`) },
+      { conversation: (m) => m.conversationId },
+    ),
+    whatsappChannels: new MemoryTable<WhatsAppChannelRecord>((c) => c.workspaceId, {
+      phoneNumberId: (c) => c.phoneNumberId,
+    }),
+    deliveryStates: new MemoryTable<{ workspaceId: string; providerMessageId: string; state: DeliveryState }>(
+      (d) => `${d.workspaceId}/${d.providerMessageId}`,
+    ),
+    consentLedger: new MemoryTable<ConsentLedgerEntry>(
+      (e) => e.id,
+      { dedupe: (e) => (e.dedupeKey === null ? null : `${e.workspaceId}/${e.dedupeKey}`) },
+      { contact: (e) => e.contactId },
+    ),
     events: new MemoryTable<EventRecord>((e) => e.id),
     oauthClients: new MemoryTable<OAuthClientRecord>((c) => c.id),
     oauthCodes: new MemoryTable<OAuthAuthorizationCodeRecord>((c) => c.codeHash),

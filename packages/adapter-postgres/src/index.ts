@@ -24,6 +24,7 @@ import { commerceRepositories } from "./repositories/commerce.js";
 import { deliveryRepositories } from "./repositories/deliveries.js";
 import { eventRepositories } from "./repositories/events.js";
 import { subscriptionRepositories } from "./repositories/subscriptions.js";
+import { whatsappRepositories } from "./repositories/whatsapp.js";
 
 export { migrate, migrations, type Migration } from "./migrations/index.js";
 export type { PostgresDriver, Queryable, PoolLike, PGliteLike } from "./driver.js";
@@ -80,6 +81,7 @@ function repositories(q: Queryable, s: string, channel: string, mode: StatementM
     ...deliveryRepositories(mapped, s, channel),
     ...retentionRepository(mapped, s),
     ...adminRepositories(mapped, s),
+    ...whatsappRepositories(mapped, s),
   };
 }
 

@@ -26,6 +26,8 @@ describe.each(backends)("conversations.sendHumanMessage on %s", (backend) => {
     storage = (await openTestStorage(backend)).storage;
     await storage.workspaces.insert(workspace);
     await storage.contacts.insertOrGetByPhone(contact);
+    // The contact wrote before the clock below: the 24-hour service window is open.
+    await storage.contacts.recordInbound(workspace.id, contact.id, "2026-02-01T09:00:00.000Z");
     await storage.conversations.insert(conversation);
   });
   afterAll(async () => {

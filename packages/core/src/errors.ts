@@ -29,6 +29,7 @@ export type VitrinaErrorCode =
   | "conflict"
   | "idempotency_key_reused"
   | "messaging_failed"
+  | "window_closed"
   | "storage_unavailable"
   | "storage_timeout"
   | "shutting_down"

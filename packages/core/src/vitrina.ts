@@ -55,6 +55,13 @@ import { bodyAlreadyRead, bodyAlreadyReadResponse, MOUNT_BEFORE_BODY_PARSERS } f
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
+import { channelRoutingTransport, createChannelCache } from "./channels/whatsapp/channel-cache.js";
+import { createWhatsAppChannelService } from "./channels/whatsapp/channel-service.js";
+import {
+  DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
+  WHATSAPP_WEBHOOK_PATH,
+  whatsAppWebhookRoutes,
+} from "./channels/whatsapp/webhook-route.js";
 
 /**
  * One retention step for every OAuth record kind, in batches of the run's `batchSize` per kind (a
@@ -73,8 +80,18 @@ const oauthPurgeStep: RetentionStep["run"] = async ({ storage, now, batchSize, w
 
 export interface VitrinaOptions extends MountOptions {
   storage: Storage;
-  /** Sends the first WhatsApp message of a lead (see `whatsAppCloudTransport`). */
+  /**
+   * Sends WhatsApp messages for workspaces without a channel of their own that holds an access
+   * token (see `whatsAppCloudTransport`, and `whatsapp.channels` for per-workspace numbers).
+   */
   messaging: MessagingTransport;
+  /** The WhatsApp channel's webhook (`POST /functions/v1/whatsapp-webhook`). See the core README, "WhatsApp channel". */
+  whatsapp?: {
+    /** Largest accepted webhook body in bytes. Default 4194304 (4 MiB: the provider sends up to 3 MB). */
+    maxBodyBytes?: number;
+    /** The `fetch` channels send with (tests, proxies). Default the global one. */
+    fetch?: typeof fetch;
+  };
   /** Seals connector secrets at rest: a SecretBox, or a 32-byte AES key (base64) for the built-in one. */
   secretBox: SecretBox | string;
   clock?: Clock;
@@ -182,6 +199,21 @@ export function createVitrina(options: VitrinaOptions) {
     signature: `X-${prefix}-Signature`,
   };
 
+  // Per-workspace WhatsApp numbers: a workspace whose channel holds an access token sends through
+  // it; the rest through `options.messaging`.
+  const channelCache = createChannelCache({
+    storage,
+    secretBox,
+    ...(options.whatsapp?.fetch && { fetch: options.whatsapp.fetch }),
+  });
+  const messaging = channelRoutingTransport(channelCache, options.messaging);
+  const whatsappChannels = createWhatsAppChannelService({
+    storage,
+    secretBox,
+    clock,
+    onChange: (workspaceId) => channelCache.forget(workspaceId),
+  });
+
   const workspaces = createWorkspaceService({ storage, clock, ids });
   const connectors = createConnectorService({ storage, secretBox, clock, ids });
   const contacts = createContactService({ storage, clock, ids });
@@ -195,7 +227,7 @@ export function createVitrina(options: VitrinaOptions) {
   });
   const leads = createLeadIntake({
     storage,
-    messaging: options.messaging,
+    messaging,
     verifier,
     clock,
     ids,
@@ -229,7 +261,7 @@ export function createVitrina(options: VitrinaOptions) {
   const maintenance = createMaintenance(
     {
       storage,
-      messaging: options.messaging,
+      messaging,
       clock,
       ids,
       logger,
@@ -258,7 +290,7 @@ export function createVitrina(options: VitrinaOptions) {
   // only, never on the webhook API that `authenticate` guards.
   const mcpCredentials = options.mcp?.authenticate ?? authenticate;
   const authenticateMcp = oauth === null ? mcpCredentials : firstOf(mcpCredentials, oauth.authenticate);
-  const conversations = createConversationService({ storage, clock, ids, messaging: options.messaging });
+  const conversations = createConversationService({ storage, clock, ids, messaging });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
   const admin = {
@@ -338,6 +370,13 @@ export function createVitrina(options: VitrinaOptions) {
           workers: outbox.runningWorkers,
           options: options.health === true ? {} : options.health,
         })),
+    ...whatsAppWebhookRoutes({
+      storage,
+      clock,
+      ids,
+      channels: channelCache,
+      maxBodyBytes: options.whatsapp?.maxBodyBytes ?? DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
+    }),
     leadIntakeRoute({
       intake: leads,
       maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT,
@@ -346,7 +385,7 @@ export function createVitrina(options: VitrinaOptions) {
     ...(oauth?.routes ?? []),
     ...mcpRoutes({
       storage,
-      messaging: options.messaging,
+      messaging,
       clock,
       ids,
       logger,
@@ -391,6 +430,8 @@ export function createVitrina(options: VitrinaOptions) {
     /** Bearer authentication of `/mcp`: `mcp.authenticate` (default `authenticate`), then OAuth access tokens when `oauth` is configured. */
     authenticateMcp,
     conversations,
+    /** The WhatsApp channel: per-workspace numbers (`channels`), and the webhook's path under the mount. */
+    whatsapp: { channels: whatsappChannels, webhookPath: `${mount.basePath}${WHATSAPP_WEBHOOK_PATH}` },
     quotes,
     orders,
     /** The admin API's services (also served under `/v1/connectors`, `/v1/api-keys`, `/v1/members`). */

@@ -22,6 +22,8 @@ async function setup(over: { optedOut?: boolean } = {}) {
   };
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);
+  // The contact wrote an hour before the clock below: the 24-hour service window is open.
+  await storage.contacts.recordInbound(workspace.id, contact.id, "2026-02-01T09:00:00.000Z");
   await storage.conversations.insert(conversation);
   const clock = createManualClock("2026-02-01T10:00:00.000Z");
   const sent: unknown[] = [];
@@ -40,7 +42,9 @@ describe("conversations.sendHumanMessage", () => {
     const result = await s.send({
       send: async (m) => (s.sent.push(m), { status: "queued", providerMessageId: "wamid.1" }),
     });
-    expect(s.sent).toEqual([{ channel: "whatsapp", to: s.contact.phoneE164, text: "Hola" }]);
+    expect(s.sent).toEqual([
+      { channel: "whatsapp", workspaceId: s.contact.workspaceId, to: s.contact.phoneE164, text: "Hola" },
+    ]);
     expect(result.delivery.status).toBe("queued");
     expect(await s.storage.messages.listByConversation(s.conversation.id)).toEqual([
       {
@@ -49,6 +53,8 @@ describe("conversations.sendHumanMessage", () => {
         conversationId: s.conversation.id,
         sender: "human",
         content: "Hola",
+        // The provider's id, so its delivery reports join the message.
+        providerMessageId: "wamid.1",
         createdAt: "2026-02-01T10:00:00.000Z",
       },
     ]);

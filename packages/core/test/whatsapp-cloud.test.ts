@@ -28,7 +28,8 @@ describe("WhatsApp Cloud API transport", () => {
         });
       }),
     );
-    expect(await transport.send(message)).toEqual({ status: "sent", providerMessageId: "wamid.ABC" });
+    // `accepted` only means the Cloud API took it: sent, delivered and read come later by webhook.
+    expect(await transport.send(message)).toEqual({ status: "queued", providerMessageId: "wamid.ABC" });
     expect(received?.auth).toBe("Bearer EAAtoken");
     expect(received?.body).toEqual({
       messaging_product: "whatsapp",

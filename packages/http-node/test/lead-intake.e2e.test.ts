@@ -418,7 +418,10 @@ describe("first message with a failing or queuing provider", () => {
     });
     try {
       const { json } = await h.send(sampleLead());
-      expect(json.outbound).toEqual({ status: "queued", reason: "held by the messaging provider" });
+      expect(json.outbound).toEqual({
+        status: "queued",
+        reason: "accepted by the messaging provider; its delivery report comes by webhook",
+      });
     } finally {
       await h.close();
     }

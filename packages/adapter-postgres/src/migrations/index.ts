@@ -12,6 +12,7 @@ import { migration009 } from "./009-admin-api.js";
 import { migration010 } from "./010-attempt-response-prefix.js";
 import { migration011 } from "./011-claim-without-index-change.js";
 import { migration012 } from "./012-resend-retry-cycle.js";
+import { migration013 } from "./013-whatsapp-channel.js";
 
 export interface Migration {
   version: number;
@@ -34,6 +35,7 @@ export const migrations: Migration[] = [
   { version: 10, name: "attempt-response-prefix", statements: migration010 },
   { version: 11, name: "claim-without-index-change", statements: migration011 },
   { version: 12, name: "resend-retry-cycle", statements: migration012 },
+  { version: 13, name: "whatsapp-channel", statements: migration013 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -1,4 +1,4 @@
-import type { ContactRecord, StorageRepositories } from "@vitrina/core";
+import { ConflictError, type ContactRecord, type StorageRepositories } from "@vitrina/core";
 import type { ContactPatch } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, numOrNull, one, placeholders } from "../rows.js";
@@ -15,6 +15,9 @@ export const toContact = (r: any): ContactRecord => ({
   whatsappConsent: r.whatsapp_consent,
   whatsappOptedOutAt: isoOrNull(r.whatsapp_opted_out_at),
   ...(r.possible_duplicate_of !== null && { possibleDuplicateOf: r.possible_duplicate_of }),
+  ...(r.whatsapp_user_id != null && { whatsappUserId: r.whatsapp_user_id }),
+  ...(r.whatsapp_last_inbound_at != null && { whatsappLastInboundAt: iso(r.whatsapp_last_inbound_at) }),
+  ...(r.whatsapp_resumed_at != null && { whatsappResumedAt: iso(r.whatsapp_resumed_at) }),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
@@ -153,15 +156,83 @@ export function contactRepositories(q: Queryable, s: string): Pick<StorageReposi
           [workspaceId, id, fields.name, fields.email, updatedAt],
           toContact,
         ),
+      // The CASE is evaluated on the row's latest version (the UPDATE waits for a concurrent writer,
+      // then re-reads it): the first opt-out wins, and a resume newer than `at` keeps it from applying.
       optOutOfWhatsApp: (workspaceId, id, at) =>
         one(
           q,
-          `UPDATE ${s}.contacts SET whatsapp_opted_out_at = coalesce(whatsapp_opted_out_at, $3),
-             updated_at = CASE WHEN whatsapp_opted_out_at IS NULL THEN $3 ELSE updated_at END
+          `UPDATE ${s}.contacts SET
+             whatsapp_opted_out_at = CASE WHEN whatsapp_opted_out_at IS NULL
+               AND (whatsapp_resumed_at IS NULL OR whatsapp_resumed_at < $3::timestamptz) THEN $3::timestamptz ELSE whatsapp_opted_out_at END,
+             updated_at = CASE WHEN whatsapp_opted_out_at IS NULL
+               AND (whatsapp_resumed_at IS NULL OR whatsapp_resumed_at < $3::timestamptz) THEN $3::timestamptz ELSE updated_at END
            WHERE workspace_id = $1 AND id = $2 RETURNING *`,
           [workspaceId, id, at],
           toContact,
         ),
+      resumeWhatsApp: (workspaceId, id, at) =>
+        one(
+          q,
+          `UPDATE ${s}.contacts SET
+             whatsapp_opted_out_at = CASE WHEN whatsapp_opted_out_at <= $3::timestamptz THEN NULL ELSE whatsapp_opted_out_at END,
+             whatsapp_resumed_at = greatest(whatsapp_resumed_at, $3::timestamptz),
+             updated_at = $3::timestamptz
+           WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          [workspaceId, id, at],
+          toContact,
+        ),
+      recordInbound: (workspaceId, id, at) =>
+        one(
+          q,
+          `UPDATE ${s}.contacts SET whatsapp_last_inbound_at = greatest(whatsapp_last_inbound_at, $3::timestamptz)
+           WHERE workspace_id = $1 AND id = $2 RETURNING *`,
+          [workspaceId, id, at],
+          toContact,
+        ),
+      findByWhatsAppUserId: (workspaceId, userId) =>
+        one(
+          q,
+          `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND whatsapp_user_id = $2`,
+          [workspaceId, userId],
+          toContact,
+        ),
+      async resolveForInbound(candidate) {
+        const userId = candidate.whatsappUserId ?? null;
+        // Find (locked) by user id, then by phone, else insert. An insert that meets a concurrent
+        // one for the same person (either unique key) waits for it to commit and inserts nothing;
+        // the next round then finds and locks that row.
+        for (let round = 0; round < 3; round++) {
+          const byUser =
+            userId === null
+              ? null
+              : await one(
+                  q,
+                  `SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND whatsapp_user_id = $2 FOR UPDATE`,
+                  [candidate.workspaceId, userId],
+                  toContact,
+                );
+          if (byUser !== null) return { contact: byUser, created: false };
+          if (candidate.phoneE164 !== null) {
+            const byPhone = await one(
+              q,
+              `UPDATE ${s}.contacts SET whatsapp_user_id = coalesce(whatsapp_user_id, $3)
+               WHERE workspace_id = $1 AND phone_e164 = $2 RETURNING *`,
+              [candidate.workspaceId, candidate.phoneE164, userId],
+              toContact,
+            );
+            if (byPhone !== null) return { contact: byPhone, created: false };
+          }
+          const inserted = await one(
+            q,
+            `INSERT INTO ${s}.contacts (${CONTACT_COLUMNS}, whatsapp_user_id)
+             VALUES (${placeholders(14)}) ON CONFLICT DO NOTHING RETURNING *`,
+            [...contactValues(candidate), userId],
+            toContact,
+          );
+          if (inserted !== null) return { contact: inserted, created: true };
+        }
+        throw new ConflictError("the sender's contact changed concurrently three times; the provider will redeliver");
+      },
       search(workspaceId, query, { limit }) {
         const text = query.trim();
         const digits = text.replace(/[\s\-()]/g, "");

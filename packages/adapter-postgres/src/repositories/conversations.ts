@@ -1,6 +1,7 @@
 import type { ConversationRecord, MessageRecord, StorageRepositories } from "@vitrina/core";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
+import { deliveryField, joinDelivery } from "./whatsapp.js";
 
 const toConversation = (r: any): ConversationRecord => ({
   id: r.id,
@@ -19,6 +20,11 @@ const toMessage = (r: any): MessageRecord => ({
   conversationId: r.conversation_id,
   sender: r.sender,
   content: r.content,
+  ...(r.provider_message_id != null && { providerMessageId: r.provider_message_id }),
+  ...(r.kind != null && { kind: r.kind }),
+  ...(r.reply_to != null && { replyTo: r.reply_to }),
+  ...(r.details != null && { details: r.details }),
+  ...deliveryField(r),
   createdAt: iso(r.created_at),
 });
 
@@ -101,17 +107,45 @@ export function conversationRepositories(
     messages: {
       async insert(m) {
         await q.query(
-          `INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at) VALUES (${placeholders(6)})`,
-          [m.id, m.workspaceId, m.conversationId, m.sender, m.content, m.createdAt],
+          `INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at, provider_message_id,
+             kind, reply_to, details) VALUES (${placeholders(10)})`,
+          [
+            m.id,
+            m.workspaceId,
+            m.conversationId,
+            m.sender,
+            m.content,
+            m.createdAt,
+            m.providerMessageId ?? null,
+            m.kind ?? null,
+            m.replyTo ?? null,
+            m.details === undefined ? null : json(m.details),
+          ],
         );
       },
       listByConversation: (conversationId, options = {}) =>
         many(
           q,
-          `SELECT * FROM ${s}.messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+          `SELECT m.*, row_to_json(d) AS delivery FROM ${s}.messages m ${joinDelivery(s, "m")}
+           WHERE m.conversation_id = $1 ORDER BY m.created_at DESC, m.id DESC LIMIT $2`,
           [conversationId, limitOf(options)],
           toMessage,
         ),
+      findByProviderId: (workspaceId, providerMessageId) =>
+        one(
+          q,
+          `SELECT m.*, row_to_json(d) AS delivery FROM ${s}.messages m ${joinDelivery(s, "m")}
+           WHERE m.workspace_id = $1 AND m.provider_message_id = $2`,
+          [workspaceId, providerMessageId],
+          toMessage,
+        ),
+      async setProviderMessageId(workspaceId, id, providerMessageId) {
+        const result = await q.query(
+          `UPDATE ${s}.messages SET provider_message_id = $3 WHERE workspace_id = $1 AND id = $2`,
+          [workspaceId, id, providerMessageId],
+        );
+        return affected(result) > 0;
+      },
       async delete(workspaceId, id) {
         return (
           affected(await q.query(`DELETE FROM ${s}.messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])) >

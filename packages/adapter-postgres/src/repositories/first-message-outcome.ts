@@ -39,8 +39,8 @@ const inThreadText = textPerSchema(
        DO UPDATE SET updated_at = $17
        RETURNING id, id = $7 AS opened
      ), message AS (
-       INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at)
-       SELECT $14, $8, thread.id, $15, $16, $17 FROM thread
+       INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at, provider_message_id)
+       SELECT $14, $8, thread.id, $15, $16, $17, $24::text FROM thread
      ), event AS (
        INSERT INTO ${s}.events (id, workspace_id, type, created, data)
        SELECT $18, $8, $19, $20, $21 FROM thread WHERE opened
@@ -103,6 +103,7 @@ export async function recordOutcomeInThread(
     json(e.data),
     retryUntil,
     channel,
+    m.providerMessageId ?? null,
   ]);
   const row = rows[0];
   return {

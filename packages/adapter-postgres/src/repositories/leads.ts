@@ -3,6 +3,7 @@ import { affected, type Queryable } from "../driver.js";
 import { iso, json, many, num, one, placeholders, textPerSchema, violates } from "../rows.js";
 import { CONTACT_COLUMNS, contactValues, oldestWithEmail } from "./contacts.js";
 import { outboundValues } from "./outbound.js";
+import { LEDGER_COLUMNS, ledgerValues } from "./whatsapp.js";
 
 const toLead = (r: any): LeadEventRecord => ({
   id: r.id,
@@ -58,6 +59,7 @@ const toOpportunity = (r: any): OpportunityRecord => ({
   catalogItemId: r.catalog_item_id,
   landingPage: r.landing_page,
   qualification: r.qualification,
+  ...(r.attribution != null && { attribution: r.attribution }),
   createdAt: iso(r.created_at),
 });
 
@@ -92,8 +94,7 @@ const insertsFromLead = (s: string, first: number) => {
  * leadValues, opportunityValues, outboundValues, then the secret version, $46). $15 is the lead's
  * connector_id.
  */
-const newPersonText = textPerSchema(
-  (s) => `WITH contact AS (
+const newPersonStatement = (s: string, withConsent: boolean) => `WITH contact AS (
      INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
      SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
        $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
@@ -103,9 +104,18 @@ const newPersonText = textPerSchema(
      INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
      SELECT $13, $14, $15, $16, $17, $18, $19::boolean, $20::jsonb, $21::jsonb, $22::timestamptz FROM contact
      RETURNING id
-   ), ${insertsFromLead(s, 23)}
-   SELECT count(*)::int AS registered FROM lead`,
-);
+   ), ${insertsFromLead(s, 23)}${
+     withConsent
+       ? `, consent AS (
+     INSERT INTO ${s}.consent_ledger (${LEDGER_COLUMNS})
+     SELECT $47, $48, $49, $50, $51, $52, $53::jsonb, $54::timestamptz, $55::timestamptz, $56 FROM lead
+   )`
+       : ""
+   }
+   SELECT count(*)::int AS registered FROM lead`;
+const newPersonText = textPerSchema((s) => newPersonStatement(s, false));
+/** `registerNewPerson`'s statement that also appends the lead's consent evidence to the ledger ($47–$56). */
+const newPersonWithConsentText = textPerSchema((s) => newPersonStatement(s, true));
 
 export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
   return {
@@ -134,7 +144,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         );
         return rows[0]?.registered === 1;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent) {
         // One statement, no transaction: the contact's insert drives the lead's, which drives the
         // other two, so a phone that already has a contact (DO NOTHING: no row; a concurrent insert
         // of it is waited for) or a connector whose secret was rotated since (no row from the
@@ -149,9 +159,11 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
           ...opportunityValues(opportunity),
           ...outboundValues(outbound),
           secretVersion,
+          ...(consent === undefined ? [] : ledgerValues(consent)),
         ];
         try {
-          const { rows } = await q.query(newPersonText(s), params);
+          const text = consent === undefined ? newPersonText(s) : newPersonWithConsentText(s);
+          const { rows } = await q.query(text, params);
           return rows[0]?.registered === 1;
         } catch (error) {
           if (violates(error, "lead_events_source_key")) return false;
@@ -190,6 +202,17 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
           [contactId],
           toOpportunity,
         ),
+      async attributeNewest(workspaceId, contactId, attribution) {
+        // The newest opportunity, locked, and set only while it has no attribution (the first ad kept).
+        const { rows } = await q.query(
+          `UPDATE ${s}.opportunities SET attribution = $3::jsonb
+           WHERE id = (SELECT id FROM ${s}.opportunities WHERE workspace_id = $1 AND contact_id = $2
+                       ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE)
+             AND attribution IS NULL RETURNING id`,
+          [workspaceId, contactId, json(attribution)],
+        );
+        return rows[0]?.id ?? null;
+      },
     },
   };
 }

@@ -3,6 +3,7 @@ import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcome.js";
 import { toContact } from "./contacts.js";
+import { deliveryField, joinDelivery } from "./whatsapp.js";
 
 const toOutbound = (r: any): OutboundMessageRecord => ({
   id: r.id,
@@ -15,6 +16,7 @@ const toOutbound = (r: any): OutboundMessageRecord => ({
   providerMessageId: r.provider_message_id,
   handedToProviderAt: isoOrNull(r.handed_to_provider_at),
   providerAnsweredAt: isoOrNull(r.provider_answered_at),
+  ...deliveryField(r),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
@@ -47,13 +49,19 @@ export function outboundRepository(q: Queryable, s: string, channel: string): Pi
         );
       },
       findByLeadEvent: (leadEventId) =>
-        one(q, `SELECT * FROM ${s}.outbound_messages WHERE lead_event_id = $1`, [leadEventId], toOutbound),
+        one(
+          q,
+          `SELECT o.*, row_to_json(d) AS delivery FROM ${s}.outbound_messages o ${joinDelivery(s, "o")} WHERE o.lead_event_id = $1`,
+          [leadEventId],
+          toOutbound,
+        ),
       recordOutcome: (outcome, thread) =>
         thread === undefined ? recordOutcomeOnly(q, s, outcome) : recordOutcomeInThread(q, s, channel, outcome, thread),
       listByWorkspace: (workspaceId) =>
         many(
           q,
-          `SELECT * FROM ${s}.outbound_messages WHERE workspace_id = $1 ORDER BY created_at, id`,
+          `SELECT o.*, row_to_json(d) AS delivery FROM ${s}.outbound_messages o ${joinDelivery(s, "o")}
+           WHERE o.workspace_id = $1 ORDER BY o.created_at, o.id`,
           [workspaceId],
           toOutbound,
         ),

@@ -80,7 +80,7 @@ function conversationStarted(conversation: ConversationRecord, startedBy: OpenCo
 export function whatsappThreadFor(
   deps: { clock: Clock; ids: IdGenerator },
   input: { workspaceId: string; contactId: string; startedBy: OpenConversationInput["startedBy"] },
-  firstMessage: { sender: string; content: string },
+  firstMessage: { sender: string; content: string; providerMessageId?: string },
 ): FirstMessageThread {
   const conversation = newConversation(deps, { ...input, channel: "whatsapp" });
   const { record, retryUntil } = newEvent(deps, conversationStarted(conversation, input.startedBy));

@@ -4,6 +4,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { MessagingTransport, SendResult } from "../ports/messaging.js";
 import type { MessageRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
+import { assertServiceWindowOpen } from "../channels/whatsapp/service-window.js";
 
 export interface SendHumanMessageInput {
   workspaceId: string;
@@ -60,6 +61,7 @@ export async function sendHumanMessage(
     if (contact?.phoneE164 == null)
       throw new VitrinaError("invalid_argument", `the contact of conversation ${conversation.id} has no phone number`);
     if (contact.whatsappOptedOutAt !== null) throw new ForbiddenError("the contact opted out of WhatsApp messages");
+    assertServiceWindowOpen(contact, deps.clock.now());
     if (!(await tx.conversations.touch(input.workspaceId, conversation.id, now))) {
       throw new ConflictError(`conversation ${conversation.id} is closed; reopen it before sending`);
     }
@@ -68,10 +70,20 @@ export async function sendHumanMessage(
   });
   let delivery: SendResult;
   try {
-    delivery = await deps.messaging.send({ channel: "whatsapp", to: phone, text: input.text });
+    delivery = await deps.messaging.send({
+      channel: "whatsapp",
+      workspaceId: input.workspaceId,
+      to: phone,
+      text: input.text,
+    });
   } catch (error) {
     await storage.messages.delete(input.workspaceId, message.id);
     throw error;
+  }
+  // Keyed by the provider's id, the message's delivery reports (sent, delivered, read) join it.
+  if (delivery.providerMessageId !== null) {
+    await storage.messages.setProviderMessageId(input.workspaceId, message.id, delivery.providerMessageId);
+    return { message: { ...message, providerMessageId: delivery.providerMessageId }, delivery };
   }
   return { message, delivery };
 }

@@ -17,3 +17,5 @@ export {
 export { OUTCOME_UNKNOWN_REASON } from "../leads/reconcile-first-messages.js";
 export { CONSENT_WITHDRAWN_REASON, NO_CONSENT_REASON } from "../leads/send-first-message.js";
 export { fannedOutDelivery } from "../events/fanned-out-delivery.js";
+export { mergeDelivery, deliveryStatusOf } from "../channels/whatsapp/delivery-status.js";
+export { ACCEPTED_BY_PROVIDER } from "../leads/send-first-message.js";

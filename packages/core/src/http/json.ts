@@ -26,6 +26,7 @@ export const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   conflict: 409,
   idempotency_key_reused: 422,
   messaging_failed: 502,
+  window_closed: 409,
   storage_unavailable: 503,
   storage_timeout: 503,
   shutting_down: 503,

@@ -65,6 +65,7 @@ export function buildFirstMessage(
 ): OutgoingMessage {
   return {
     channel: "whatsapp",
+    workspaceId: contact.workspaceId,
     // The contact is the phone's owner (resolved by phone, and re-checked before sending).
     to: contact.phoneE164 ?? payload.contact.phone_e164,
     template: {

@@ -19,6 +19,7 @@ import { evaluateQualification, type VerticalDefinitions } from "./qualification
 import { DuplicateLead, registerLead, SignerChanged, type RegisteredLead } from "./register-lead.js";
 import { sendFirstMessage } from "./send-first-message.js";
 import type { LeadSignatureHeaders, LeadSignatureVerifier } from "./verify-lead-signature.js";
+import { outboundStateOf } from "../channels/whatsapp/outbound-state.js";
 
 /** The lead intake response: the spec's table plus `qualification`. */
 export interface LeadIntakeResponse {
@@ -72,7 +73,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
 
   function respond(
     lead: LeadEventRecord,
-    outbound: Pick<OutboundMessageRecord, "status" | "reason"> | null,
+    outbound: Pick<OutboundMessageRecord, "status" | "reason" | "delivery"> | null,
     recorded: Array<{ field: string; value: number }>,
     duplicate: boolean,
   ): LeadIntakeResponse {
@@ -83,7 +84,7 @@ export function createLeadIntake(deps: LeadIntakeDeps) {
       contact_id: lead.contactId,
       opportunity_id: lead.opportunityId,
       eligible_for_whatsapp: lead.eligibleForWhatsapp,
-      outbound: { status: outbound?.status ?? "blocked", reason: outbound?.reason ?? null },
+      outbound: outbound === null ? { status: "blocked", reason: null } : outboundStateOf(outbound),
       qualification: {
         recorded: recorded.map(({ field, value }) => ({ field, value })),
         rejected: lead.qualificationRejected,

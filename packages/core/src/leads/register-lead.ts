@@ -16,6 +16,7 @@ import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
 import { leadContact } from "./lead-contact.js";
+import { leadConsentEntry } from "../consent/record-consent-change.js";
 
 /** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
 export class DuplicateLead extends Error {}
@@ -105,12 +106,26 @@ export async function registerLead(
   const asNewPerson = leadRecords(input, ids, candidate, decideFirstMessage(input.payload, candidate), now);
   const { lead, opportunity } = asNewPerson;
   const { secretVersion } = input.connector;
+  // The lead's consent evidence goes to the consent ledger in the same atomic step as the contact.
+  const ledgerEntry = (contactId: string) =>
+    candidate.whatsappConsent === null
+      ? undefined
+      : leadConsentEntry(deps.ids, contactId, input.workspace.id, candidate.whatsappConsent);
   // A new person's message to send is handed over by the registration itself (its send lease starts
   // as it commits): the contact is created by the same step with this lead's consent, so nothing can
   // have opted it out, moved its phone or withdrawn consent, which is all the separate claim would check.
   const handedOver = asNewPerson.outbound.status === "queued" ? { ...asNewPerson.outbound, ...handOver(at) } : null;
   const outbound = handedOver ?? asNewPerson.outbound;
-  if (await storage.leads.registerNewPerson(candidate, lead, opportunity, outbound, secretVersion))
+  if (
+    await storage.leads.registerNewPerson(
+      candidate,
+      lead,
+      opportunity,
+      outbound,
+      secretVersion,
+      ledgerEntry(candidate.id),
+    )
+  )
     return handedOver === null ? asNewPerson : { lead, outbound, claimed: { contact: candidate, claimed: handedOver } };
 
   return storage.transaction(async (tx) => {
@@ -128,6 +143,8 @@ export async function registerLead(
     );
     const records = leadRecords(input, ids, resolved.contact, decision, now);
     if (!(await tx.leads.registerIfNew(records.lead, records.opportunity, records.outbound))) throw new DuplicateLead();
+    const entry = ledgerEntry(resolved.contact.id);
+    if (entry !== undefined) await tx.consentLedger.append(entry);
     return records;
   });
 }

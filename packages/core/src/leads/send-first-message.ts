@@ -58,6 +58,9 @@ function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): Stop
   return null;
 }
 
+/** The reason of a first message the provider accepted, until its delivery reports arrive by webhook. */
+export const ACCEPTED_BY_PROVIDER = "accepted by the messaging provider; its delivery report comes by webhook";
+
 /** The reason a first message carries while the provider call is in flight. */
 export const HANDED_TO_PROVIDER = "handed to the messaging provider";
 
@@ -147,7 +150,7 @@ export async function sendFirstMessage(
     outcome = {
       id: message.id,
       status: result.status,
-      reason: result.status === "queued" ? "held by the messaging provider" : null,
+      reason: result.status === "queued" ? ACCEPTED_BY_PROVIDER : null,
       providerMessageId: result.providerMessageId,
       providerAnsweredAt: answeredAt,
       updatedAt: answeredAt,
@@ -176,7 +179,12 @@ export async function sendFirstMessage(
       : whatsappThreadFor(
           deps,
           { workspaceId: message.workspaceId, contactId: message.contactId, startedBy: "lead_intake" },
-          { sender: "agent", content: describeOutgoing(outgoing) },
+          {
+            sender: "agent",
+            content: describeOutgoing(outgoing),
+            // The provider's id joins the thread's copy to its delivery reports.
+            ...(outcome.providerMessageId !== null && { providerMessageId: outcome.providerMessageId }),
+          },
         );
   await deps.storage.outbound.recordOutcome(outcome, thread);
   return { ...claimed.outbound, ...outcome };

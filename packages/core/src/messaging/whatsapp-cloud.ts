@@ -73,9 +73,9 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
       }
       const sent = json.messages?.[0];
       if (!sent?.id) throw new MessagingError("WhatsApp Cloud API answered without a message id");
-      // `held_for_quality_assessment` and `paused` mean the provider took it but hasn't sent it yet.
-      const queued = sent.message_status !== undefined && sent.message_status !== "accepted";
-      return { status: queued ? "queued" : "sent", providerMessageId: sent.id };
+      // `accepted` (like `held_for_quality_assessment` and `paused`) only means the Cloud API took
+      // the message: `sent`, `delivered`, `read` or `failed` arrive later by webhook, so it is queued.
+      return { status: "queued", providerMessageId: sent.id };
     },
   };
 }

@@ -1,8 +1,9 @@
 import type { ContactRecord } from "./records.js";
+import type { WhatsAppContactMethods } from "./whatsapp-storage.js";
 
 // Part of the Storage port (contacts: one per phone per workspace.); see storage.ts.
 
-export interface ContactRepository {
+export interface ContactRepository extends WhatsAppContactMethods {
   /**
    * Inserts unless the workspace already has a contact with this phone; either way returns the
    * stored contact and whether it was created.
@@ -49,8 +50,10 @@ export interface ContactRepository {
     updatedAt: string,
   ): Promise<ContactRecord | null>;
   /**
-   * Records an opt-out: sets `whatsappOptedOutAt` unless it is already set (the first opt-out
-   * wins) and touches nothing else. Returns the stored record, or null when it does not exist.
+   * Records an opt-out at `at` (the evidence's time): sets `whatsappOptedOutAt` unless it is
+   * already set (the first opt-out wins) or the contact resumed at or after `at`
+   * (`whatsappResumedAt`: a late copy of an older opt-out never undoes a newer resume), and touches
+   * nothing else. Returns the stored record, or null when it does not exist.
    */
   optOutOfWhatsApp(workspaceId: string, id: string, at: string): Promise<ContactRecord | null>;
   /**

@@ -1,4 +1,5 @@
 import type { ConversationRecord, ConversationStatus, MessageRecord } from "./records.js";
+import type { WhatsAppMessageMethods } from "./whatsapp-storage.js";
 
 // Part of the Storage port (conversations and their messages.); see storage.ts.
 
@@ -39,9 +40,10 @@ export interface ConversationRepository {
   escalate(workspaceId: string, id: string, at: string): Promise<ConversationRecord | null>;
 }
 
-export interface MessageRepository {
+export interface MessageRepository extends WhatsAppMessageMethods {
+  /** Fails with `conflict` when the workspace has a message with the same `providerMessageId`. */
   insert(message: MessageRecord): Promise<void>;
-  /** Most recent first. */
+  /** Most recent first, each with its `delivery` state when the provider reported one. */
   listByConversation(conversationId: string, options?: { limit?: number }): Promise<MessageRecord[]>;
   /** Removes a message recorded before a send the provider then refused; false when it does not exist. */
   delete(workspaceId: string, id: string): Promise<boolean>;

@@ -1,4 +1,5 @@
 import type {
+  ConsentLedgerEntry,
   ContactRecord,
   ConversationRecord,
   EventRecord,
@@ -48,6 +49,8 @@ export interface LeadRepository {
     opportunity: OpportunityRecord,
     outbound: OutboundMessageRecord,
     secretVersion: number,
+    /** The lead's consent evidence for the consent ledger, written in the same step (absent without consent). */
+    consent?: ConsentLedgerEntry,
   ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;
@@ -58,10 +61,16 @@ export interface OpportunityRepository {
   insert(opportunity: OpportunityRecord): Promise<void>;
   get(id: string): Promise<OpportunityRecord | null>;
   listByContact(contactId: string): Promise<OpportunityRecord[]>;
+  /**
+   * Sets `attribution` on the contact's newest opportunity when it has none yet (the first ad that
+   * brought the person back is kept). Returns that opportunity's id when it was set, else null.
+   */
+  attributeNewest(workspaceId: string, contactId: string, attribution: Record<string, unknown>): Promise<string | null>;
 }
 
 export interface OutboundMessageRepository {
   insert(message: OutboundMessageRecord): Promise<void>;
+  /** With its `delivery` state (and `status` from it) once the provider reported one. */
   findByLeadEvent(leadEventId: string): Promise<OutboundMessageRecord | null>;
   /**
    * Records the provider's answer for a first message, setting only the outcome's columns (a

@@ -4,6 +4,8 @@
  */
 export interface OutgoingMessage {
   channel: "whatsapp";
+  /** The workspace sending it: a workspace with its own WhatsApp channel sends through that number. */
+  workspaceId?: string;
   /** E.164 with leading `+`. */
   to: string;
   /** Business-initiated WhatsApp messages must use an approved template. */
@@ -13,7 +15,11 @@ export interface OutgoingMessage {
 }
 
 export interface SendResult {
-  /** `sent`: the provider accepted it; `queued`: the provider holds it for later. */
+  /**
+   * `queued`: the provider accepted it, and its delivery reports (sent, delivered, read, failed)
+   * come later by webhook (the WhatsApp Cloud API always answers this way); `sent`: a transport with
+   * no later reports (the demo's log transport) counts it as sent at once.
+   */
   status: "sent" | "queued";
   providerMessageId: string | null;
 }

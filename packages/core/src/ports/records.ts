@@ -67,6 +67,21 @@ export interface ContactRecord {
    * Absent when there is no such suspicion.
    */
   possibleDuplicateOf?: string;
+  /**
+   * The provider's business-scoped user id (WhatsApp `user_id`), kept when a webhook carried it: a
+   * person with a WhatsApp username may arrive without a phone number. Absent until then.
+   */
+  whatsappUserId?: string;
+  /**
+   * When the person last wrote to the business on WhatsApp (the provider's timestamp): the 24-hour
+   * customer-service window runs from it. Absent until their first inbound message.
+   */
+  whatsappLastInboundAt?: string;
+  /**
+   * When the person last opted back in on the channel (a `resume` preference or a START keyword).
+   * An opt-out whose evidence is older than this one does not apply (webhooks arrive in any order).
+   */
+  whatsappResumedAt?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -99,10 +114,35 @@ export interface OpportunityRecord {
   catalogItemId: string | null;
   landingPage: string | null;
   qualification: RecordedQualification[];
+  /** Where a later touch came from, e.g. the click-to-WhatsApp ad (`referral`) of an inbound message. */
+  attribution?: Record<string, unknown>;
   createdAt: string;
 }
 
-export type OutboundStatus = "sent" | "queued" | "blocked" | "failed";
+/**
+ * A first message's state. `queued`, `blocked` and `failed` are decided by Vitrina at intake and
+ * send time; `sent`, `delivered`, `read` (and `failed` again) come from the provider's status
+ * webhooks, never backwards (see `channels/whatsapp/delivery-status.ts`).
+ */
+export type OutboundStatus = "sent" | "queued" | "blocked" | "failed" | "delivered" | "read";
+
+/** A status the provider reports about a message it took, by webhook. */
+export type ProviderStatus = "sent" | "delivered" | "read" | "failed";
+
+/**
+ * What the provider reported about one message it took (by its id), one timestamp per status: the
+ * state is the same whatever order the statuses arrived in (see `deliveryStatusOf`).
+ */
+export interface DeliveryState {
+  status: ProviderStatus;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  failedAt: string | null;
+  /** The provider's error code and title of the failure (e.g. 131050), null without one. */
+  failureCode: number | null;
+  failureTitle: string | null;
+}
 
 export interface OutboundMessageRecord {
   id: string;
@@ -117,6 +157,11 @@ export interface OutboundMessageRecord {
   handedToProviderAt: string | null;
   /** When the provider's answer (or its failure) was recorded; null while unknown. */
   providerAnsweredAt: string | null;
+  /**
+   * The provider's later reports on the message (status webhooks), attached on read once one
+   * arrived. `status` keeps what Vitrina decided; `outboundStateOf` combines the two.
+   */
+  delivery?: DeliveryState;
   createdAt: string;
   updatedAt: string;
 }
@@ -168,6 +213,49 @@ export interface MessageRecord {
   conversationId: string;
   /** `contact`, `agent`, `human` or `system`. */
   sender: string;
+  /** The text, or for other kinds a readable summary (`[image] caption`). */
   content: string;
+  /** The channel's id of the message (WhatsApp `wamid.…`), when it went through or came from one. */
+  providerMessageId?: string;
+  /** What kind of message it is on the channel (`text`, `button`, `image`, `reaction`, …); absent for plain text we wrote. */
+  kind?: string;
+  /** The provider message id this one answers (WhatsApp `context.id`). */
+  replyTo?: string;
+  /** The kind's own fields as received (media id and caption, location, the ad `referral`, …). */
+  details?: Record<string, unknown>;
+  /** The provider's delivery reports for a message we sent, once one arrived. */
+  delivery?: DeliveryState;
   createdAt: string;
+}
+
+/** How a person's WhatsApp consent changed: granted or withdrawn by a lead, opted out, or resumed. */
+export type ConsentChangeKind = "granted" | "withdrawn" | "opted_out" | "resumed";
+
+/**
+ * Where a consent change came from: a lead's connector, an opt-out keyword, WhatsApp's own
+ * marketing preference, a send that failed with 131050, a console user, an API key, or a call to
+ * `contacts.optOutOfWhatsApp` in code.
+ */
+export type ConsentSource =
+  "lead" | "keyword" | "whatsapp_preference" | "error_131050" | "console" | "api_key" | "service";
+
+/** One entry of the consent ledger: append-only evidence of a consent change. */
+export interface ConsentLedgerEntry {
+  id: string;
+  workspaceId: string;
+  contactId: string;
+  kind: ConsentChangeKind;
+  source: ConsentSource;
+  /** Who or what, within the source: the connector id, the user id, the API key id; null when none. */
+  sourceRef: string | null;
+  /** What proves it: message id, the words, the provider's timestamp, the lead event… */
+  evidence: Record<string, unknown>;
+  /** When it happened by the evidence (the provider's timestamp, the consent's own time). */
+  occurredAt: string;
+  recordedAt: string;
+  /**
+   * Set for changes that can arrive twice (webhook redeliveries, lead resends): the ledger keeps
+   * one entry per key in a workspace. Null for one-off changes made by a person.
+   */
+  dedupeKey: string | null;
 }

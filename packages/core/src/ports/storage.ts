@@ -15,6 +15,11 @@ import type { EventRepository } from "./event-storage.js";
 import type { OAuthClientRepository, OAuthCodeRepository, OAuthTokenRepository } from "./oauth-storage.js";
 import type { ApiKeyUsageRepository, ConnectorLeadRepository, ConnectorPageRepository } from "./admin-storage.js";
 import type { MemberRepository } from "./member-storage.js";
+import type {
+  ConsentLedgerRepository,
+  DeliveryReportRepository,
+  WhatsAppChannelRepository,
+} from "./whatsapp-storage.js";
 
 // One file per area; this one composes them. Import any repository type from here.
 export type * from "./workspace-storage.js";
@@ -29,6 +34,7 @@ export type * from "./webhook-storage.js";
 export type * from "./retention-storage.js";
 export type * from "./admin-storage.js";
 export type * from "./member-storage.js";
+export type * from "./whatsapp-storage.js";
 
 /**
  * The version of the Storage contract: the `Storage` interface and the behaviour the contract suite
@@ -61,8 +67,14 @@ export type * from "./member-storage.js";
  * 11: `WebhookDeliveryRecord.attemptsBeforeResend` (0 for a new delivery): `webhookDeliveries.reschedule`
  *    sets it to the delivery's `attemptCount` in the same atomic step as the resend, and the claim
  *    returns it. The backoff counts only the attempts after it, so a resend starts a fresh schedule.
+ * 12: the WhatsApp channel: `whatsappChannels`, `deliveryReports` (per-status timestamps, attached
+ *    to outbound and thread messages as `delivery`), `consentLedger`; contacts gain
+ *    `resolveForInbound`, `findByWhatsAppUserId`, `recordInbound`, `resumeWhatsApp` (and
+ *    `optOutOfWhatsApp` yields to a newer resume); messages gain provider ids
+ *    (`findByProviderId`, `setProviderMessageId`); `opportunities.attributeNewest`; lead
+ *    registration appends the lead's consent evidence to the ledger in the same atomic step.
  */
-export const STORAGE_CONTRACT_VERSION = 11;
+export const STORAGE_CONTRACT_VERSION = 12;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;
@@ -89,6 +101,9 @@ export interface StorageRepositories extends CapabilityRepositories {
   connectorPages: ConnectorPageRepository;
   apiKeyUsage: ApiKeyUsageRepository;
   connectorLeads: ConnectorLeadRepository;
+  whatsappChannels: WhatsAppChannelRepository;
+  deliveryReports: DeliveryReportRepository;
+  consentLedger: ConsentLedgerRepository;
 }
 
 /** The repositories bound to one open transaction. */

@@ -16,6 +16,7 @@ import { registerSection, type ContractContext, type ContractSection } from "./c
 import type { DirectReader } from "./direct-reader.js";
 import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
+import { whatsappContract } from "./contract-whatsapp.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
 export const CONTRACT_SECTIONS: readonly ContractSection[] = [
@@ -41,6 +42,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   },
   { name: "retention", run: (c) => retentionContract(c.create) },
   { name: "admin", run: (c) => adminContract(c.storage) },
+  { name: "whatsapp", run: (c) => whatsappContract(c.storage, c.f, c.seedWorkspace) },
   deliveryListenerSection,
   directReadSection,
 ];
@@ -54,6 +56,7 @@ export type ContractSectionName =
   | "concurrency"
   | "lead intake"
   | "admin"
+  | "whatsapp"
   | "retention"
   | "delivery notifications"
   | "direct read-back";

@@ -153,6 +153,7 @@ describe("MCP over the official SDK client", () => {
     });
     expect(h.messaging.sent.at(-1)).toEqual({
       channel: "whatsapp",
+      workspaceId: h.workspace.id,
       to: "+56912345678",
       text: "Le escribe Ana, del equipo de ventas.",
     });

@@ -85,6 +85,8 @@ export async function startMcpHarness(
   const closed = { ...conversation, id: f.id(), channel: "web", status: "closed" as const, updatedAt: f.at(1000) };
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);
+  // The contact wrote just now: WhatsApp's 24-hour service window is open for send_message.
+  await storage.contacts.recordInbound(workspace.id, contact.id, new Date().toISOString());
   await storage.conversations.insert(conversation);
   await storage.conversations.insert(closed);
   await storage.messages.insert({
