@@ -126,15 +126,18 @@ const expected: Record<string, string[]> = {
     "staticTokenAuthenticator",
   ],
   "@vitrina/core/storage": [
+    "ACCEPTED_BY_PROVIDER",
     "CONSENT_WITHDRAWN_REASON",
     "NO_CONSENT_REASON",
     "OUTCOME_UNKNOWN_REASON",
     "STORAGE_CONTRACT_VERSION",
     "UNSTORABLE_TEXT_REASON",
     "assertStorableText",
+    "deliveryStatusOf",
     "fannedOutDelivery",
     "findUnstorableText",
     "isStorableText",
+    "mergeDelivery",
   ],
   "@vitrina/core/http": [
     "DEFAULT_MAX_JSON_DEPTH",
@@ -157,6 +160,27 @@ const expected: Record<string, string[]> = {
     "statusForCode",
   ],
   "@vitrina/core/demo": ["demoConsentPage", "demoConsoleSignIn", "logMessagingTransport", "seedDemoData"],
+  "@vitrina/core/whatsapp": [
+    "DEFAULT_GRAPH_API_VERSION",
+    "DEFAULT_GRAPH_BASE_URL",
+    "DEFAULT_OPT_IN_KEYWORDS",
+    "DEFAULT_OPT_OUT_KEYWORDS",
+    "DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT",
+    "SERVICE_WINDOW_MS",
+    "SIGNATURE_HEADER",
+    "STATUS_RANK",
+    "WHATSAPP_ERROR_MEANINGS",
+    "WHATSAPP_WEBHOOK_PATH",
+    "channelView",
+    "deliveryStatusOf",
+    "describeWhatsAppFailure",
+    "escapeNonAscii",
+    "matchKeyword",
+    "normalizeKeyword",
+    "outboundStateOf",
+    "serviceWindow",
+    "whatsAppCloudTransport",
+  ],
 };
 
 const load: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -168,6 +192,7 @@ const load: Record<string, () => Promise<Record<string, unknown>>> = {
   "@vitrina/core/storage": () => import("@vitrina/core/storage"),
   "@vitrina/core/http": () => import("@vitrina/core/http"),
   "@vitrina/core/demo": () => import("@vitrina/core/demo"),
+  "@vitrina/core/whatsapp": () => import("@vitrina/core/whatsapp"),
 };
 
 describe("the public surface of @vitrina/core", () => {

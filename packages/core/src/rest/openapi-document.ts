@@ -318,7 +318,12 @@ function leadIntakePath(): Record<string, Schema> {
                 outbound: {
                   type: "object",
                   properties: {
-                    status: { type: "string", enum: ["sent", "queued", "blocked", "failed"] },
+                    status: {
+                      type: "string",
+                      enum: ["queued", "sent", "delivered", "read", "blocked", "failed"],
+                      description:
+                        "queued: accepted by the provider, no delivery report yet; sent, delivered, read, failed: the provider's latest report by webhook (never backwards); blocked: not sent (no consent, an opt-out, one welcome per day).",
+                    },
                     reason: { anyOf: [{ type: "string" }, { type: "null" }] },
                   },
                 },

@@ -4,3 +4,4 @@ export type { DirectReader } from "./direct-reader.js";
 export { fixtures } from "./fixtures.js";
 export { runOAuthStorageContract } from "./contract-oauth.js";
 export { createManualClock, type ManualClock } from "../ports/clock.js";
+export { whatsAppProvider, type WhatsAppProvider } from "./whatsapp-provider.js";

@@ -66,11 +66,19 @@ export async function processChannelItems(
   const { logger } = deps;
   const workspaceId = channel.record.workspaceId;
   const statuses: StatusItem[] = [];
+  // The thread orders messages by when they were recorded; within one batch, in the batch's order
+  // (a clock reading can repeat within a millisecond).
+  let recordedAt = "";
+  const nextRecordedAt = () => {
+    const now = deps.clock.now().toISOString();
+    recordedAt = now > recordedAt ? now : new Date(Date.parse(recordedAt) + 1).toISOString();
+    return recordedAt;
+  };
   for (const item of items) {
     if (item.type === "status") statuses.push(item);
     if (item.type === "message")
       await eachOnItsOwn(logger, summary, { workspaceId, path: item.path, kind: item.kind }, async () => {
-        const outcome = await recordInboundMessage(deps, channel, item);
+        const outcome = await recordInboundMessage(deps, channel, item, nextRecordedAt());
         if (outcome.result === "duplicate") summary.messages.duplicates++;
         else summary.messages.recorded++;
         if (outcome.keyword === "opt_out") summary.optOuts++;

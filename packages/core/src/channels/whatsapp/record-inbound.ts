@@ -58,7 +58,7 @@ function notAfterNow(deps: InboundDeps, at: string): string {
  * Records one inbound message in one transaction: the sender's contact (found by user id or phone,
  * created without consent for a person writing first), the message in their open WhatsApp
  * conversation (opened with `conversation.started`, `started_by: "contact"`, when they have none),
- * the service window moved to the message's time, the ad `referral` as attribution on their newest
+ * the service window moved to the message's time (the provider's), the ad `referral` as attribution on their newest
  * opportunity, and, for a message that is only an opt-out or opt-in keyword, the consent change.
  *
  * The contact's row lock orders every inbound message of one person: a redelivered copy (the
@@ -68,6 +68,8 @@ export async function recordInboundMessage(
   deps: InboundDeps,
   channel: OpenedChannel,
   item: InboundItem,
+  /** When it joins the thread: the time Vitrina recorded it (the provider's timestamps have only seconds). */
+  recordedAt: string,
 ): Promise<InboundOutcome> {
   const workspaceId = channel.record.workspaceId;
   return deps.storage.transaction(async (tx) => {
@@ -88,8 +90,8 @@ export async function recordInboundMessage(
       providerMessageId: item.providerMessageId,
       kind: item.kind,
       ...(item.replyTo !== null && { replyTo: item.replyTo }),
-      details: item.details,
-      createdAt: at,
+      details: { ...item.details, provider_timestamp: item.at },
+      createdAt: recordedAt,
     });
     await tx.contacts.recordInbound(workspaceId, contact.id, at);
     if (item.referral !== null)
