@@ -78,9 +78,12 @@ export function createMemoryState() {
     whatsappChannels: new MemoryTable<WhatsAppChannelRecord>((c) => c.workspaceId, {
       phoneNumberId: (c) => c.phoneNumberId,
     }),
-    deliveryStates: new MemoryTable<{ workspaceId: string; providerMessageId: string; state: DeliveryState }>(
-      (d) => `${d.workspaceId}/${d.providerMessageId}`,
-    ),
+    deliveryStates: new MemoryTable<{
+      workspaceId: string;
+      providerMessageId: string;
+      state: DeliveryState;
+      updatedAt: string;
+    }>((d) => `${d.workspaceId}/${d.providerMessageId}`),
     consentLedger: new MemoryTable<ConsentLedgerEntry>(
       (e) => e.id,
       { dedupe: (e) => (e.dedupeKey === null ? null : `${e.workspaceId}/${e.dedupeKey}`) },

@@ -56,7 +56,12 @@ export function createWhatsAppRepositories(
           const key = `${workspaceId}/${report.providerMessageId}`;
           const stored = state.deliveryStates.get(key);
           const merged = mergeDelivery(stored?.state ?? null, report);
-          const row = { workspaceId, providerMessageId: report.providerMessageId, state: merged };
+          const row = {
+            workspaceId,
+            providerMessageId: report.providerMessageId,
+            state: merged,
+            updatedAt: new Date().toISOString(),
+          };
           if (stored === null) state.deliveryStates.insert(row, undo);
           else state.deliveryStates.replace(row, undo);
           const outbound = state.outbound.lookupAll("provider", key)[0];
@@ -69,6 +74,20 @@ export function createWhatsAppRepositories(
       },
       async get(workspaceId, providerMessageId) {
         return deliveryOf(state, workspaceId, providerMessageId);
+      },
+      async purgeOrphans(before, limit) {
+        const orphans = state.deliveryStates
+          .filter((d) => {
+            const key = `${d.workspaceId}/${d.providerMessageId}`;
+            return (
+              d.updatedAt < before &&
+              state.outbound.lookupAll("provider", key).length === 0 &&
+              state.messages.lookup("provider", key) === null
+            );
+          })
+          .slice(0, limit);
+        for (const d of orphans) state.deliveryStates.delete(`${d.workspaceId}/${d.providerMessageId}`, undo);
+        return orphans.length;
       },
     },
     consentLedger: {

@@ -78,6 +78,21 @@ const oauthPurgeStep: RetentionStep["run"] = async ({ storage, now, batchSize, w
   }
 };
 
+/**
+ * Delivery reports no message of Vitrina's carries, once the provider can no longer redeliver a
+ * status that would join one (it retries for 7 days; 8 leaves a margin): otherwise the statuses of
+ * messages sent outside Vitrina on a shared number would pile up forever.
+ */
+const orphanStatusesStep: RetentionStep["run"] = async ({ storage, now, batchSize, withinBudget }) => {
+  const before = new Date(now.getTime() - 8 * 24 * 3600_000).toISOString();
+  let removed = 0;
+  for (;;) {
+    const purged = await storage.deliveryReports.purgeOrphans(before, batchSize);
+    removed += purged;
+    if (purged < batchSize || !withinBudget()) return removed;
+  }
+};
+
 export interface VitrinaOptions extends MountOptions {
   storage: Storage;
   /**
@@ -250,7 +265,10 @@ export function createVitrina(options: VitrinaOptions) {
         });
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
-  const builtinRetentionSteps: RetentionStep[] = oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }];
+  const builtinRetentionSteps: RetentionStep[] = [
+    ...(oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }]),
+    { kind: "whatsapp_orphan_statuses", run: orphanStatusesStep },
+  ];
   const retention =
     options.retention === false
       ? null

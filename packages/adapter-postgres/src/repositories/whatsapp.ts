@@ -188,6 +188,21 @@ export function whatsappRepositories(
           [workspaceId, providerMessageId],
           toDelivery,
         ),
+      async purgeOrphans(before, limit) {
+        // SKIP LOCKED: a report a webhook is merging right now is left for the next run.
+        const result = await q.query(
+          `DELETE FROM ${s}.delivery_reports WHERE (workspace_id, provider_message_id) IN (
+             SELECT d.workspace_id, d.provider_message_id FROM ${s}.delivery_reports d
+             WHERE d.updated_at < $1
+               AND NOT EXISTS (SELECT 1 FROM ${s}.outbound_messages o
+                               WHERE o.workspace_id = d.workspace_id AND o.provider_message_id = d.provider_message_id)
+               AND NOT EXISTS (SELECT 1 FROM ${s}.messages m
+                               WHERE m.workspace_id = d.workspace_id AND m.provider_message_id = d.provider_message_id)
+             LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+          [before, limit],
+        );
+        return affected(result);
+      },
     },
     consentLedger: {
       async append(entry) {

@@ -69,6 +69,12 @@ export interface DeliveryReportRepository {
    */
   recordStatuses(workspaceId: string, reports: StatusReport[]): Promise<RecordedStatus[]>;
   get(workspaceId: string, providerMessageId: string): Promise<DeliveryState | null>;
+  /**
+   * Deletes at most `limit` reports last changed before `before` whose provider id no first message
+   * and no thread message carries (statuses of messages sent outside Vitrina, or whose send was never
+   * recorded); returns how many. Reports of Vitrina's messages stay: they are those messages' history.
+   */
+  purgeOrphans(before: string, limit: number): Promise<number>;
 }
 
 export interface ConsentLedgerRepository {

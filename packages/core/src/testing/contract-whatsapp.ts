@@ -230,6 +230,32 @@ export function whatsappContract(storage: () => Storage, f: Fixtures, seedWorksp
     });
   });
 
+  it("purges reports no message carries once they are old enough, in batches, and keeps the rest", async () => {
+    const { workspace, connector } = await seedWorkspace();
+    const contact = f.contact(workspace.id);
+    const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
+    const outbound = f.outbound(workspace.id, lead.id, contact.id, { providerMessageId: "wamid.ours", status: "sent" });
+    await storage().leads.registerNewPerson(
+      contact,
+      lead,
+      f.opportunity(workspace.id, contact.id, lead.id),
+      outbound,
+      connector.secretVersion,
+    );
+    const orphans = ["wamid.o1", "wamid.o2", "wamid.o3"];
+    await storage().deliveryReports.recordStatuses(workspace.id, [
+      statusReport("wamid.ours", "delivered", f.at(1)),
+      ...orphans.map((id) => statusReport(id, "delivered", f.at(1))),
+    ]);
+    const past = "2000-01-01T00:00:00.000Z";
+    expect(await storage().deliveryReports.purgeOrphans(past, 10)).toBe(0);
+    const future = "2999-01-01T00:00:00.000Z";
+    expect(await storage().deliveryReports.purgeOrphans(future, 2)).toBe(2);
+    expect(await storage().deliveryReports.purgeOrphans(future, 10)).toBeGreaterThanOrEqual(1);
+    for (const id of orphans) expect(await storage().deliveryReports.get(workspace.id, id)).toBeNull();
+    expect(await storage().deliveryReports.get(workspace.id, "wamid.ours")).toMatchObject({ status: "delivered" });
+  });
+
   describe("consent ledger", () => {
     it("appends entries once per dedupe key, lists a contact's newest first within the limit", async () => {
       const { workspace } = await seedWorkspace();
