@@ -106,6 +106,7 @@ describe("console: conversations, contacts and the WhatsApp channel over a real 
       userId: "mia",
     });
     expect(await h.vitrina.contacts.consentLedger(h.workspace.id, hostile.contact.id)).toEqual([]);
+    expect((await mia.get("/console/contacts/nope")).status).toBe(404);
   });
 
   it("an owner opts a contact out on request (CSRF checked), and the page shows the state and the ledger entry", async () => {
@@ -131,6 +132,7 @@ describe("console: conversations, contacts and the WhatsApp channel over a real 
     expect(after.text).toContain("<code>owner-1</code>");
     expect(after.text).toContain("request: off_channel<br />note: phoned &lt;b&gt;&quot;today&quot;&lt;/b&gt;");
     expect(after.text).not.toContain("Opt out on request</button>");
+    expect((await owner.post("/console/contacts/nope/opt-out", { _csrf: owner.csrfOf(page.text) })).status).toBe(404);
     const [entry] = await h.vitrina.contacts.consentLedger(h.workspace.id, hostile.contact.id);
     expect(entry).toMatchObject({ kind: "opted_out", source: "console", sourceRef: "owner-1" });
   });

@@ -75,8 +75,8 @@ export function conversationScreens(deps: { storage: ConversationStorage; clock:
       ${
         conversations.length === 0
           ? html`<p>
-              No ${status ?? ""} conversations yet. A conversation starts when a contact writes or a lead gets its first
-              message.
+              No ${status === undefined ? "" : `${status} `}conversations yet. A conversation starts when a contact
+              writes or a lead gets its first message.
             </p>`
           : dataTable(
               `${status === undefined ? "Conversations" : `Conversations with status ${status}`}, latest activity first`,
