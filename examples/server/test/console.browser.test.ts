@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signLead } from "@vitrina/client";
+import { seedWhatsAppThread } from "../../../packages/http-node/test/support/whatsapp-thread-seed.js";
 import { MEMBER, OWNER, startConsoleServer, startReceiver } from "./support/console-server.js";
 
 // The console in a real browser: Debian's Chromium driven by playwright-core against a real
@@ -185,5 +186,82 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(forged.status()).toBe(403);
     expect(MEMBER).toContain("@");
     await page.context().close();
+  });
+
+  it("Conversations and the contact: a thread with delivery and the window, then an opt-out on request", async () => {
+    const { contact } = await seedWhatsAppThread(server.vitrina.storage, server.workspaceId, {
+      now: new Date(),
+      name: "Camila Rojas",
+      phone: "+56922220001",
+      inbound: "Hola, ¿sigue disponible el depto de Providencia?",
+    });
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "Conversations" }).click();
+    await check(page, "conversations");
+    await page.getByRole("link", { name: "open", exact: true }).click();
+    await page.getByRole("link", { name: "Camila Rojas" }).click();
+    expect(await page.locator("ol.thread li").allTextContents()).toEqual([
+      expect.stringContaining("sigue disponible"),
+      expect.stringMatching(/Thanks for writing[\s\S]*Delivery: read/),
+      expect.stringContaining("[reaction] 👍"),
+      expect.stringMatching(/brochure[\s\S]*failed[\s\S]*131047: the 24-hour customer-service window is closed/),
+    ]);
+    expect(await page.locator("#service-window").textContent()).toMatch(/^\s*Open until/);
+    await check(page, "conversation-thread");
+
+    await page.getByRole("link", { name: "Camila Rojas" }).click();
+    await page.waitForURL(`${server.url}/console/contacts/${contact.id}`);
+    expect(await page.locator("#consent-state").textContent()).toContain("No consent on record");
+    await check(page, "contact");
+    await page.getByLabel("Note (optional)").fill("Phoned on Monday: no more messages");
+    await page.getByRole("button", { name: "Opt out on request" }).click();
+    expect(await page.getByRole("status").textContent()).toContain("Opt-out recorded");
+    expect(await page.locator("#consent-state").textContent()).toContain("Opted out");
+    const ledger = await page.locator("table tbody tr").allTextContents();
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatch(/opted out\s*console\s*owner@example\.com[\s\S]*note: Phoned on Monday/);
+    expect(await page.getByRole("button", { name: "Opt out on request" }).count()).toBe(0);
+    await check(page, "contact-opted-out");
+    await page.context().close();
+  });
+
+  it("WhatsApp channel: an owner sets it and sees the verify token once; a member reads and cannot post", async () => {
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "WhatsApp channel" }).click();
+    expect(await page.locator("#callback-url").textContent()).toBe(`${server.url}/functions/v1/whatsapp-webhook`);
+    await check(page, "whatsapp-channel-empty");
+    await page.getByLabel("Phone number id").fill("109876543210");
+    await page.getByLabel("Access token").fill("EAAG-browser-token");
+    await page.getByLabel("App secret").fill("browser-app-secret");
+    await page.getByLabel("Opt-out keywords").fill("basta\nalto");
+    await page.getByRole("button", { name: "Save channel" }).click();
+    const verifyToken = (await page.locator("#verify-token").textContent())!.trim();
+    expect(verifyToken).toMatch(/^vtr_wv_/);
+    expect(await page.locator("main").textContent()).toContain("Meta dashboard");
+    await check(page, "whatsapp-channel-saved");
+    const handshake = await fetch(
+      `${server.url}/functions/v1/whatsapp-webhook?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=7`,
+    );
+    expect(await handshake.text()).toBe("7");
+    await page.getByRole("link", { name: "WhatsApp channel" }).click();
+    const content = await page.content();
+    for (const secret of [verifyToken, "EAAG-browser-token", "browser-app-secret"])
+      expect(content).not.toContain(secret);
+    expect(await page.getByLabel("Opt-out keywords").inputValue()).toBe("basta\nalto");
+    await page.context().close();
+
+    const member = await signIn("member");
+    await member.getByRole("link", { name: "WhatsApp channel" }).click();
+    expect(await member.getByRole("button", { name: "Save channel" }).count()).toBe(0);
+    expect(await member.locator("main").textContent()).toContain("Only an owner or admin can change");
+    await check(member, "whatsapp-channel-as-member");
+    const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
+    const forged = await member.request.post(`${server.url}/console/whatsapp`, {
+      form: { _csrf: csrf, phoneNumberId: "1", appSecret: "member-secret" },
+      headers: { origin: server.url },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    await member.context().close();
   });
 });

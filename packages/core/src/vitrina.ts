@@ -363,6 +363,8 @@ export function createVitrina(options: VitrinaOptions) {
           ...admin,
           webhooks: outbox.subscriptions,
           sendTestDelivery,
+          contacts,
+          whatsappChannels,
         })),
     ...(options.rest?.enabled === true
       ? restRoutes({

@@ -1,23 +1,16 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConsoleOptions } from "@vitrina/core";
 import { recordingLogger } from "./support/recording-logger.js";
 import { startAdminHarness, type AdminHarness } from "./support/admin-harness.js";
-import { consoleClient } from "./support/console-client.js";
+import {
+  consoleClient,
+  TEST_LOGIN_URL as LOGIN_URL,
+  testConsoleSignIn as testSignIn,
+} from "./support/console-client.js";
 import { sampleLead } from "./support/lead-harness.js";
 
 const run = promisify(execFile);
-const LOGIN_URL = "https://login.example.test/sign-in";
-
-/** The embedder's hook in these tests: the user is whoever `x-test-user` names (their session, in real life). */
-const testSignIn = (workspaceId: () => string): ConsoleOptions => ({
-  loginUrl: LOGIN_URL,
-  async signIn(request) {
-    const user = request.headers.get("x-test-user");
-    return user === null ? null : { userId: user, workspaceId: workspaceId() };
-  },
-});
 
 const secretOf = (html: string, id: string) => new RegExp(`id="${id}">([^<]+)<`).exec(html)?.[1] ?? "";
 const unescape = (text: string) =>

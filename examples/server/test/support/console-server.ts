@@ -73,6 +73,7 @@ export async function startConsoleServer() {
   return {
     url: server.url,
     vitrina,
+    workspaceId,
     async close() {
       await server.close();
       await vitrina.close();

@@ -25,7 +25,7 @@ pre { background: var(--panel); border: 1px solid var(--line); padding: .75rem; 
 form.panel, section.panel { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; margin: 1rem 0; background: var(--bg); }
 label { display: block; font-weight: 600; margin: .5rem 0 .25rem; }
 label.inline { display: inline-flex; align-items: center; gap: .35rem; font-weight: 400; margin: .2rem 1rem .2rem 0; }
-input[type=text], input[type=email], input[type=url], select { width: 100%; max-width: 28rem; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: 4px; font: inherit; }
+input[type=text], input[type=email], input[type=url], input[type=password], select, textarea { width: 100%; max-width: 28rem; padding: .4rem .5rem; border: 1px solid #8c959f; border-radius: 4px; font: inherit; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; margin: .75rem 0; }
 button { font: inherit; padding: .4rem .9rem; border-radius: 4px; border: 1px solid #1f2328; background: var(--fg); color: #fff; cursor: pointer; }
 button.secondary { background: var(--bg); color: var(--fg); }
@@ -39,6 +39,14 @@ button.danger { background: var(--danger); border-color: var(--danger); }
 .muted { color: var(--muted); }
 .status-ok { color: var(--ok); font-weight: 600; } .status-bad { color: var(--danger); font-weight: 600; }
 .copy { margin-left: .5rem; }
+ul.filters { list-style: none; display: flex; gap: 1rem; padding: 0; }
+ul.filters a[aria-current="page"] { font-weight: 700; text-decoration: none; color: var(--fg); }
+ol.thread { list-style: none; padding: 0; display: flex; flex-direction: column; }
+ol.thread li.msg { border: 1px solid var(--line); border-radius: 6px; padding: .4rem .75rem; margin: .35rem 0; max-width: 40rem; }
+ol.thread li.inbound { background: var(--panel); align-self: flex-start; }
+ol.thread li.outbound { background: #ddf4ff; align-self: flex-end; }
+li.msg p { margin: .2rem 0; } li.msg .content, dd, td { overflow-wrap: anywhere; }
+li.msg .content { white-space: pre-wrap; }
 `;
 
 const SCRIPT = `

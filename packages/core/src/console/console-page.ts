@@ -16,10 +16,12 @@ export interface ScreenContext {
   publicBase: string;
 }
 
-export type Section = "integrations" | "webhooks" | "api-keys" | "members";
+export type Section = "integrations" | "conversations" | "whatsapp" | "webhooks" | "api-keys" | "members";
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: "integrations", label: "Integrations", path: "/integrations" },
+  { id: "conversations", label: "Conversations", path: "/conversations" },
+  { id: "whatsapp", label: "WhatsApp channel", path: "/whatsapp" },
   { id: "webhooks", label: "Webhooks", path: "/webhooks" },
   { id: "api-keys", label: "Settings → API keys", path: "/settings/api-keys" },
   { id: "members", label: "Settings → Members", path: "/settings/members" },

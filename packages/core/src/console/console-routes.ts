@@ -2,6 +2,9 @@ import type { ApiKeyAdmin } from "../admin/api-key-admin.js";
 import type { ConnectorAdmin } from "../admin/connector-admin.js";
 import { LEAD_INTAKE_PATH } from "../admin/admin-routes.js";
 import type { MemberAdmin } from "../admin/member-admin.js";
+import type { WhatsAppChannelService } from "../channels/whatsapp/channel-service.js";
+import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
+import type { ContactService } from "../contacts/contact-service.js";
 import type { Mount } from "../http/mount.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
@@ -14,9 +17,12 @@ import { consoleGuard, seeOther } from "./console-guard.js";
 import { CONSOLE_PATH, DEFAULT_CONSOLE_SESSION_TTL_SECONDS, type ConsoleOptions } from "./console-options.js";
 import { createConsoleSessions } from "./console-session.js";
 import { apiKeyScreens } from "./screens/api-keys.js";
+import { contactScreens } from "./screens/contact.js";
+import { conversationScreens } from "./screens/conversations.js";
 import { integrationScreens } from "./screens/integrations.js";
 import { memberScreens } from "./screens/members.js";
 import { webhookScreens } from "./screens/webhooks.js";
+import { whatsAppChannelScreens } from "./screens/whatsapp-channel.js";
 import { signInRoutes } from "./sign-in-routes.js";
 
 /**
@@ -25,7 +31,7 @@ import { signInRoutes } from "./sign-in-routes.js";
  */
 export function consoleRoutes(deps: {
   options: ConsoleOptions;
-  storage: Pick<StorageRepositories, "workspaces">;
+  storage: Pick<StorageRepositories, "workspaces" | "conversations" | "messages" | "contacts">;
   secretBox: SecretBox;
   clock: Clock;
   mount: Mount;
@@ -35,6 +41,8 @@ export function consoleRoutes(deps: {
   members: MemberAdmin;
   webhooks: SubscriptionService;
   sendTestDelivery: ReturnType<typeof createTestDelivery>;
+  contacts: ContactService;
+  whatsappChannels: WhatsAppChannelService;
 }): Route[] {
   const root = `${deps.mount.basePath}${CONSOLE_PATH}`;
   const productName = deps.options.productName ?? "Vitrina";
@@ -54,6 +62,13 @@ export function consoleRoutes(deps: {
     ...webhookScreens({ webhooks: deps.webhooks, sendTestDelivery: deps.sendTestDelivery }),
     ...apiKeyScreens({ apiKeys: deps.apiKeys }),
     ...memberScreens({ members: deps.members }),
+    ...conversationScreens({ storage: deps.storage, clock: deps.clock }),
+    ...contactScreens({ contacts: deps.contacts, clock: deps.clock }),
+    ...whatsAppChannelScreens({
+      channels: deps.whatsappChannels,
+      // The same path the webhook route is mounted at, under the origin and basePath clients reach.
+      callbackUrl: (ctx) => `${ctx.publicBase}${WHATSAPP_WEBHOOK_PATH}`,
+    }),
   ];
   const assets: Route[] = Object.values(CONSOLE_ASSETS).map((asset) => ({
     method: "GET",

@@ -1,3 +1,16 @@
+import type { ConsoleOptions } from "@vitrina/core";
+
+export const TEST_LOGIN_URL = "https://login.example.test/sign-in";
+
+/** The embedder's hook in these tests: the user is whoever `x-test-user` names (their session, in real life). */
+export const testConsoleSignIn = (workspaceId: () => string): ConsoleOptions => ({
+  loginUrl: TEST_LOGIN_URL,
+  async signIn(request) {
+    const user = request.headers.get("x-test-user");
+    return user === null ? null : { userId: user, workspaceId: workspaceId() };
+  },
+});
+
 /**
  * A browser's part in console tests without a browser: one cookie jar, same-origin form posts
  * with the page's CSRF token, and redirects followed by hand so each hop can be checked.

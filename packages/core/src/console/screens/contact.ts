@@ -1,0 +1,154 @@
+import { requireManager } from "../../admin/admin-caller.js";
+import type { ContactService } from "../../contacts/contact-service.js";
+import type { FieldReason } from "../../errors.js";
+import type { Clock } from "../../ports/clock.js";
+import type { ConsentLedgerEntry, ContactRecord } from "../../ports/records.js";
+import { canManage, field, formErrors } from "../console-form.js";
+import type { ScreenHandler, ScreenRequest, ScreenRoute } from "../console-guard.js";
+import { seeOther } from "../console-guard.js";
+import { csrfField, dataTable, formatTime, type ScreenContext, screenResponse } from "../console-page.js";
+import { html } from "../html.js";
+import { contactLabel, contactPath, evidenceSummary, serviceWindowLine } from "./whatsapp-format.js";
+
+/** The ledger rows the page shows; the full history is in the admin API. */
+const LEDGER_ROWS = 50;
+
+/** What the contact page says after a change, by the code its redirect carries (never text from the URL). */
+const NOTICES = { opted_out: "Opt-out recorded: no WhatsApp message is sent to this contact any more." } as const;
+
+function consentState(contact: ContactRecord, now: Date) {
+  const consent = contact.whatsappConsent;
+  return html`<dl>
+    <dt>State</dt>
+    <dd id="consent-state">
+      ${
+        contact.whatsappOptedOutAt !== null
+          ? html`<span class="status-bad">Opted out</span> since ${formatTime(contact.whatsappOptedOutAt)}: no WhatsApp
+              message is sent until the contact opts back in on the channel.`
+          : consent?.granted === true
+            ? html`<span class="status-ok">Consent granted</span>`
+            : html`No consent on record`
+      }
+    </dd>
+    <dt>Latest consent evidence</dt>
+    <dd>
+      ${
+        consent === null
+          ? html`<span class="muted">none received</span>`
+          : html`${consent.granted ? "granted" : "withdrawn"} at ${formatTime(consent.timestamp)}
+              ${consent.source !== null && html`<br />source: ${consent.source}`}
+              ${consent.purpose !== null && html`<br />purpose: ${consent.purpose}`} <br /><span class="muted"
+                >from lead event <code>${consent.leadEventId}</code> of connector <code>${consent.connectorId}</code>,
+                recorded ${formatTime(consent.recordedAt)}</span
+              >`
+      }
+    </dd>
+    <dt>Opted out at</dt>
+    <dd>${formatTime(contact.whatsappOptedOutAt)}</dd>
+    <dt>Resumed at</dt>
+    <dd>${formatTime(contact.whatsappResumedAt ?? null)}</dd>
+    <dt>24-hour service window</dt>
+    <dd>${serviceWindowLine(contact, now)}</dd>
+  </dl>`;
+}
+
+function ledgerTable(entries: ConsentLedgerEntry[]) {
+  if (entries.length === 0) return html`<p>No consent changes recorded yet.</p>`;
+  const rows = entries.map(
+    (e) =>
+      html`<tr>
+        <td>${e.kind.replace(/_/g, " ")}</td>
+        <td>${e.source}</td>
+        <td>${e.sourceRef === null ? "—" : html`<code>${e.sourceRef}</code>`}</td>
+        <td>${evidenceSummary(e.evidence)}</td>
+        <td>${formatTime(e.occurredAt)}</td>
+        <td>${formatTime(e.recordedAt)}</td>
+      </tr>`,
+  );
+  return dataTable(
+    "Consent ledger, newest first",
+    ["Change", "Source", "Source ref", "Evidence", "Occurred", "Recorded"],
+    rows,
+  );
+}
+
+function optOutForm(ctx: ScreenContext, contact: ContactRecord, note: string) {
+  if (!canManage(ctx)) return html`<p class="muted">Only an owner or admin can record an opt-out.</p>`;
+  if (contact.whatsappOptedOutAt !== null) return "";
+  return html`<form class="panel" method="post" action="${contactPath(ctx, contact.id)}/opt-out">
+    ${csrfField(ctx)}
+    <h2>Opt out on request</h2>
+    <p>
+      For a person who asked outside WhatsApp (by phone, by email, in person) to get no more messages. It stops every
+      message at once and is kept in the ledger under your user id. Only the person can opt back in, on WhatsApp.
+    </p>
+    <label for="note">Note (optional)</label>
+    <textarea id="note" name="note" maxlength="500" rows="2" aria-describedby="note-help">${note}</textarea>
+    <p id="note-help" class="muted">How and when they asked, e.g. "phoned on 3 May". At most 500 characters.</p>
+    <div class="actions"><button class="danger" type="submit">Opt out on request</button></div>
+  </form>`;
+}
+
+/** A contact: details, WhatsApp consent state, the consent ledger, and "opt out on request" for owners and admins. */
+export function contactScreens(deps: { contacts: ContactService; clock: Clock }): ScreenRoute[] {
+  const { contacts } = deps;
+
+  async function page(screen: ScreenRequest, extra: { notice?: string; errors?: FieldReason[]; note?: string } = {}) {
+    const { caller, ctx, params } = screen;
+    const contact = await contacts.get(caller.workspaceId, params.id!);
+    const ledger = await contacts.consentLedger(caller.workspaceId, contact.id, { limit: LEDGER_ROWS });
+    const body = html`<dl>
+        <dt>Name</dt>
+        <dd>${contact.name ?? "—"}</dd>
+        <dt>Phone</dt>
+        <dd>${contact.phoneE164 ?? "—"}</dd>
+        <dt>Email</dt>
+        <dd>${contact.email ?? "—"}</dd>
+        <dt>WhatsApp user id</dt>
+        <dd>${contact.whatsappUserId === undefined ? "—" : html`<code>${contact.whatsappUserId}</code>`}</dd>
+        <dt>Contact id</dt>
+        <dd><code>${contact.id}</code></dd>
+      </dl>
+      <h2>WhatsApp consent</h2>
+      ${consentState(contact, deps.clock.now())}
+      <h2>Consent ledger</h2>
+      ${ledgerTable(ledger)} ${optOutForm(ctx, contact, extra.note ?? "")}
+      <p><a href="${ctx.root}/conversations">All conversations</a></p>`;
+    return screenResponse(ctx, {
+      title: `Contact: ${contactLabel(contact)}`,
+      section: "conversations",
+      body,
+      notice: extra.notice,
+      errors: extra.errors,
+    });
+  }
+
+  const optOut: ScreenHandler = async (screen) => {
+    requireManager(screen.caller, "record an opt-out");
+    const note = field(screen.form!, "note");
+    const contactId = screen.params.id!;
+    try {
+      await contacts.optOutContact({
+        workspaceId: screen.caller.workspaceId,
+        contactId,
+        source: "console",
+        sourceRef: screen.ctx.userId,
+        ...(note !== "" && { note }),
+      });
+    } catch (error) {
+      return page(screen, { errors: formErrors(error), note });
+    }
+    screen.logger.info({ contactId, userId: screen.ctx.userId }, "console: contact opted out on request");
+    return seeOther(`${contactPath(screen.ctx, contactId)}?notice=opted_out`);
+  };
+
+  return [
+    {
+      method: "GET",
+      path: "/contacts/:id",
+      route: "console.contacts.get",
+      screen: (s) => page(s, { notice: NOTICES[s.url.searchParams.get("notice") as keyof typeof NOTICES] }),
+    },
+    { method: "POST", path: "/contacts/:id/opt-out", route: "console.contacts.opt_out", screen: optOut },
+  ];
+}
