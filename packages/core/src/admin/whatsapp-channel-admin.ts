@@ -20,8 +20,7 @@ const FIELDS = {
 type BodyField = keyof typeof FIELDS;
 const BODY_FIELD_OF = new Map<string, string>(Object.entries(FIELDS).map(([snake, camel]) => [camel, snake]));
 
-const invalid = (reasons: FieldReason[], cause?: unknown) =>
-  new ValidationError("WhatsApp channel is invalid", reasons, { cause });
+const invalid = (reasons: FieldReason[]) => new ValidationError("WhatsApp channel is invalid", reasons);
 
 /** The service's input from a JSON body, refusing what isn't an object and every unknown key (as the other admin bodies do). */
 function channelInput(workspaceId: string, body: unknown): WhatsAppChannelInput {
@@ -45,21 +44,19 @@ function bodyField(field: string): string {
  * phone number id another workspace holds (the storage's `conflict`, which names no field) is a 409
  * naming `phone_number_id`.
  */
-function inBodyTerms(error: unknown, phoneNumberId: unknown): unknown {
+function inBodyTerms(error: unknown): unknown {
   if (!isVitrinaError(error)) return error;
   if (error.code === "invalid_payload")
-    return invalid(
+    return new ValidationError(
+      error.message,
       error.reasons.map((r) => ({ field: bodyField(r.field), reason: r.reason })),
-      error,
+      { cause: error },
     );
   if (error.code === "conflict")
-    return new ConflictError(
-      `another workspace's WhatsApp channel already has phone number id ${String(phoneNumberId)}`,
-      {
-        reasons: [{ field: "phone_number_id", reason: "is already connected to another workspace" }],
-        cause: error,
-      },
-    );
+    return new ConflictError(error.message, {
+      reasons: [{ field: "phone_number_id", reason: "is already connected to another workspace" }],
+      cause: error,
+    });
   return error;
 }
 
@@ -91,7 +88,7 @@ export function createWhatsAppChannelAdmin(deps: { channels: WhatsAppChannelServ
       try {
         return { ...(await channels.put(input)), created };
       } catch (error) {
-        throw inBodyTerms(error, input.phoneNumberId);
+        throw inBodyTerms(error);
       }
     },
 

@@ -1,10 +1,10 @@
 import type { ContactRecord } from "@vitrina/core";
 import {
+  inCommandLineTerms,
   noExtraArguments,
   positiveInteger,
   required,
   unknownAction,
-  inCommandLineTerms,
   UsageError,
   type CliAction,
   type CliCommand,
@@ -12,6 +12,8 @@ import {
 } from "./command.js";
 import { printList, printRecord } from "./output.js";
 
+/** What the person at the console typed for the service's fields, to name it in a refusal. */
+const TYPED_AS: Record<string, string> = { phoneE164: "--phone", contactId: "--contact", note: "--note" };
 /** The most ledger entries one call returns (the contact service's cap). */
 const MAX_LEDGER_ENTRIES = 200;
 
@@ -70,7 +72,7 @@ function optOut(workspaceId: string, flags: Flags): CliAction {
         ? ctx.vitrina.contacts.optOutContact({ ...requestedBy, contactId: byId })
         : ctx.vitrina.contacts.optOutOfWhatsApp({ ...requestedBy, phoneE164: phone! })
     ).catch((error: unknown) => {
-      throw inCommandLineTerms(error, { phoneE164: "--phone", note: "--note" });
+      throw inCommandLineTerms(error, TYPED_AS);
     });
     const { id, name, phoneE164, whatsappOptedOutAt } = contact;
     if (ctx.out.json) printRecord(ctx.out, { ...contact });
