@@ -31,9 +31,7 @@ export function createWhatsAppRepositories(
       async put(channel) {
         const holder = state.whatsappChannels.lookup("phoneNumberId", channel.phoneNumberId);
         if (holder !== null && holder.workspaceId !== channel.workspaceId)
-          throw new ConflictError(
-            `another workspace's WhatsApp channel already has phone number id ${channel.phoneNumberId}`,
-          );
+          throw new ConflictError("another workspace's WhatsApp channel already has this phone number id");
         if (!state.whatsappChannels.replace(channel, undo)) state.whatsappChannels.insert(channel, undo);
         return state.whatsappChannels.get(channel.workspaceId)!;
       },

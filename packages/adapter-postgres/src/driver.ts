@@ -89,6 +89,7 @@ const UNIQUE_RULES: Record<string, string> = {
   orders_quote_key: "this quote already has an order",
   payments_reference_key: "a payment with this provider reference was already recorded",
   webhook_deliveries_event_subscription_key: "this event already has a delivery to this subscription",
+  whatsapp_channels_phone_number_key: "another workspace's WhatsApp channel already has this phone number id",
 };
 /** A primary key or any other unique rule: an id given twice. */
 const SAME_KEY = "a record with the same key already exists";

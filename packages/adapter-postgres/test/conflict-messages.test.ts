@@ -72,6 +72,27 @@ describe.each(["memory", ...backends] as const)("conflict messages on %s", (back
     );
     expect(phoneTaken.message).toBe("another contact already has this phone");
 
+    const channel = {
+      workspaceId,
+      phoneNumberId: "1065",
+      sealedAccessToken: null,
+      sealedAppSecret: "v1.sealed.app-secret",
+      verifyTokenHash: f.id(),
+      graphBaseUrl: "https://graph.facebook.com",
+      apiVersion: "v21.0",
+      optOutKeywords: null,
+      optInKeywords: null,
+      createdAt: f.at(),
+      updatedAt: f.at(),
+    };
+    await storage.whatsappChannels.put(channel);
+    const otherWorkspace = f.workspace();
+    await storage.workspaces.insert(otherWorkspace);
+    const numberTaken = await refusal(() =>
+      storage.whatsappChannels.put({ ...channel, workspaceId: otherWorkspace.id }),
+    );
+    expect(numberTaken.message).toBe("another workspace's WhatsApp channel already has this phone number id");
+
     const sameId = await refusal(() => storage.quotes.insert(quote));
     expect(sameId.message).toBe("a record with the same key already exists");
 

@@ -43,6 +43,8 @@ import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
 import { createTestDelivery } from "./webhooks/test-delivery.js";
 import { adminRoutes } from "./admin/admin-routes.js";
+import { createContactAdmin } from "./admin/contact-admin.js";
+import { createWhatsAppChannelAdmin } from "./admin/whatsapp-channel-admin.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { createMemberAdmin } from "./admin/member-admin.js";
@@ -315,6 +317,8 @@ export function createVitrina(options: VitrinaOptions) {
     connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
     apiKeys: createApiKeyAdmin({ storage, clock, ids }),
     members: createMemberAdmin({ storage, clock }),
+    whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
+    contacts: createContactAdmin({ contacts, clock }),
   };
 
   // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
@@ -348,7 +352,7 @@ export function createVitrina(options: VitrinaOptions) {
       maxAgeSeconds: 3600,
     }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery, oauthElsewhere }),
-    // The admin API (connectors, API keys, members) under the same authenticator as the webhook API.
+    // The admin API (connectors, API keys, members, the WhatsApp channel, contacts' consent) under the same authenticator as the webhook API.
     ...adminRoutes({ storage, authenticate, mount, ...admin, oauthElsewhere }),
     // The web console over the same admin services, signed in by the embedder's hook.
     ...(options.console === undefined
@@ -454,7 +458,7 @@ export function createVitrina(options: VitrinaOptions) {
     whatsapp: { channels: whatsappChannels, webhookPath: `${mount.basePath}${WHATSAPP_WEBHOOK_PATH}` },
     quotes,
     orders,
-    /** The admin API's services (also served under `/v1/connectors`, `/v1/api-keys`, `/v1/members`). */
+    /** The admin API's services (also served under `/v1/connectors`, `/v1/api-keys`, `/v1/members`, `/v1/whatsapp-channel`, `/v1/contacts`). */
     admin,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,

@@ -35,6 +35,8 @@ const memberAdd = z.strictObject({
   role,
 });
 const memberUpdate = z.strictObject({ role });
+/** The note's length and characters are the contact service's to judge; here only its type. */
+const contactOptOut = z.strictObject({ note: z.string().optional() });
 
 function parse<T>(shape: z.ZodType<T>, body: unknown, what: string): T {
   const parsed = shape.safeParse(body, PLAIN_REASONS);
@@ -51,3 +53,4 @@ export const parseConnectorCreate = (body: unknown) => parse(connectorCreate, bo
 export const parseApiKeyIssue = (body: unknown) => parse(apiKeyIssue, body, "API key");
 export const parseMemberAdd = (body: unknown) => parse(memberAdd, body, "member");
 export const parseMemberUpdate = (body: unknown) => parse(memberUpdate, body, "member update");
+export const parseContactOptOut = (body: unknown) => parse(contactOptOut, body, "opt-out");

@@ -14,15 +14,18 @@ export interface AdminPage<T> {
 
 /** `?limit=&starting_after=` as the webhook lists read them; a bad limit names the field. */
 export function adminPageOptions(url: URL): { limit: number; startingAfter?: string } {
-  const limit = queryWholeNumber(url.searchParams, "limit");
+  const limit = queryLimit(url.searchParams, MAX_ADMIN_PAGE_SIZE) ?? DEFAULT_ADMIN_PAGE_SIZE;
   const startingAfter = url.searchParams.get("starting_after") ?? undefined;
-  if (limit === undefined) return { limit: DEFAULT_ADMIN_PAGE_SIZE, startingAfter };
-  if (limit < 1 || limit > MAX_ADMIN_PAGE_SIZE) {
-    throw new ValidationError("query is invalid", [
-      { field: "limit", reason: `must be an integer from 1 to ${MAX_ADMIN_PAGE_SIZE}` },
-    ]);
-  }
   return { limit, startingAfter };
+}
+
+/** `?limit=` as a whole number from 1 to `max`, or undefined when absent; anything else is refused naming `limit`. */
+export function queryLimit(params: URLSearchParams, max: number): number | undefined {
+  const limit = queryWholeNumber(params, "limit");
+  if (limit !== undefined && (limit < 1 || limit > max)) {
+    throw new ValidationError("query is invalid", [{ field: "limit", reason: `must be an integer from 1 to ${max}` }]);
+  }
+  return limit;
 }
 
 /** Builds the page from `limit + 1` fetched rows: the extra row only says there is more. */

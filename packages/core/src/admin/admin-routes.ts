@@ -10,6 +10,11 @@ import type { ApiKeyAdmin } from "./api-key-admin.js";
 import { apiKeyRoutes } from "./api-key-routes.js";
 import type { MemberAdmin } from "./member-admin.js";
 import { memberRoutes } from "./member-routes.js";
+import type { ContactAdmin } from "./contact-admin.js";
+import { contactRoutes } from "./contact-routes.js";
+import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
+import { whatsappChannelRoutes } from "./whatsapp-channel-routes.js";
+import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
 
 /** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
 export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
@@ -25,6 +30,8 @@ export function adminRoutes(options: {
   connectors: ConnectorAdmin;
   apiKeys: ApiKeyAdmin;
   members: MemberAdmin;
+  whatsappChannel: WhatsAppChannelAdmin;
+  contacts: ContactAdmin;
   /** Where OAuth access tokens are accepted instead, for the 401 of one sent here (see AcceptedCredentials). */
   oauthElsewhere?: string;
 }): Route[] {
@@ -33,12 +40,19 @@ export function adminRoutes(options: {
     authenticate: options.authenticate,
     ...(options.oauthElsewhere !== undefined && { accepts: { oauthElsewhere: options.oauthElsewhere } }),
   });
-  const intakeUrl = (request: Request) =>
-    `${options.mount.origin(request)}${options.mount.basePath}${LEAD_INTAKE_PATH}`;
+  // What senders and providers are told to call: publicUrl (or the request's origin) + basePath + path.
+  const publicUrlOf = (path: string) => (request: Request) =>
+    `${options.mount.origin(request)}${options.mount.basePath}${path}`;
   return [
     meRoute({ storage: options.storage, guard }),
-    ...connectorRoutes({ connectors: options.connectors, guard, intakeUrl }),
+    ...connectorRoutes({ connectors: options.connectors, guard, intakeUrl: publicUrlOf(LEAD_INTAKE_PATH) }),
     ...apiKeyRoutes({ apiKeys: options.apiKeys, guard }),
     ...memberRoutes({ members: options.members, guard }),
+    ...whatsappChannelRoutes({
+      whatsappChannel: options.whatsappChannel,
+      guard,
+      webhookUrl: publicUrlOf(WHATSAPP_WEBHOOK_PATH),
+    }),
+    ...contactRoutes({ contacts: options.contacts, guard }),
   ];
 }

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import { VitrinaError } from "@vitrina/core";
+import { isVitrinaError, VitrinaError } from "@vitrina/core";
 import type { CliContext, CliSetup } from "./context.js";
 
 export type Flags = Record<string, string | boolean | undefined>;
@@ -94,4 +94,14 @@ export function unknownAction(command: CliCommand, action: string | undefined): 
   throw new UsageError(
     action === undefined ? `${command.name}: which action?` : `unknown ${command.name} action "${action}"`,
   );
+}
+
+/**
+ * A service's validation refusal naming what the person at the console typed (`--phone`, an
+ * environment variable) instead of the service's field (`phoneE164`); other errors pass through.
+ */
+export function inCommandLineTerms(error: unknown, typedAs: Record<string, string>): unknown {
+  if (!isVitrinaError(error) || error.code !== "invalid_payload") return error;
+  const reasons = error.reasons.map((r) => ({ field: typedAs[r.field] ?? r.field, reason: r.reason }));
+  return new VitrinaError(error.code, error.message, { reasons, cause: error });
 }

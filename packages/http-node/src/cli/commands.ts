@@ -2,9 +2,11 @@ import { apiKeysCommand } from "./api-keys.js";
 import { cleanupCommand } from "./cleanup.js";
 import type { CliCommand } from "./command.js";
 import { connectorsCommand } from "./connectors.js";
+import { contactsCommand } from "./contacts.js";
 import { deliveriesCommand } from "./deliveries.js";
 import { migrateCommand } from "./migrate.js";
 import { webhooksCommand } from "./webhooks.js";
+import { whatsappCommand } from "./whatsapp.js";
 import { workerCommand } from "./worker.js";
 import { workspacesCommand } from "./workspaces.js";
 
@@ -14,6 +16,8 @@ export const commands: CliCommand[] = [
   workspacesCommand,
   connectorsCommand,
   apiKeysCommand,
+  whatsappCommand,
+  contactsCommand,
   webhooksCommand,
   deliveriesCommand,
   workerCommand,
