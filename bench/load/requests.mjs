@@ -1,6 +1,7 @@
 // What the load generator sends. A profile turns a request number into { method, path, headers, body },
 // built inside the generator process so that its cost is counted as client CPU.
 import { createHmac } from "node:crypto";
+import { hubSignature, statusBatch, textBatch } from "../../examples/whatsapp-provider/src/provider.mjs";
 
 function leadBody(run, i) {
   return JSON.stringify({
@@ -76,7 +77,59 @@ function restProfile(target) {
   return () => ({ method: "GET", path, headers, body: undefined });
 }
 
-export const profiles = { fixed: fixedProfile, lead: leadProfile, mcp: mcpProfile, rest: restProfile };
+/** How many people the inbound profile's texts come from: after the first pass, replies in open threads. */
+const WHATSAPP_SENDERS = 1000;
+const STATUS_CYCLE = ["sent", "delivered", "read"];
+
+/**
+ * A WhatsApp webhook POST as Meta sends it, signed with the target's app secret (X-Hub-Signature-256):
+ * `batch(run, i)` builds request i's batch; every message and status id is new.
+ */
+function whatsappProfile(target, batch) {
+  const path = new URL(target.url).pathname;
+  const run = `${Date.now()}${process.pid}`;
+  return (i) => {
+    const body = JSON.stringify(batch(run, i));
+    return {
+      method: "POST",
+      path,
+      headers: { "content-type": "application/json", "x-hub-signature-256": hubSignature(body, target.appSecret) },
+      body,
+    };
+  };
+}
+
+/** One inbound text per batch, from one of WHATSAPP_SENDERS people. */
+const whatsappTextProfile = (target) =>
+  whatsappProfile(target, (run, i) =>
+    textBatch(target.phoneNumberId, {
+      phoneE164: `+5697${String(i % WHATSAPP_SENDERS).padStart(7, "0")}`,
+      text: `Hola, ¿sigue disponible el depto ${i}?`,
+      id: `wamid.bench${run}x${i}`,
+    }),
+  );
+
+/** `target.batchSize` statuses per batch (sent, delivered, read in turn), each for a message of its own. */
+const whatsappStatusesProfile = (target) =>
+  whatsappProfile(target, (run, i) =>
+    statusBatch(
+      target.phoneNumberId,
+      Array.from({ length: target.batchSize }, (_, k) => ({
+        id: `wamid.bench${run}x${i}x${k}`,
+        status: STATUS_CYCLE[k % 3],
+        phoneE164: `+5697${String(k).padStart(7, "0")}`,
+      })),
+    ),
+  );
+
+export const profiles = {
+  fixed: fixedProfile,
+  lead: leadProfile,
+  mcp: mcpProfile,
+  rest: restProfile,
+  "whatsapp-text": whatsappTextProfile,
+  "whatsapp-statuses": whatsappStatusesProfile,
+};
 
 /** Every how many responses the generator reads the body and checks it (the rest it discards). */
 export const BODY_CHECK_EVERY = 64;
@@ -110,4 +163,14 @@ export const bodyChecks = {
   rest(text) {
     return parsed(text)?.output !== undefined ? null : `no output in the answer: ${text.slice(0, 200)}`;
   },
+  "whatsapp-text": whatsappRecorded,
+  "whatsapp-statuses": whatsappRecorded,
 };
+
+/** A webhook batch the route recorded whole: `recorded: true` and no item skipped. */
+function whatsappRecorded(text) {
+  const answer = parsed(text);
+  return answer?.recorded === true && answer.skipped === 0
+    ? null
+    : `a batch was not recorded whole: ${text.slice(0, 200)}`;
+}

@@ -3,11 +3,18 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { consoleLogger, createVitrina, SCOPES, whatsAppCloudTransport } from "@vitrina/core";
+import { consoleLogger, createVitrina, SCOPES } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
 import { demoConsentPage, demoConsoleSignIn, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
+import { demoCredentialsPath } from "../../demo-credentials.mjs";
+import {
+  demoWhatsAppSecrets,
+  putDemoWhatsAppChannel,
+  rememberingSentMessages,
+  withDemoSentMessages,
+} from "./demo-whatsapp.mjs";
 
 export const DEMO_OWNER = "demo-owner";
 /** Fixed, so a restart on persistent storage finds the same demo workspace. */
@@ -15,17 +22,19 @@ export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-0000000000d1";
 /** This phone is always opted out in the demo, to show a blocked first message. */
 export const DEMO_OPTED_OUT_PHONE = "+56900000000";
 
+/**
+ * The transport for workspaces whose WhatsApp channel has no access token: it logs instead of
+ * sending, and remembers each message's provider id for the tour (see demo-whatsapp.mjs). With
+ * WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID the demo workspace's channel sends through the
+ * Cloud API instead.
+ */
 function messagingFromEnv(env, logger) {
-  if (env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID) {
-    return {
-      transport: whatsAppCloudTransport({
-        accessToken: env.WHATSAPP_ACCESS_TOKEN,
-        phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
-      }),
-      name: "WhatsApp Cloud API",
-    };
-  }
-  return { transport: logMessagingTransport(logger), name: "demo (logs, sends nothing)" };
+  const transport = rememberingSentMessages(logMessagingTransport(logger));
+  const cloud = Boolean(env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID);
+  return {
+    transport,
+    name: cloud ? "WhatsApp Cloud API (the demo workspace's channel)" : "demo (logs, sends nothing)",
+  };
 }
 
 /**
@@ -123,7 +132,12 @@ function demoLogger(env) {
   return { debug() {}, info: consoleLogger.info, warn: consoleLogger.warn, error: consoleLogger.error };
 }
 
-export async function createDemo({ env = process.env, logger = demoLogger(env), memory = false } = {}) {
+export async function createDemo({
+  env = process.env,
+  logger = demoLogger(env),
+  memory = false,
+  credentialsPath = demoCredentialsPath(env),
+} = {}) {
   const configured = await storageFromEnv({ memory, env, logger });
   const secretKey = configured.persistent
     ? await secretKeyFromEnv(configured.dataDir, env)
@@ -159,8 +173,17 @@ export async function createDemo({ env = process.env, logger = demoLogger(env), 
       .filter(Boolean),
   ];
   for (const phoneE164 of optOuts) await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164 });
+  const whatsapp = await putDemoWhatsAppChannel(
+    vitrina,
+    workspace.id,
+    await demoWhatsAppSecrets(credentialsPath, env),
+    env,
+  );
   return {
     vitrina,
+    /** What `serveVitrina` serves: core's handler with the demo-only sent-messages route in front. */
+    handler: withDemoSentMessages(vitrina.handler, { apiKey, sent: messaging.transport.sent }),
+    whatsapp,
     workspace,
     connector,
     connectorSecret: secret,
@@ -188,6 +211,7 @@ export async function demoWebhookSecret(credentialsPath) {
 
 /** The credentials the examples read (from `.vitrina/demo-credentials.json` by default). */
 export function demoCredentials(demo, baseUrl, webhookSecret) {
+  const { whatsapp } = demo;
   return {
     workspaceId: demo.workspace.id,
     connectorId: demo.connector.id,
@@ -197,6 +221,10 @@ export function demoCredentials(demo, baseUrl, webhookSecret) {
     mcpUrl: `${baseUrl}/mcp`,
     webhooksUrl: `${baseUrl}/v1/webhooks`,
     webhookSecret,
+    whatsappWebhookUrl: `${baseUrl}${demo.vitrina.whatsapp.webhookPath}`,
+    whatsappPhoneNumberId: whatsapp.phoneNumberId,
+    whatsappAppSecret: whatsapp.appSecret,
+    whatsappVerifyToken: whatsapp.verifyToken,
   };
 }
 

@@ -5,7 +5,9 @@
 //   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir; required with DATABASE_URL),
 //   VITRINA_DEMO_CREDENTIALS (where to write the demo credentials; default <data dir>/demo-credentials.json),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
-//   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API).
+//   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API),
+//   WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN (the Meta app's; generated and kept in the credentials
+//   file when unset), WHATSAPP_GRAPH_URL (the Graph API's base URL, default https://graph.facebook.com).
 import { relative } from "node:path";
 import { VitrinaError } from "@vitrina/core";
 import { serveVitrina } from "@vitrina/http-node";
@@ -38,15 +40,16 @@ function exitWithHint(error) {
   process.exit(1);
 }
 
-const demo = await createDemo({ memory: process.argv.includes("--memory") }).catch(exitWithHint);
+const credentialsPath = demoCredentialsPath();
+const demo = await createDemo({ memory: process.argv.includes("--memory"), credentialsPath }).catch(exitWithHint);
 // serveVitrina runs the outbox worker in this process: webhooks go out milliseconds after a commit.
-const server = await serveVitrina(demo.vitrina, { port, host, onShutdown: () => demo.vitrina.close() }).catch(
+const served = { handler: demo.handler, outbox: demo.vitrina.outbox, logger: demo.vitrina.logger };
+const server = await serveVitrina(served, { port, host, onShutdown: () => demo.vitrina.close() }).catch(
   async (error) => {
     await demo.vitrina.close();
     exitWithHint(error);
   },
 );
-const credentialsPath = demoCredentialsPath();
 const credentials = demoCredentials(demo, server.url, await demoWebhookSecret(credentialsPath));
 await writeDemoCredentials(credentialsPath, credentials);
 const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
@@ -82,9 +85,12 @@ console.log(`Vitrina demo server listening on ${server.url}
   API key:          ${credentials.apiKey}   (demo key: every scope; shown once)
   MCP URL:          ${credentials.mcpUrl}
   opted-out phones: ${demo.optOuts.join(", ")}
+  WhatsApp webhook: ${credentials.whatsappWebhookUrl}   (callback URL for the Meta app; phone number id ${credentials.whatsappPhoneNumberId}, ${demo.whatsapp.channel.sends_through === "cloud_api" ? "sends through the Cloud API" : "receive-only: sends are logged"})
+  verify token:     ${demo.whatsapp.generated.verifyToken ? `${credentials.whatsappVerifyToken}   (generated, kept in the credentials file)` : "from WHATSAPP_VERIFY_TOKEN"}
   MCP OAuth:        ${server.url}/.well-known/oauth-authorization-server   (consent page signs in as the demo owner)
   credentials file: ${relative(process.cwd(), credentialsPath) || credentialsPath}   (the examples read it; mode 600)
 Send a signed lead:  node examples/crm-sender/src/send-lead.mjs
+Play WhatsApp:       node examples/whatsapp-provider/src/tour.mjs   (signed statuses, a reply and BAJA to the webhook)
 Receive webhooks:    node examples/webhook-receiver/src/server.mjs   (listens on :${RECEIVER_PORT}, secret from the credentials file)
 ${subscribeStep}
 Stop with Ctrl-C.`);

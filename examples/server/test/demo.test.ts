@@ -111,6 +111,10 @@ describe.runIf(built)("the README's tour: demo server, crm-sender, webhook-recei
         "mcpUrl",
         "webhookSecret",
         "webhooksUrl",
+        "whatsappAppSecret",
+        "whatsappPhoneNumberId",
+        "whatsappVerifyToken",
+        "whatsappWebhookUrl",
         "workspaceId",
       ].sort(),
     );
