@@ -1,5 +1,6 @@
 import { adminRepositories } from "./repositories/admin.js";
-import type { Storage, StorageRepositories } from "@vitrina/core";
+import type { Logger, Storage, StorageRepositories } from "@vitrina/core";
+import { handleIdleClientErrors } from "./idle-client-errors.js";
 import {
   checkStorableParams,
   closeDriver,
@@ -27,6 +28,7 @@ import { subscriptionRepositories } from "./repositories/subscriptions.js";
 import { whatsappRepositories } from "./repositories/whatsapp.js";
 
 export { migrate, migrations, type Migration } from "./migrations/index.js";
+export { handleIdleClientErrors } from "./idle-client-errors.js";
 export type { PostgresDriver, Queryable, PoolLike, PGliteLike } from "./driver.js";
 
 export interface PostgresStorageOptions {
@@ -47,6 +49,11 @@ export interface PostgresStorageOptions {
    * 1.21).
    */
   preparedStatements?: boolean;
+  /**
+   * Where the adapter reports what the driver tells it outside any query: a pooled idle connection
+   * the server dropped (see `idle-client-errors.ts`). Default: Vitrina's default logger.
+   */
+  logger?: Logger;
 }
 
 /** How `repositories` sends statements: named (prepared) or not, and whether inside a transaction. */
@@ -97,6 +104,8 @@ function repositories(q: Queryable, s: string, channel: string, mode: StatementM
  */
 export function postgresStorage(db: PostgresDriver, options: PostgresStorageOptions = {}): Storage {
   const s = quoteIdent(options.schema ?? "vitrina");
+  // Before anything else can happen: an idle connection dropped by the server must not end the process.
+  handleIdleClientErrors(db, options.logger);
   const channel = deliveriesChannel(options.schema ?? "vitrina");
   const listenForDeliveries = deliveriesListener(db, channel);
   const prepared = isPgPool(db) && (options.preparedStatements ?? true) ? preparedStatements() : null;

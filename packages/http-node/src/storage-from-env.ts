@@ -102,6 +102,8 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
       connectionTimeoutMillis: 5_000,
       statement_timeout: statementTimeoutMs,
     });
+    // Before the first connection: an idle one dropped during the migration must not end the process.
+    postgres.handleIdleClientErrors(pool, options.logger);
     try {
       await postgres.migrate(pool, { schema, logger: options.logger });
     } catch (error) {
@@ -115,7 +117,11 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
       );
     }
     return {
-      storage: postgres.postgresStorage(pool, { statementTimeoutMs, schema }),
+      storage: postgres.postgresStorage(pool, {
+        statementTimeoutMs,
+        schema,
+        ...(options.logger !== undefined && { logger: options.logger }),
+      }),
       kind: "postgresql",
       description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}${inSchema}`,
       persistent: true,
