@@ -421,6 +421,7 @@ export function createVitrina(options: VitrinaOptions) {
   ];
   const router = createRouter(routes, logger, mount.routePath);
   let closing = false;
+  let closed: Promise<void> | null = null;
   // Outermost layer: a request id on every response (the 503 while closing too), and a logger bound to it for every route.
   const handler: Handler = acceptsDirectBody(
     withRequestId(
@@ -485,10 +486,14 @@ export function createVitrina(options: VitrinaOptions) {
       oauth === null
         ? []
         : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/")), options.rest?.enabled === true),
-    /** Closes the storage; from the moment it is called every route answers 503 `shutting_down`. */
+    /**
+     * Closes the storage; from the moment it is called every route answers 503 `shutting_down`.
+     * Calling it again waits for the same close (a server's shutdown and the app may both call it).
+     */
     async close() {
       closing = true;
-      await storage.close();
+      closed ??= storage.close();
+      await closed;
     },
   };
 }
