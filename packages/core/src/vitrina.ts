@@ -400,6 +400,7 @@ export function createVitrina(options: VitrinaOptions) {
       ids,
       channels: channelCache,
       maxBodyBytes: options.whatsapp?.maxBodyBytes ?? DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
+      firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
     }),
     leadIntakeRoute({
       intake: leads,

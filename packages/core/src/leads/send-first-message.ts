@@ -19,7 +19,7 @@ export interface SendFirstMessageDeps {
 }
 
 /** How a template message reads in the conversation history. */
-function describeOutgoing(message: OutgoingMessage): string {
+export function describeOutgoing(message: OutgoingMessage): string {
   if (message.text !== undefined) return message.text;
   return `[template ${message.template?.name ?? "?"}] ${message.template?.bodyParameters.join(" | ") ?? ""}`.trim();
 }
@@ -56,6 +56,18 @@ function reasonToStop(contact: ContactRecord | null, payload: LeadPayload): Stop
   if (contact.whatsappConsent === null) return { code: "no_consent", reason: NO_CONSENT_REASON };
   if (!contact.whatsappConsent.granted) return { code: "consent_withdrawn", reason: CONSENT_WITHDRAWN_REASON };
   return null;
+}
+
+/**
+ * The correlation a first message carries to the provider (echoed on its statuses): a status can
+ * then settle a message whose send answer was lost (see `channels/whatsapp/settle-first-message.ts`).
+ */
+export const firstMessageCorrelation = (leadEventId: string) => `vitrina:first-message:${leadEventId}`;
+
+/** The lead event id in a first message's correlation, or null for any other value. */
+export function leadEventOfCorrelation(correlation: string | null): string | null {
+  const prefix = "vitrina:first-message:";
+  return correlation?.startsWith(prefix) ? correlation.slice(prefix.length) : null;
 }
 
 /** The reason of a first message the provider accepted, until its delivery reports arrive by webhook. */
@@ -141,7 +153,10 @@ export async function sendFirstMessage(
 ): Promise<OutboundMessageRecord> {
   const claimed = await claimForSending(deps, message, payload, claimedAtRegistration);
   if (claimed.contact === null) return claimed.outbound;
-  const outgoing = buildFirstMessage(deps.firstMessage, claimed.contact, payload);
+  const outgoing = {
+    ...buildFirstMessage(deps.firstMessage, claimed.contact, payload),
+    correlationId: firstMessageCorrelation(message.leadEventId),
+  };
   let outcome: FirstMessageOutcome;
   try {
     const result = await deps.messaging.send(outgoing);

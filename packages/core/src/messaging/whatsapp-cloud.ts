@@ -32,7 +32,12 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   function body(message: OutgoingMessage): Record<string, unknown> {
-    const base = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to.replace(/^\+/, "") };
+    const base = {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: message.to.replace(/^\+/, ""),
+      ...(message.correlationId !== undefined && { biz_opaque_callback_data: message.correlationId }),
+    };
     if (message.template) {
       const { name, language, bodyParameters } = message.template;
       return {

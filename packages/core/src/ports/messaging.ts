@@ -12,6 +12,11 @@ export interface OutgoingMessage {
   template?: { name: string; language: string; bodyParameters: string[] };
   /** Free text, only valid inside the 24-hour customer-service window. */
   text?: string;
+  /**
+   * Echoed by the provider on the message's delivery statuses (WhatsApp `biz_opaque_callback_data`):
+   * the link from a status back to the message when the send's own answer was lost.
+   */
+  correlationId?: string;
 }
 
 export interface SendResult {

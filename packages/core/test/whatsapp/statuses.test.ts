@@ -178,3 +178,41 @@ describe("the window's error", () => {
     );
   });
 });
+
+describe("a first message whose send answer was lost", () => {
+  it("is settled by a status echoing its correlation: provider id, delivery, its place in the thread", async () => {
+    const { MessagingError } = await import("@vitrina/core");
+    const sent: unknown[] = [];
+    // The provider took the message, but its answer never arrived (a timeout): recorded as failed.
+    const h = await whatsAppHarness({
+      messaging: {
+        send: async (message) => {
+          sent.push(message);
+          throw new MessagingError("WhatsApp Cloud API unreachable: the operation was aborted due to timeout");
+        },
+      },
+    });
+    const lead = await h.lead("+56944440009");
+    expect(lead.outbound.status).toBe("failed");
+    const correlation = (sent[0] as { correlationId: string }).correlationId;
+    expect(correlation).toBe(`vitrina:first-message:${lead.lead_event_id}`);
+    const contact = (await h.contactByPhone("+56944440009"))!;
+    expect(await h.thread(contact.id)).toEqual([]);
+    const wamid = h.meta.nextId();
+    const status = h.meta.status(wamid, "delivered", "56944440009", { biz_opaque_callback_data: correlation });
+    expect((await h.post(h.meta.batch({ statuses: [status] }))).status).toBe(200);
+    const outbound = (await h.storage.outbound.findByLeadEvent(lead.lead_event_id))!;
+    expect(outbound).toMatchObject({ providerMessageId: wamid, delivery: { status: "delivered" } });
+    const [copy] = await h.thread(contact.id);
+    expect(copy).toMatchObject({
+      sender: "agent",
+      providerMessageId: wamid,
+      content: expect.stringMatching(/^\[template vitrina_welcome\]/),
+    });
+    // A redelivery settles nothing more: one thread message, one conversation.started.
+    await h.post(h.meta.batch({ statuses: [status] }));
+    expect(await h.thread(contact.id)).toHaveLength(1);
+    expect(await h.storage.events.listByWorkspace(h.workspace.id, { type: "conversation.started" })).toHaveLength(1);
+    expect(h.logs.some((l) => l.message.startsWith("first message whose send answer was lost settled"))).toBe(true);
+  });
+});

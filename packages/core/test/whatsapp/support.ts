@@ -1,6 +1,6 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
-import { createVitrina, type LogFields, type Logger, type Storage } from "@vitrina/core";
+import { createVitrina, type LogFields, type Logger, type MessagingTransport, type Storage } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { whatsAppProvider } from "@vitrina/core/testing";
 
@@ -29,13 +29,15 @@ export const WEBHOOK_URL = `${BASE}/functions/v1/whatsapp-webhook`;
  * channel (sends go through the demo's log transport), a connector to send leads with, and the
  * provider's side to post signed webhooks.
  */
-export async function whatsAppHarness(options: { storage?: Storage; phoneNumberId?: string; basePath?: string } = {}) {
+export async function whatsAppHarness(
+  options: { storage?: Storage; phoneNumberId?: string; basePath?: string; messaging?: MessagingTransport } = {},
+) {
   const storage = options.storage ?? memoryStorage();
   const { logger, lines } = recordingLogger();
   const messaging = logMessagingTransport(logger);
   const vitrina = createVitrina({
     storage,
-    messaging,
+    messaging: options.messaging ?? messaging,
     secretBox: Buffer.alloc(32, 3).toString("base64"),
     logger,
     ...(options.basePath !== undefined && { basePath: options.basePath }),

@@ -8,6 +8,8 @@ import type { OpenedChannel } from "./channel-cache.js";
 import { foldStatuses } from "./delivery-status.js";
 import { MARKETING_OPT_OUT_CODE } from "./error-codes.js";
 import { recordInboundMessage, recordPreference, type InboundDeps } from "./record-inbound.js";
+import { settleFirstMessageFromStatus } from "./settle-first-message.js";
+import type { FirstMessageOptions } from "../../leads/first-message.js";
 import type { StatusItem, WebhookItem } from "./webhook-payload.js";
 
 /** What a batch came to, per kind: the webhook route answers it and logs it. */
@@ -58,7 +60,7 @@ async function eachOnItsOwn(
  * messages) is an opt-out. Logs carry ids, kinds and counts, never a person's phone or words.
  */
 export async function processChannelItems(
-  deps: InboundDeps & { logger: Logger },
+  deps: InboundDeps & { logger: Logger; firstMessage: FirstMessageOptions },
   channel: OpenedChannel,
   items: WebhookItem[],
   summary: BatchSummary,
@@ -111,6 +113,18 @@ export async function processChannelItems(
         );
       });
   }
+  // First messages whose send answer was lost, named by the correlation their statuses echo:
+  // settled before the statuses are merged, so those join them at once.
+  for (const item of statuses)
+    if (item.correlation !== null)
+      await eachOnItsOwn(
+        deps.logger,
+        summary,
+        { workspaceId: channel.record.workspaceId, path: item.path },
+        async () => {
+          await settleFirstMessageFromStatus(deps, channel, item);
+        },
+      );
   if (statuses.length > 0) await recordStatuses(deps, channel, statuses, summary);
 }
 

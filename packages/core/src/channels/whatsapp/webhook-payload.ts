@@ -50,6 +50,8 @@ export interface StatusItem extends ItemBase {
   /** The recipient as E.164, or null when the provider sent none (username-only recipients). */
   recipientE164: string | null;
   recipientUserId: string | null;
+  /** What Vitrina sent as `biz_opaque_callback_data`, echoed back: which message this is when its id was never recorded. */
+  correlation: string | null;
 }
 
 /** WhatsApp's own "Stop/Resume promotions" control. */
@@ -230,6 +232,7 @@ function parseStatus(status: unknown, path: string, phoneNumberId: string): Stat
     },
     recipientE164: e164FromWaId(status.recipient_id),
     recipientUserId: idOf(status.recipient_user_id),
+    correlation: idOf(status.biz_opaque_callback_data),
   };
 }
 

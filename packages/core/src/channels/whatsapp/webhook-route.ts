@@ -9,6 +9,7 @@ import type { ChannelCache, OpenedChannel } from "./channel-cache.js";
 import { verifyTokenHash } from "./channel-service.js";
 import { emptySummary, processChannelItems, type BatchSummary } from "./process-batch.js";
 import type { InboundDeps } from "./record-inbound.js";
+import type { FirstMessageOptions } from "../../leads/first-message.js";
 import { parseWebhookBatch, phoneNumberIdsOf, type WebhookItem } from "./webhook-payload.js";
 import { SIGNATURE_HEADER, signatureHexOf, verifyWebhookSignature } from "./webhook-signature.js";
 
@@ -21,6 +22,8 @@ export const DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
 export interface WhatsAppWebhookRouteOptions extends InboundDeps {
   channels: ChannelCache;
   maxBodyBytes: number;
+  /** What first messages say, to write one whose send answer was lost into its thread when a status settles it. */
+  firstMessage: FirstMessageOptions;
 }
 
 /** A 200 the provider accepts and does not retry; the summary is for people and tests. */
