@@ -54,6 +54,23 @@ async function startVitrinaFromEnv(env: Record<string, string>) {
   return { vitrina, storage: configured.storage, workspace, server, entries, close: () => server.close() };
 }
 
+/** Posts `count` signed leads at once to `app`'s lead intake; their statuses. */
+async function postLeads(app: Awaited<ReturnType<typeof startVitrinaFromEnv>>, systemId: string, count = 8) {
+  const { connector, secret } = await app.vitrina.connectors.create(
+    { userId: OWNER },
+    { workspaceId: app.workspace.id, name: "CRM", systemId },
+  );
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const body = JSON.stringify(sampleLead());
+      const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: Date.now() });
+      const response = await fetch(`${app.server.url}/functions/v1/lead-intake`, { method: "POST", headers, body });
+      await response.arrayBuffer();
+      return response.status;
+    }),
+  );
+}
+
 describe.skipIf(skipReason !== null)(
   "Vitrina behind PgBouncer in transaction mode (DATABASE_URL ?pgbouncer=true)",
   () => {
@@ -306,19 +323,7 @@ describe.skipIf(skipReason !== null)("Vitrina behind PgBouncer in transaction mo
   });
 
   it("serves leads through the pooler", async () => {
-    const { connector, secret } = await app.vitrina.connectors.create(
-      { userId: OWNER },
-      { workspaceId: app.workspace.id, name: "CRM", systemId: "crm-direct" },
-    );
-    const statuses = await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        const body = JSON.stringify(sampleLead());
-        const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: Date.now() });
-        const response = await fetch(`${app.server.url}/functions/v1/lead-intake`, { method: "POST", headers, body });
-        await response.arrayBuffer();
-        return response.status;
-      }),
-    );
+    const statuses = await postLeads(app, "crm-direct");
     expect(statuses).toEqual(Array(8).fill(200));
   });
 });
@@ -350,19 +355,7 @@ describe.skipIf(skipReason !== null)("Vitrina behind PgBouncer in session mode (
   });
 
   it("serves leads with prepared statements, and listens through the pooler", async () => {
-    const { connector, secret } = await app.vitrina.connectors.create(
-      { userId: OWNER },
-      { workspaceId: app.workspace.id, name: "CRM", systemId: "crm-session" },
-    );
-    const statuses = await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        const body = JSON.stringify(sampleLead());
-        const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: Date.now() });
-        const response = await fetch(`${app.server.url}/functions/v1/lead-intake`, { method: "POST", headers, body });
-        await response.arrayBuffer();
-        return response.status;
-      }),
-    );
+    const statuses = await postLeads(app, "crm-session");
     expect(statuses).toEqual(Array(8).fill(200));
     const viaPooler = new pg.Pool({ connectionString: bouncer.url });
     try {
