@@ -7,6 +7,7 @@ import {
   isPgPool,
   runTransaction,
   toStorageError,
+  type PoolLike,
   type PostgresDriver,
   type Queryable,
 } from "./driver.js";
@@ -45,8 +46,7 @@ export interface PostgresStorageOptions {
    * Send statements as named prepared statements, so PostgreSQL parses and plans each one once per
    * connection. Default true for a `pg.Pool` (recognised by its `Client` class, since the statement
    * goes as pg's `{ name, text, values }`), and always off for PGlite or any other driver. Set
-   * false behind a pooler that can't keep prepared statements (PgBouncer in transaction mode before
-   * 1.21).
+   * false behind a pooler that can't keep prepared statements; `transactionPooler: true` does.
    */
   preparedStatements?: boolean;
   /**
@@ -54,6 +54,24 @@ export interface PostgresStorageOptions {
    * the server dropped (see `idle-client-errors.ts`). Default: Vitrina's default logger.
    */
   logger?: Logger;
+  /**
+   * `db` reaches PostgreSQL through a transaction pooler (PgBouncer's `pool_mode = transaction`,
+   * Supabase's transaction pooler, Neon's pooled endpoint), which hands each transaction, or each
+   * statement outside one, whichever server connection is free. Nothing tied to a connection
+   * survives that: a named prepared statement lands on a connection that has it already ("prepared
+   * statement … already exists") or lacks it, and a LISTEN listens on a connection that is handed
+   * to someone else as soon as it ends. So statements go unnamed (unless `preparedStatements` says
+   * otherwise, for a pooler that keeps them, such as PgBouncer 1.21+ with `max_prepared_statements`),
+   * and LISTEN runs on `listenPool` or not at all: without it the storage has no
+   * `listenForDeliveries`, and workers in other processes learn of new deliveries at their sweep.
+   * Transactions, with their `SET LOCAL` and advisory locks, hold one connection throughout.
+   */
+  transactionPooler?: boolean;
+  /**
+   * A pool on a direct connection (not through the pooler), used only for LISTEN: one client held
+   * while a listener lives. `close()` ends it too, unless `closeDriver: false`.
+   */
+  listenPool?: PoolLike;
 }
 
 /** How `repositories` sends statements: named (prepared) or not, and whether inside a transaction. */
@@ -107,8 +125,10 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   // Before anything else can happen: an idle connection dropped by the server must not end the process.
   handleIdleClientErrors(db, options.logger);
   const channel = deliveriesChannel(options.schema ?? "vitrina");
-  const listenForDeliveries = deliveriesListener(db, channel);
-  const prepared = isPgPool(db) && (options.preparedStatements ?? true) ? preparedStatements() : null;
+  const pooled = options.transactionPooler ?? false;
+  const listenOn = options.listenPool ?? (pooled ? undefined : db);
+  const listenForDeliveries = listenOn === undefined ? undefined : deliveriesListener(listenOn, channel);
+  const prepared = isPgPool(db) && (options.preparedStatements ?? !pooled) ? preparedStatements() : null;
   // A transaction's repositories, kept per connection: they hold nothing but the connection, and
   // building the whole set (about a hundred methods) for every transaction cost some 55 µs of CPU.
   // A pg Pool hands out the same few clients again; PGlite's transaction object is new each time.
@@ -131,7 +151,8 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
       }
     },
     async close() {
-      if (options.closeDriver ?? true) await closeDriver(db);
+      if (!(options.closeDriver ?? true)) return;
+      await Promise.all([closeDriver(db), options.listenPool && closeDriver(options.listenPool)]);
     },
   };
 }

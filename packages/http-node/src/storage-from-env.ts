@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { VitrinaError, type Logger, type Storage } from "@vitrina/core";
+import { defaultLogger, VitrinaError, type Logger, type Storage } from "@vitrina/core";
+import { databaseUrlsFromEnv } from "./database-pooler.js";
 import { lockDataDir } from "./data-dir-lock.js";
 
 export interface ConfiguredStorage {
@@ -47,6 +48,23 @@ function statementTimeoutFrom(value: string | undefined): number {
     `VITRINA_STATEMENT_TIMEOUT_MS must be a positive whole number of milliseconds (e.g. 10000), got "${value}"`,
     { reasons: [{ field: "VITRINA_STATEMENT_TIMEOUT_MS", reason: "must be a positive whole number of milliseconds" }] },
   );
+}
+
+/**
+ * pg parses the URL at the first connect and says only "Invalid URL": name the variable, and never
+ * echo the URL (it holds the password).
+ */
+async function rethrowInvalidUrl<T>(field: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_INVALID_URL") throw error;
+    throw new VitrinaError(
+      "invalid_argument",
+      `${field} is not a valid URL: expected postgres://user:password@host:5432/database, with characters such as @ : / # ? in the user or password percent-encoded`,
+      { reasons: [{ field, reason: "not a valid URL" }] },
+    );
+  }
 }
 
 /**
@@ -97,33 +115,66 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
   const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
     const { default: pg } = await importOptional(() => import("pg"), "pg", "DATABASE_URL (PostgreSQL)");
+    const { url, pooler, directUrl } = await rethrowInvalidUrl("DATABASE_URL", () =>
+      databaseUrlsFromEnv(env, env.DATABASE_URL!),
+    );
     const pool = new pg.Pool({
-      connectionString: env.DATABASE_URL,
+      connectionString: url,
       connectionTimeoutMillis: 5_000,
-      statement_timeout: statementTimeoutMs,
+      // PgBouncer refuses statement_timeout as a startup parameter ("unsupported startup parameter").
+      ...(pooler === null && { statement_timeout: statementTimeoutMs }),
     });
     // Before the first connection: an idle one dropped during the migration must not end the process.
     postgres.handleIdleClientErrors(pool, options.logger);
-    try {
-      await postgres.migrate(pool, { schema, logger: options.logger });
-    } catch (error) {
-      // pg parses the URL at the first connect and says only "Invalid URL": name the variable, and
-      // never echo the URL (it holds the password).
-      if ((error as { code?: string }).code !== "ERR_INVALID_URL") throw error;
-      throw new VitrinaError(
-        "invalid_argument",
-        "DATABASE_URL is not a valid URL: expected postgres://user:password@host:5432/database, with characters such as @ : / # ? in the user or password percent-encoded",
-        { reasons: [{ field: "DATABASE_URL", reason: "not a valid URL" }] },
+    // In session mode the server connection stays this client's until it disconnects, so a session
+    // SET holds. In transaction mode it would stick to a shared server connection: there only
+    // transactions get one (`SET LOCAL`, below), and single statements the role's own setting.
+    if (pooler === "session")
+      pool.on(
+        "connect",
+        (client) => void client.query(`SET statement_timeout = ${statementTimeoutMs}`).catch(() => {}),
       );
+    // LISTEN and migrations over the direct URL when there is one: each listening worker holds one
+    // of its connections, apart from the pool.
+    const direct =
+      directUrl === undefined
+        ? undefined
+        : new pg.Pool({
+            connectionString: directUrl,
+            connectionTimeoutMillis: 5_000,
+            statement_timeout: statementTimeoutMs,
+          });
+    // An idle direct connection dropped (a restart, idle_session_timeout) must not crash the process.
+    if (direct !== undefined) postgres.handleIdleClientErrors(direct, options.logger);
+    try {
+      await rethrowInvalidUrl(direct ? "DATABASE_DIRECT_URL" : "DATABASE_URL", () =>
+        postgres.migrate(direct ?? pool, { schema, logger: options.logger }),
+      );
+    } catch (error) {
+      await Promise.all([pool.end(), direct?.end()]).catch(() => undefined);
+      throw error;
     }
+    const logger = options.logger ?? defaultLogger;
+    if (pooler === "transaction" && direct === undefined)
+      logger.info(
+        { pooler },
+        "DATABASE_URL goes through a transaction pooler and DATABASE_DIRECT_URL is not set: not listening for deliveries; " +
+          "workers pick up deliveries committed by other processes at their sweep (every 30 s unless sweepIntervalMs says otherwise)",
+      );
+    const through =
+      pooler === null
+        ? ""
+        : ` through a ${pooler} pooler${direct ? " (LISTEN and migrations over DATABASE_DIRECT_URL)" : ""}`;
     return {
       storage: postgres.postgresStorage(pool, {
         statementTimeoutMs,
         schema,
         ...(options.logger !== undefined && { logger: options.logger }),
+        transactionPooler: pooler === "transaction",
+        ...(direct !== undefined && { listenPool: direct }),
       }),
       kind: "postgresql",
-      description: `PostgreSQL ${describeUrl(env.DATABASE_URL)}${inSchema}`,
+      description: `PostgreSQL ${describeUrl(url)}${inSchema}${through}`,
       persistent: true,
       dataDir,
     };
