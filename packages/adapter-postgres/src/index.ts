@@ -133,6 +133,7 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   // building the whole set (about a hundred methods) for every transaction cost some 55 µs of CPU.
   // A pg Pool hands out the same few clients again; PGlite's transaction object is new each time.
   const inTransaction = new WeakMap<Queryable, StorageRepositories>();
+  let closed: Promise<void> | undefined;
   const transactionRepositories = (q: Queryable) => {
     let bound = inTransaction.get(q);
     if (bound === undefined)
@@ -150,9 +151,11 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
         throw toStorageError(error);
       }
     },
-    async close() {
-      if (!(options.closeDriver ?? true)) return;
-      await Promise.all([closeDriver(db), options.listenPool && closeDriver(options.listenPool)]);
+    // Once: a server's shutdown and the app may both close it, and a pg Pool refuses a second end().
+    close() {
+      if (!(options.closeDriver ?? true)) return Promise.resolve();
+      closed ??= Promise.all([closeDriver(db), options.listenPool && closeDriver(options.listenPool)]).then(() => {});
+      return closed;
     },
   };
 }
