@@ -1,5 +1,6 @@
-import { ForbiddenError } from "../errors.js";
+import { ForbiddenError, InsufficientScopeError } from "../errors.js";
 import { requireScope, type Principal } from "../auth/principal.js";
+import { SCOPES } from "../auth/scopes.js";
 import type { WorkspaceRole } from "../ports/records.js";
 import type { StorageRepositories } from "../ports/storage.js";
 
@@ -43,4 +44,25 @@ export function requireManager(caller: AdminCaller, action: string): void {
   if (caller.role === "owner" || caller.role === "admin") return;
   if (caller.principal.kind !== "console") requireScope(caller.principal, ADMIN_WRITE);
   throw new ForbiddenError(`only an owner or admin of the workspace may ${action}; this caller is a ${caller.role}`);
+}
+
+/**
+ * No credential makes a principal stronger than itself. An admin or owner signs in to the console
+ * and mints keys bounded by role alone, so making one hands over every scope: a key (or OAuth
+ * token) may add or promote an admin only when it already holds every scope. A console session is
+ * bounded by its role and the owner rules instead. Keys act as admins, so none makes an owner.
+ */
+export function requireMayGrantRole(caller: AdminCaller, role: WorkspaceRole): void {
+  if (role === "member" || caller.principal.kind === "console") return;
+  const held = new Set(caller.principal.scopes);
+  const missing = SCOPES.filter((scope) => !held.has(scope));
+  if (missing.length === 0) return;
+  throw new InsufficientScopeError(
+    `only a console session or a credential holding every scope may make an ${role}: an ${role} can mint a key with any scope`,
+    {
+      reasons: [
+        { field: "role", reason: `the calling credential lacks ${missing.join(", ")}, so it can't make an ${role}` },
+      ],
+    },
+  );
 }
