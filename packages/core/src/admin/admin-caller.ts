@@ -1,4 +1,4 @@
-import { ForbiddenError, InsufficientScopeError } from "../errors.js";
+import { ForbiddenError, InsufficientScopeError, VitrinaError } from "../errors.js";
 import { requireScope, type Principal } from "../auth/principal.js";
 import { SCOPES } from "../auth/scopes.js";
 import type { WorkspaceRole } from "../ports/records.js";
@@ -7,7 +7,7 @@ import type { StorageRepositories } from "../ports/storage.js";
 /**
  * Who calls the admin API, as the services judge it: a workspace and a role. A console session
  * takes the role of its user's membership (checked on every request, so a demotion applies at
- * once); an API key acts as an `admin` with `admin:write`, as a `member` with only `admin:read`.
+ * once), and ends when the membership's session epoch is no longer the one it carries (signed out); an API key acts as an `admin` with `admin:write`, as a `member` with only `admin:read`.
  */
 export interface AdminCaller {
   workspaceId: string;
@@ -29,6 +29,8 @@ export async function resolveAdminCaller(
     const userId = principal.subject ?? "";
     const member = await repos.workspaces.getMember(principal.workspaceId, userId);
     if (member === null) throw new ForbiddenError(`user ${userId} is not a member of this workspace`);
+    if (principal.sessionEpoch !== undefined && principal.sessionEpoch !== member.sessionEpoch)
+      throw new VitrinaError("unauthorized", "this console session has ended: it was signed out");
     return { workspaceId: principal.workspaceId, role: member.role, userId, principal };
   }
   requireScope(principal, ADMIN_READ);
