@@ -54,4 +54,29 @@ describe("admin API: members no stronger than the credential that adds them", ()
     });
     expect(byConsoleAdmin.status).toBe(201);
   });
+
+  it("an OAuth token acts for its user, never above their role now: a member's admin:write token adds nobody", async () => {
+    await h.call("POST", "/v1/members", "console:owner-1", { email: "mo@example.cl", role: "member" });
+    const every = [...SCOPES].join(",");
+    const memberToken = `oauth:mo@example.cl:${every}`;
+    const asMember = await h.call("POST", "/v1/members", memberToken, { email: "z@example.cl", role: "member" });
+    expect(asMember.status).toBe(403);
+    expect(asMember.json.error.code).toBe("forbidden");
+    expect((await h.call("POST", "/v1/api-keys", memberToken, { name: "k", scopes: ["admin:read"] })).status).toBe(403);
+    expect((await h.call("POST", "/v1/connectors", memberToken, { name: "c", system: "c" })).status).toBe(403);
+    expect((await h.call("GET", "/v1/members", memberToken)).status).toBe(200);
+    // The owner's token with every scope may add an admin; the same token of a stranger is refused.
+    const ownerToken = `oauth:owner-1:${every}`;
+    expect((await h.call("POST", "/v1/members", ownerToken, { email: "adm@example.cl", role: "admin" })).status).toBe(
+      201,
+    );
+    expect((await h.call("GET", "/v1/members", `oauth:stranger:${every}`)).status).toBe(403);
+    // An admin's token with only admin scopes still can't make an admin.
+    const narrow = await h.call("POST", "/v1/members", "oauth:adm@example.cl:admin:read,admin:write", {
+      email: "y@example.cl",
+      role: "admin",
+    });
+    expect(narrow.status).toBe(403);
+    expect(narrow.json.error.code).toBe("insufficient_scope");
+  });
 });

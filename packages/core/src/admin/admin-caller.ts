@@ -7,7 +7,10 @@ import type { StorageRepositories } from "../ports/storage.js";
 /**
  * Who calls the admin API, as the services judge it: a workspace and a role. A console session
  * takes the role of its user's membership (checked on every request, so a demotion applies at
- * once), and ends when the membership's session epoch is no longer the one it carries (signed out); an API key acts as an `admin` with `admin:write`, as a `member` with only `admin:read`.
+ * once), and ends when the membership's session epoch is no longer the one it carries (signed
+ * out). An API key acts as an `admin` with `admin:write`, as a `member` with only `admin:read`. An
+ * OAuth token acts the same way for its user, but never above that user's role as of now: a member
+ * can't become an admin by authorizing a client for `admin:write`, and a demotion applies at once.
  */
 export interface AdminCaller {
   workspaceId: string;
@@ -35,6 +38,11 @@ export async function resolveAdminCaller(
   }
   requireScope(principal, ADMIN_READ);
   const role: WorkspaceRole = principal.scopes.includes(ADMIN_WRITE) ? "admin" : "member";
+  if (principal.kind === "oauth" && principal.subject !== undefined) {
+    const member = await repos.workspaces.getMember(principal.workspaceId, principal.subject);
+    if (member === null) throw new ForbiddenError(`user ${principal.subject} is not a member of this workspace`);
+    return { workspaceId: principal.workspaceId, role: member.role === "member" ? "member" : role, principal };
+  }
   return { workspaceId: principal.workspaceId, role, principal };
 }
 
