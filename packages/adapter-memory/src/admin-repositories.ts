@@ -1,4 +1,4 @@
-import type { LeadEventRecord, MemberRecord, StorageRepositories } from "@vitrina/core";
+import type { LeadEventRecord, MemberWithSessions, StorageRepositories } from "@vitrina/core";
 import type { MemberDetails } from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
@@ -14,7 +14,7 @@ export function createAdminRepositories(
   state: MemoryState,
   undo: UndoLog,
 ): Pick<StorageRepositories, "members" | "connectorPages" | "apiKeyUsage" | "connectorLeads"> {
-  const details = (m: MemberRecord): MemberDetails => {
+  const details = ({ sessionEpoch: _epoch, ...m }: MemberWithSessions): MemberDetails => {
     const invite = state.memberInvites.get(`${m.workspaceId}/${m.userId}`);
     return {
       ...m,
@@ -37,7 +37,10 @@ export function createAdminRepositories(
       },
       async insert(m) {
         if (state.members.get(`${m.workspaceId}/${m.userId}`) !== null) return false;
-        state.members.insert({ workspaceId: m.workspaceId, userId: m.userId, role: m.role }, undo);
+        state.members.insert(
+          { workspaceId: m.workspaceId, userId: m.userId, role: m.role, sessionEpoch: crypto.randomUUID() },
+          undo,
+        );
         state.memberInvites.delete(`${m.workspaceId}/${m.userId}`, undo);
         state.memberInvites.insert(
           { workspaceId: m.workspaceId, userId: m.userId, email: m.email, addedAt: m.addedAt },

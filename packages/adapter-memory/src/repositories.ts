@@ -41,11 +41,18 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
       async get(id) {
         return state.workspaces.get(id);
       },
-      async upsertMember(member) {
-        if (!state.members.replace(member, undo)) state.members.insert(member, undo);
+      async upsertMember({ workspaceId, userId, role }) {
+        const existing = state.members.get(`${workspaceId}/${userId}`);
+        if (existing !== null) state.members.replace({ ...existing, role }, undo);
+        else state.members.insert({ workspaceId, userId, role, sessionEpoch: crypto.randomUUID() }, undo);
       },
       async getMember(workspaceId, userId) {
-        return state.members.get(`${workspaceId}/${userId}`);
+        const member = state.members.get(`${workspaceId}/${userId}`);
+        return member === null ? null : { ...member };
+      },
+      async endSessions(workspaceId, userId) {
+        const member = state.members.get(`${workspaceId}/${userId}`);
+        return member !== null && state.members.replace({ ...member, sessionEpoch: crypto.randomUUID() }, undo);
       },
       async listForUser(userId) {
         return state.members

@@ -6,7 +6,7 @@ import type {
   ConversationRecord,
   EventRecord,
   LeadEventRecord,
-  MemberRecord,
+  MemberWithSessions,
   MessageRecord,
   OpportunityRecord,
   OutboundMessageRecord,
@@ -33,7 +33,7 @@ import { MemoryTable } from "./table.js";
 export function createMemoryState() {
   return {
     workspaces: new MemoryTable<WorkspaceRecord>((w) => w.id),
-    members: new MemoryTable<MemberRecord>((m) => `${m.workspaceId}/${m.userId}`),
+    members: new MemoryTable<MemberWithSessions>((m) => `${m.workspaceId}/${m.userId}`),
     // What PostgreSQL keeps in workspace_members.email / added_at, beside the role rows above.
     memberInvites: new MemoryTable<{ workspaceId: string; userId: string; email: string | null; addedAt: string }>(
       (m) => `${m.workspaceId}/${m.userId}`,

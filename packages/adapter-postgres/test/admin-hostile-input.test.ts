@@ -92,7 +92,7 @@ describe.each(["memory", ...backends] as const)("admin API JSON inputs on %s", (
           expect(status).toBeLessThan(500);
           if (status >= 400) {
             expect(json.error.code).toMatch(
-              /^(invalid_payload|invalid_argument|conflict|forbidden|malformed_json|payload_too_large)$/,
+              /^(invalid_payload|invalid_argument|conflict|forbidden|insufficient_scope|malformed_json|payload_too_large)$/,
             );
             expect(await counts()).toEqual(before);
           }

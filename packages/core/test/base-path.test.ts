@@ -151,7 +151,7 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     });
   });
 
-  it("the console lives at <basePath>/console: links, assets, the cookie's Path, redirects and the intake URL carry the mount; Secure over https", async () => {
+  it("the console lives at <basePath>/console: links, assets, redirects and the intake URL carry the mount; over https the cookie is __Host- (Path=/, Secure)", async () => {
     let workspaceId = "";
     const vitrina = vitrinaAt({
       basePath: "/vitrina",
@@ -165,13 +165,17 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     const signedIn = await vitrina.handler(new Request(`http://10.0.0.5${first.headers.get("location")}`));
     expect(signedIn.headers.get("location")).toBe("/vitrina/console/webhooks");
     const setCookie = signedIn.headers.get("set-cookie")!;
-    expect(setCookie).toMatch(/; Path=\/vitrina\/console; HttpOnly; SameSite=Lax; Max-Age=28800; Secure$/);
+    expect(setCookie).toMatch(/^__Host-vitrina_console=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure$/);
     const cookie = setCookie.split(";")[0]!;
     const list = await vitrina.handler(
       new Request("http://10.0.0.5/vitrina/console/integrations", { headers: { cookie } }),
     );
     const page = await list.text();
     expect(list.status).toBe(200);
+    // Without the prefix (as a sibling subdomain could plant it) the same value is not honoured.
+    const unprefixed = cookie.replace(/^__Host-/, "");
+    const planted = new Request("http://10.0.0.5/vitrina/console/integrations", { headers: { cookie: unprefixed } });
+    expect((await vitrina.handler(planted)).status).toBe(303);
     const assets = [...page.matchAll(/(?:href|src)="(\/vitrina\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets).toHaveLength(2);
     for (const asset of assets)

@@ -48,7 +48,7 @@ describe("admin API: members over a real socket", () => {
     expect(bad.json.error.reasons.map((r: { field: string }) => r.field).sort()).toEqual(["email", "role"]);
     const patch = await h.call("PATCH", "/v1/members/x", h.adminKey, { role: 3 });
     expect(patch.json.error.reasons[0].field).toBe("role");
-    // An API key acts as an admin: it may add admins and members, not owners.
+    // An API key acts as an admin: it never adds an owner (nor an admin without every scope).
     expect((await h.call("POST", "/v1/members", h.adminKey, { email: "o@example.cl", role: "owner" })).status).toBe(
       403,
     );

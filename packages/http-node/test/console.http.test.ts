@@ -73,7 +73,7 @@ describe("web console over a real socket (sessions, CSRF, roles, secrets once)",
   it("sets an HttpOnly, SameSite cookie scoped to the console, and refuses a user who is not a member", async () => {
     const client = await signedIn("owner-1");
     expect(client.lastSetCookie).toMatch(
-      /^vitrina_console=v1\.[^;]+; Path=\/console; HttpOnly; SameSite=Lax; Max-Age=28800$/,
+      /^vitrina_console=v1\.[^;]+; Path=\/console; HttpOnly; SameSite=Lax; Max-Age=3600$/,
     );
     const page = await client.get("/console/integrations");
     expect(page.status).toBe(200);
@@ -207,7 +207,7 @@ describe("web console over a real socket (sessions, CSRF, roles, secrets once)",
     expect(entries.find((e) => e.message === "console request refused")?.fields).toMatchObject({
       code: "forbidden",
       route: "console.integrations.rotate",
-      userId: "mia",
+      memberRef: expect.stringMatching(/^mbr_[0-9a-f]{16}$/),
     });
     for (const path of ["/console/settings/api-keys", "/console/settings/members", "/console/webhooks"]) {
       const screen = await mia.get(path);

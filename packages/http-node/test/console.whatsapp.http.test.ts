@@ -103,7 +103,7 @@ describe("console: conversations, contacts and the WhatsApp channel over a real 
     expect(entries.find((e) => e.message === "console request refused")?.fields).toMatchObject({
       code: "forbidden",
       route: "console.contacts.opt_out",
-      userId: "mia",
+      memberRef: expect.stringMatching(/^mbr_[0-9a-f]{16}$/),
     });
     expect(await h.vitrina.contacts.consentLedger(h.workspace.id, hostile.contact.id)).toEqual([]);
     expect((await mia.get("/console/contacts/nope")).status).toBe(404);

@@ -13,6 +13,7 @@ import { migration010 } from "./010-attempt-response-prefix.js";
 import { migration011 } from "./011-claim-without-index-change.js";
 import { migration012 } from "./012-resend-retry-cycle.js";
 import { migration013 } from "./013-whatsapp-channel.js";
+import { migration014 } from "./014-console-session-epoch.js";
 
 export interface Migration {
   version: number;
@@ -36,6 +37,7 @@ export const migrations: Migration[] = [
   { version: 11, name: "claim-without-index-change", statements: migration011 },
   { version: 12, name: "resend-retry-cycle", statements: migration012 },
   { version: 13, name: "whatsapp-channel", statements: migration013 },
+  { version: 14, name: "console-session-epoch", statements: migration014 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -47,8 +47,17 @@ export function workspaceRepositories(q: Queryable, s: string): Pick<StorageRepo
             workspaceId: r.workspace_id,
             userId: r.user_id,
             role: r.role,
+            sessionEpoch: r.session_epoch,
           }),
         ),
+      async endSessions(workspaceId, userId) {
+        const result = await q.query(
+          `UPDATE ${s}.workspace_members SET session_epoch = gen_random_uuid()::text
+           WHERE workspace_id = $1 AND user_id = $2`,
+          [workspaceId, userId],
+        );
+        return affected(result) > 0;
+      },
       // A scan of the members table by user: a console command, not a request path.
       listForUser: (userId) =>
         many(

@@ -4,13 +4,14 @@ import type { Clock } from "../ports/clock.js";
 import type { MemberDetails } from "../ports/member-storage.js";
 import type { WorkspaceRole } from "../ports/records.js";
 import type { Storage, StorageTransaction } from "../ports/storage.js";
-import { requireManager, type AdminCaller } from "./admin-caller.js";
+import { requireManager, requireMayGrantRole, type AdminCaller } from "./admin-caller.js";
 import type { MemberAdd } from "./admin-input.js";
 import { memberView, type MemberView } from "./admin-views.js";
 
 /**
  * Members and roles. Owners and admins manage members; only an owner may make, demote or remove
- * an owner; and a workspace never loses its last owner. That last rule reads the owner count and
+ * an owner; only a console session or a key holding every scope may make an admin
+ * (`requireMayGrantRole`); and a workspace never loses its last owner. That last rule reads the owner count and
  * then writes, so every change runs in a transaction that first locks the workspace row
  * (`members.lockWorkspace`): two owners demoting each other at once queue up, and the second sees
  * the first's demotion and is refused with `conflict`.
@@ -35,6 +36,7 @@ export function createMemberAdmin(deps: { storage: Storage; clock: Clock }) {
   ): Promise<T> {
     const action = nextRole === null ? "remove members" : "change member roles";
     requireManager(caller, action);
+    if (nextRole !== null) requireMayGrantRole(caller, nextRole);
     return withWorkspaceLocked(storage, caller.workspaceId, async (tx) => {
       const role = await currentRole(tx, caller);
       requireManager({ ...caller, role }, action);
@@ -64,6 +66,7 @@ export function createMemberAdmin(deps: { storage: Storage; clock: Clock }) {
      */
     async add(caller: AdminCaller, input: MemberAdd): Promise<MemberView> {
       requireManager(caller, "add members");
+      requireMayGrantRole(caller, input.role);
       if (input.role === "owner" && caller.role !== "owner") throw new ForbiddenError("only an owner may add an owner");
       const email = input.email.toLowerCase();
       const member: MemberDetails = {

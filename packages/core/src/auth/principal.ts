@@ -16,6 +16,11 @@ export interface Principal {
   subject?: string;
   /** OAuth: the client the token was issued to. */
   clientId?: string;
+  /**
+   * Console sessions: the membership's session epoch the session was signed in under. The session
+   * has ended (signed out) when the stored epoch differs.
+   */
+  sessionEpoch?: string;
 }
 
 /** A caller authenticated by an OAuth 2.1 access token, acting for a signed-in user through a client. */

@@ -9,6 +9,7 @@ import { readConsoleForm } from "./console-form.js";
 import { documentShell, errorList, htmlResponse, type ScreenContext } from "./console-page.js";
 import type { ConsoleSessions } from "./console-session.js";
 import { html } from "./html.js";
+import { memberLogRef } from "./member-ref.js";
 
 /** What a screen handler gets: who asks (role checked now), the frame, and the posted form. */
 export interface ScreenRequest {
@@ -20,6 +21,8 @@ export interface ScreenRequest {
   /** The posted form (CSRF already checked); null on GET. */
   form: URLSearchParams | null;
   logger: RequestContext["logger"];
+  /** How log lines name the signed-in member (`memberLogRef`): never the user id, often an email. */
+  memberRef: string;
 }
 
 export type ScreenHandler = (screen: ScreenRequest) => Promise<Response>;
@@ -38,6 +41,13 @@ export interface ConsoleGuardDeps {
   mount: Mount;
   root: string;
   productName: string;
+}
+
+/** `response` with one more `Set-Cookie` (copied first when its headers are immutable). */
+function withCookie(response: Response, setCookie: string): Response {
+  const copy = new Response(response.body, response);
+  copy.headers.append("set-cookie", setCookie);
+  return copy;
 }
 
 export const seeOther = (location: string, headers: Record<string, string> = {}) =>
@@ -94,28 +104,56 @@ export function crossSite(request: Request, mount: Pick<Mount, "publicOrigin">):
 }
 
 /**
- * Wraps a screen: a live session (else off to sign-in), the caller's role read from the membership
- * on every request, the CSRF token on every post, and every refusal logged (code, route, session,
- * user; never the cookie or the form) so an operator can tell a stale tab from an attack.
+ * Refuses a request carrying the session cookie twice (one was planted to be sent first, "cookie
+ * tossing"), clearing ours so that signing in again works; null when there is one or none.
+ */
+export async function refuseTossedCookie(
+  deps: Pick<ConsoleGuardDeps, "sessions" | "root" | "productName">,
+  request: Request,
+  context: RequestContext,
+  route: string,
+): Promise<Response | null> {
+  if (!deps.sessions.tossed(request)) return null;
+  await request.body?.cancel().catch(() => {});
+  context.logger.warn({ code: "duplicate_session_cookie", route, method: request.method }, "console request refused");
+  const page = problemPage(
+    deps,
+    400,
+    "This browser sent two console session cookies, and one of them was not set by this console. Clear this site's cookies, then sign in again.",
+  );
+  page.headers.append("set-cookie", deps.sessions.clear(request));
+  return page;
+}
+
+/**
+ * Wraps a screen: one live session (else off to sign-in; two cookies are refused), the caller's
+ * role and session epoch read from the membership on every request (a sign-out anywhere ends the
+ * session at once), the CSRF token on every post, a renewed cookie past half its idle lifetime, and
+ * every refusal logged (code, route, session id, `memberRef`; never the cookie, the form or the
+ * user id) so an operator can tell a stale tab from an attack.
  */
 export function consoleGuard(deps: ConsoleGuardDeps) {
   return (route: string, screen: ScreenHandler): RouteHandler =>
     async (request, params, context: RequestContext) => {
       const url = new URL(request.url);
+      const tossed = await refuseTossedCookie(deps, request, context, route);
+      if (tossed !== null) return tossed;
       const session = await deps.sessions.read(request);
-      const who = { route, method: request.method, sessionId: session?.sessionId, userId: session?.userId };
+      const memberRef = session === null ? undefined : await memberLogRef(session.workspaceId, session.userId);
+      const who = { route, method: request.method, sessionId: session?.sessionId, memberRef };
       const refuse = (status: number, code: string, message: string, reasons: FieldReason[] = []) => {
         context.logger.info({ code, ...who, fields: reasons.map((r) => r.field) }, "console request refused");
         return problemPage(deps, status, message, reasons);
       };
-      if (session === null) {
+      const toSignIn = async (headers: Record<string, string> = {}) => {
         await request.body?.cancel().catch(() => {});
         // Under Express's `app.use(prefix)` or Hono's `mount` the URL arrives without the prefix:
         // put it back, or sign-in would not find the page under the console and drop the deep link.
         const page = `${deps.mount.basePath}${deps.mount.routePath(url.pathname)}${url.search}`;
         const returnTo = request.method === "GET" ? page : `${deps.root}/integrations`;
-        return seeOther(`${deps.root}/sign-in?return_to=${encodeURIComponent(returnTo)}`);
-      }
+        return seeOther(`${deps.root}/sign-in?return_to=${encodeURIComponent(returnTo)}`, headers);
+      };
+      if (session === null || memberRef === undefined) return toSignIn();
       try {
         let form: URLSearchParams | null = null;
         if (request.method !== "GET") {
@@ -135,6 +173,7 @@ export function consoleGuard(deps: ConsoleGuardDeps) {
           keyId: session.sessionId,
           scopes: [],
           subject: session.userId,
+          sessionEpoch: session.epoch,
         });
         const ctx: ScreenContext = {
           root: deps.root,
@@ -145,8 +184,14 @@ export function consoleGuard(deps: ConsoleGuardDeps) {
           csrfToken: session.csrfToken,
           publicBase: `${deps.mount.origin(request)}${deps.mount.basePath}`,
         };
-        return await screen({ caller, ctx, request, url, params, form, logger: context.logger });
+        const response = await screen({ caller, ctx, request, url, params, form, logger: context.logger, memberRef });
+        const renewed = await deps.sessions.renewal(session, request);
+        return renewed === null ? response : withCookie(response, renewed);
       } catch (error) {
+        if (isVitrinaError(error) && error.code === "unauthorized") {
+          context.logger.info({ code: "session_ended", ...who }, "console request refused");
+          return toSignIn({ "set-cookie": deps.sessions.clear(request) });
+        }
         if (isVitrinaError(error) && statusForCode(error.code) < 500)
           return refuse(statusForCode(error.code), error.code, error.message, error.reasons);
         const failure = isVitrinaError(error)

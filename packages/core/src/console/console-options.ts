@@ -21,11 +21,17 @@ export interface ConsoleOptions {
    * visitor gets a page saying they must sign in.
    */
   loginUrl?: string;
-  /** How long a console session lasts from sign-in, in seconds. Default 28800 (8 hours). */
+  /**
+   * How long an unused console session lasts, in seconds; each request past half of it renews it
+   * (sliding). Default 3600 (1 hour).
+   */
   sessionTtlSeconds?: number;
+  /** The longest a console session lasts from sign-in however busy, in seconds. Default 28800 (8 hours). */
+  sessionMaxAgeSeconds?: number;
   /** The product name in the page titles and header. Default "Vitrina". */
   productName?: string;
 }
 
 export const CONSOLE_PATH = "/console";
-export const DEFAULT_CONSOLE_SESSION_TTL_SECONDS = 8 * 60 * 60;
+export const DEFAULT_CONSOLE_SESSION_TTL_SECONDS = 60 * 60;
+export const DEFAULT_CONSOLE_SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;

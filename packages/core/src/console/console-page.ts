@@ -92,7 +92,7 @@ export function consolePage(
         <span class="muted"
           >${ctx.userId} (${ctx.role})
           <form class="inline-form" method="post" action="${ctx.root}/sign-out">
-            ${csrfField(ctx)}<button class="secondary" type="submit">Sign out</button>
+            ${csrfField(ctx)}<button class="secondary" type="submit">Sign out everywhere</button>
           </form></span
         >
       </header>

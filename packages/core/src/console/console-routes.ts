@@ -14,7 +14,12 @@ import type { SubscriptionService } from "../webhooks/subscription-service.js";
 import type { createTestDelivery } from "../webhooks/test-delivery.js";
 import { CONSOLE_ASSETS } from "./console-assets.js";
 import { consoleGuard, seeOther } from "./console-guard.js";
-import { CONSOLE_PATH, DEFAULT_CONSOLE_SESSION_TTL_SECONDS, type ConsoleOptions } from "./console-options.js";
+import {
+  CONSOLE_PATH,
+  DEFAULT_CONSOLE_SESSION_MAX_AGE_SECONDS,
+  DEFAULT_CONSOLE_SESSION_TTL_SECONDS,
+  type ConsoleOptions,
+} from "./console-options.js";
 import { createConsoleSessions } from "./console-session.js";
 import { apiKeyScreens } from "./screens/api-keys.js";
 import { contactScreens } from "./screens/contact.js";
@@ -50,7 +55,9 @@ export function consoleRoutes(deps: {
     secretBox: deps.secretBox,
     clock: deps.clock,
     ttlSeconds: deps.options.sessionTtlSeconds ?? DEFAULT_CONSOLE_SESSION_TTL_SECONDS,
+    maxAgeSeconds: deps.options.sessionMaxAgeSeconds ?? DEFAULT_CONSOLE_SESSION_MAX_AGE_SECONDS,
     path: root,
+    secure: (request) => deps.mount.origin(request).startsWith("https:"),
   });
   const guard = consoleGuard({ storage: deps.storage, sessions, mount: deps.mount, root, productName });
   const screens = [

@@ -2,11 +2,12 @@ import type { Mount } from "../http/mount.js";
 import type { Route } from "../http/router.js";
 import type { StorageRepositories } from "../ports/storage.js";
 import { readConsoleForm } from "./console-form.js";
-import { crossSite, problemPage, seeOther } from "./console-guard.js";
+import { crossSite, problemPage, refuseTossedCookie, seeOther } from "./console-guard.js";
 import type { ConsoleOptions } from "./console-options.js";
 import { documentShell, htmlResponse } from "./console-page.js";
 import type { ConsoleSessions } from "./console-session.js";
 import { html } from "./html.js";
+import { memberLogRef } from "./member-ref.js";
 
 /** Where `return_to` is resolved: a placeholder origin nothing can equal by accident. */
 const PLACEHOLDER_ORIGIN = "http://return-to.invalid";
@@ -35,8 +36,10 @@ export function safeReturnTo(root: string, value: string | null): string {
 
 /**
  * `<console>/sign-in` asks the embedder's hook who this is and starts a console session (a sealed
- * cookie); `<console>/sign-out` ends it. A cross-site post to either is refused, so nobody can sign
- * a victim into the attacker's account (login CSRF) or out of their own.
+ * cookie carrying the membership's session epoch); `<console>/sign-out` ends it by replacing the
+ * epoch, which ends every session of that member, on every device, from their next request. A
+ * cross-site post to either is refused, so nobody can sign a victim into the attacker's account
+ * (login CSRF) or out of their own; so is a request carrying the session cookie twice.
  */
 export function signInRoutes(deps: {
   options: ConsoleOptions;
@@ -48,9 +51,18 @@ export function signInRoutes(deps: {
   productName: string;
 }): Route[] {
   const { options, sessions, root } = deps;
-  const secure = (request: Request) => deps.mount.origin(request).startsWith("https:");
+
+  /** The request's session if it is still live: its epoch is the membership's. */
+  const liveSession = async (request: Request) => {
+    const session = await sessions.read(request);
+    if (session === null) return null;
+    const member = await deps.storage.workspaces.getMember(session.workspaceId, session.userId);
+    return member?.sessionEpoch === session.epoch ? session : null;
+  };
 
   const signIn: Route["handler"] = async (request, _params, context) => {
+    const tossed = await refuseTossedCookie(deps, request, context, "console.sign-in");
+    if (tossed !== null) return tossed;
     const url = new URL(request.url);
     const returnTo = safeReturnTo(root, url.searchParams.get("return_to"));
     if (request.method === "POST") {
@@ -59,7 +71,7 @@ export function signInRoutes(deps: {
         context.logger.info({ code: "csrf", route: "console.sign-in" }, "console request refused");
         return problemPage(deps, 403, "This sign-in was posted from another site and was refused.");
       }
-    } else if ((await sessions.read(request)) !== null) {
+    } else if ((await liveSession(request)) !== null) {
       return seeOther(returnTo);
     }
     const outcome = await options.signIn(request);
@@ -75,7 +87,11 @@ export function signInRoutes(deps: {
     const member = await deps.storage.workspaces.getMember(outcome.workspaceId, outcome.userId);
     if (member === null) {
       context.logger.info(
-        { code: "forbidden", route: "console.sign-in", userId: outcome.userId },
+        {
+          code: "forbidden",
+          route: "console.sign-in",
+          memberRef: await memberLogRef(outcome.workspaceId, outcome.userId),
+        },
         "console request refused",
       );
       return problemPage(
@@ -84,16 +100,22 @@ export function signInRoutes(deps: {
         `${outcome.userId} is not a member of this workspace; an owner or admin can add them under Settings → Members.`,
       );
     }
-    const { session, setCookie } = await sessions.start(outcome, secure(request));
+    const { session, setCookie } = await sessions.start(outcome, member.sessionEpoch, request);
     context.logger.info(
-      { sessionId: session.sessionId, userId: session.userId, role: member.role },
+      {
+        sessionId: session.sessionId,
+        memberRef: await memberLogRef(outcome.workspaceId, outcome.userId),
+        role: member.role,
+      },
       "console: signed in",
     );
     return seeOther(returnTo, { "set-cookie": setCookie });
   };
 
   const signOut: Route["handler"] = async (request, _params, context) => {
-    const session = await sessions.read(request);
+    const tossed = await refuseTossedCookie(deps, request, context, "console.sign-out");
+    if (tossed !== null) return tossed;
+    const session = await liveSession(request);
     const form = await readConsoleForm(request).catch(() => null);
     if (session !== null && !sessions.csrfMatches(session, form?.get("_csrf") ?? null)) {
       context.logger.info(
@@ -106,19 +128,26 @@ export function signInRoutes(deps: {
         "This form has expired or did not come from this console. Reload the page and try again.",
       );
     }
-    if (session !== null)
-      context.logger.info({ sessionId: session.sessionId, userId: session.userId }, "console: signed out");
+    if (session !== null) {
+      // A stale cookie ended nothing; only a live one replaces the epoch, so a replayed old cookie
+      // can't sign the member out of the sessions they have now.
+      await deps.storage.workspaces.endSessions(session.workspaceId, session.userId);
+      context.logger.info(
+        { sessionId: session.sessionId, memberRef: await memberLogRef(session.workspaceId, session.userId) },
+        "console: signed out everywhere",
+      );
+    }
     const page = documentShell({
       root,
       title: "Signed out",
       productName: deps.productName,
       body: html`<main id="main">
         <h1>Signed out</h1>
-        <p>You have signed out of the console.</p>
+        <p>You have signed out of the console on every device and browser.</p>
         <p><a href="${root}/sign-in">Sign in again</a></p>
       </main>`,
     });
-    return htmlResponse(page, 200, { "set-cookie": sessions.clear(secure(request)) });
+    return htmlResponse(page, 200, { "set-cookie": sessions.clear(request) });
   };
 
   return [

@@ -23,6 +23,15 @@ export interface MemberRecord {
   role: WorkspaceRole;
 }
 
+/**
+ * A membership as `workspaces.getMember` reads it: with its console session epoch, an opaque value
+ * the adapter generates for every new membership and replaces on `workspaces.endSessions`. A console
+ * session carries the epoch it was signed in under and ends when the stored one differs.
+ */
+export interface MemberWithSessions extends MemberRecord {
+  sessionEpoch: string;
+}
+
 export interface ConnectorRecord {
   id: string;
   workspaceId: string;

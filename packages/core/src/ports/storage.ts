@@ -73,8 +73,11 @@ export type * from "./whatsapp-storage.js";
  *    `optOutOfWhatsApp` yields to a newer resume); messages gain provider ids
  *    (`findByProviderId`, `setProviderMessageId`); `opportunities.attributeNewest`; lead
  *    registration appends the lead's consent evidence to the ledger in the same atomic step.
+ * 13: console sign-out is real: `workspaces.getMember` returns the membership's `sessionEpoch` (a new
+ *    random one for every new membership, kept by a role change) and `workspaces.endSessions`
+ *    replaces it, ending every console session signed in under the old one.
  */
-export const STORAGE_CONTRACT_VERSION = 12;
+export const STORAGE_CONTRACT_VERSION = 13;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

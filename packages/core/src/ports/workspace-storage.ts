@@ -1,12 +1,18 @@
-import type { ConnectorRecord, MemberRecord, WorkspaceRecord } from "./records.js";
+import type { ConnectorRecord, MemberRecord, MemberWithSessions, WorkspaceRecord } from "./records.js";
 
 // Part of the Storage port (workspaces, their members and their connectors.); see storage.ts.
 
 export interface WorkspaceRepository {
   insert(workspace: WorkspaceRecord): Promise<void>;
   get(id: string): Promise<WorkspaceRecord | null>;
+  /** Inserts with a new session epoch, or changes only the role (the epoch stays). */
   upsertMember(member: MemberRecord): Promise<void>;
-  getMember(workspaceId: string, userId: string): Promise<MemberRecord | null>;
+  getMember(workspaceId: string, userId: string): Promise<MemberWithSessions | null>;
+  /**
+   * Ends every console session of the member: replaces the session epoch with a new random one in
+   * one write. False when the user is not a member.
+   */
+  endSessions(workspaceId: string, userId: string): Promise<boolean>;
   /** The workspaces `userId` is a member of, with that member's role, oldest first (console listing). */
   listForUser(userId: string): Promise<Array<WorkspaceRecord & { role: MemberRecord["role"] }>>;
 }

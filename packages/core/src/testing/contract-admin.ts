@@ -37,6 +37,7 @@ export function adminContract(storage: () => Storage): void {
         workspaceId: ws.id,
         userId: "beto",
         role: "member",
+        sessionEpoch: expect.any(String),
       });
       expect(await storage().members.countOwners(ws.id)).toBe(1);
       expect(await storage().members.setRole(ws.id, "beto", "owner")).toEqual({ ...beto, role: "owner" });
@@ -47,6 +48,36 @@ export function adminContract(storage: () => Storage): void {
       expect(await storage().members.list(ws.id)).toEqual([{ ...beto, role: "owner" }]);
       expect(await storage().members.lockWorkspace(ws.id)).toBe(true);
       expect(await storage().members.lockWorkspace(f.id())).toBe(false);
+    });
+
+    it("ends a member's console sessions by replacing the session epoch; a new membership gets a new one", async () => {
+      const ws = await newWorkspace();
+      const epochOf = async (userId: string) => (await storage().workspaces.getMember(ws.id, userId))?.sessionEpoch;
+      const eliMember = { workspaceId: ws.id, userId: "eli", role: "admin" as const, email: null, addedAt: f.at() };
+      await storage().workspaces.upsertMember({ workspaceId: ws.id, userId: "dora", role: "member" });
+      await storage().members.insert(eliMember);
+      const dora = await epochOf("dora");
+      const eli = await epochOf("eli");
+      expect(dora).toEqual(expect.any(String));
+      expect(eli).toEqual(expect.any(String));
+      expect(dora).not.toBe(eli);
+      // A role change keeps the epoch, by either door.
+      await storage().workspaces.upsertMember({ workspaceId: ws.id, userId: "dora", role: "admin" });
+      await storage().members.setRole(ws.id, "eli", "member");
+      expect(await epochOf("dora")).toBe(dora);
+      expect(await epochOf("eli")).toBe(eli);
+      expect(await storage().workspaces.endSessions(ws.id, "dora")).toBe(true);
+      const after = await epochOf("dora");
+      expect(after).toEqual(expect.any(String));
+      expect(after).not.toBe(dora);
+      expect(await epochOf("eli")).toBe(eli);
+      expect(await storage().workspaces.endSessions(ws.id, "nobody")).toBe(false);
+      // Removed and added again: a session from the first membership must not match the second.
+      await storage().members.remove(ws.id, "eli");
+      await storage().members.insert(eliMember);
+      expect(await epochOf("eli")).not.toBe(eli);
+      expect((await storage().members.get(ws.id, "eli"))?.role).toBe("admin");
+      expect(Object.keys((await storage().members.get(ws.id, "eli"))!)).not.toContain("sessionEpoch");
     });
 
     it("rolls a member insert back with its transaction", async () => {

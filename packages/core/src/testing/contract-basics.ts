@@ -25,6 +25,7 @@ export const basicsSection: ContractSection = {
         workspaceId: workspace.id,
         userId: "u1",
         role: "admin",
+        sessionEpoch: expect.any(String),
       });
       expect(await storage().workspaces.getMember(workspace.id, "nobody")).toBeNull();
       const later = f.workspace({ createdAt: f.at(1000) });

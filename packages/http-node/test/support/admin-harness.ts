@@ -15,8 +15,8 @@ import { TEST_SECRET_BOX_KEY } from "./lead-harness.js";
 
 /**
  * A real server on 127.0.0.1:0 for the admin API: one workspace owned by `owner-1`, an
- * `admin:read admin:write` key, and console sessions faked as `Authorization: Bearer console:<userId>`
- * (the console-ui branch brings real sessions; the admin routes only see a principal).
+ * `admin:read admin:write` key, console sessions faked as `Authorization: Bearer console:<userId>`
+ * and OAuth access tokens as `Bearer oauth:<userId>:<scope,…>` (the admin routes only see a principal).
  */
 export async function startAdminHarness(
   options: { storage?: Storage; logger?: Logger; console?: (workspaceId: () => string) => ConsoleOptions } = {},
@@ -29,13 +29,27 @@ export async function startAdminHarness(
     if (match === null) return null;
     return { kind: "console", workspaceId, keyId: `session-${match[1]}`, subject: match[1]!, scopes: [] };
   };
+  // An OAuth access token as the verifier would hand it on: `Bearer oauth:<userId>:<scope,scope>`.
+  const oauthTokens: Authenticator = async (request) => {
+    const match = /^Bearer oauth:([^:]+):(.*)$/.exec(request.headers.get("authorization") ?? "");
+    if (match === null) return null;
+    const [, subject, scopes] = match;
+    return {
+      kind: "oauth",
+      workspaceId,
+      keyId: `grant-${subject}`,
+      subject,
+      clientId: "client-1",
+      scopes: scopes!.split(","),
+    };
+  };
   const vitrina = createVitrina({
     storage,
     messaging: logMessagingTransport(silentLogger),
     secretBox: TEST_SECRET_BOX_KEY,
     clock,
     logger: options.logger ?? silentLogger,
-    authenticators: [consoleSessions],
+    authenticators: [consoleSessions, oauthTokens],
     ...(options.console && { console: options.console(() => workspaceId) }),
   });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });

@@ -88,7 +88,7 @@ export function apiKeyScreens(deps: { apiKeys: ApiKeyAdmin }): ScreenRoute[] {
     const values = { name: field(screen.form!, "name"), scopes: screen.form!.getAll("scopes") };
     try {
       const { api_key, key } = await apiKeys.issue(screen.caller, parseApiKeyIssue(values));
-      screen.logger.info({ apiKeyId: api_key.id, userId: screen.caller.userId }, "console: API key issued");
+      screen.logger.info({ apiKeyId: api_key.id, memberRef: screen.memberRef }, "console: API key issued");
       return page(screen, { key, notice: `Key "${api_key.name}" issued.` });
     } catch (error) {
       return page(screen, { errors: formErrors(error), values });
@@ -97,7 +97,7 @@ export function apiKeyScreens(deps: { apiKeys: ApiKeyAdmin }): ScreenRoute[] {
 
   const revoke: ScreenHandler = async (screen) => {
     const revoked = await apiKeys.revoke(screen.caller, screen.params.id!);
-    screen.logger.info({ apiKeyId: revoked.id, userId: screen.caller.userId }, "console: API key revoked");
+    screen.logger.info({ apiKeyId: revoked.id, memberRef: screen.memberRef }, "console: API key revoked");
     return page(screen, { notice: `Key "${revoked.name}" revoked: it is refused from the next request on.` });
   };
 

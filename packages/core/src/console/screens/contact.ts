@@ -138,7 +138,7 @@ export function contactScreens(deps: { contacts: ContactService; clock: Clock })
     } catch (error) {
       return page(screen, { errors: formErrors(error), note });
     }
-    screen.logger.info({ contactId, userId: screen.ctx.userId }, "console: contact opted out on request");
+    screen.logger.info({ contactId, memberRef: screen.memberRef }, "console: contact opted out on request");
     return seeOther(`${contactPath(screen.ctx, contactId)}?notice=opted_out`);
   };
 

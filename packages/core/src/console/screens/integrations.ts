@@ -153,7 +153,7 @@ export function integrationScreens(deps: {
     const values = { name: field(form, "name"), system: field(form, "system") };
     try {
       const { connector, secret } = await connectors.create(screen.caller, parseConnectorCreate(values));
-      screen.logger.info({ connectorId: connector.id, userId: screen.caller.userId }, "console: connector created");
+      screen.logger.info({ connectorId: connector.id, memberRef: screen.memberRef }, "console: connector created");
       return connectorPage(screen, connector, { secret, notice: "Connector created." });
     } catch (error) {
       return listPage(screen, { errors: formErrors(error), values });
@@ -172,7 +172,7 @@ export function integrationScreens(deps: {
       ]);
     }
     const { connector, secret } = await connectors.rotate(screen.caller, id);
-    screen.logger.info({ connectorId: id, userId: screen.caller.userId }, "console: connector secret rotated");
+    screen.logger.info({ connectorId: id, memberRef: screen.memberRef }, "console: connector secret rotated");
     return connectorPage(screen, connector, {
       secret,
       notice: "Secret rotated: the previous secret no longer verifies.",

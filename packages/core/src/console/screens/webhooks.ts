@@ -157,7 +157,7 @@ export function webhookScreens(deps: {
         { logger: screen.logger },
       );
       screen.logger.info(
-        { subscriptionId: subscription.id, userId: screen.caller.userId },
+        { subscriptionId: subscription.id, memberRef: screen.memberRef },
         "console: webhook endpoint added",
       );
       return detailPage(screen, subscription, { secret, notice: "Endpoint added." });
@@ -196,7 +196,7 @@ export function webhookScreens(deps: {
         errors: [{ field: "confirm", reason: "tick the box to confirm the deletion" }],
       });
     await webhooks.delete(screen.caller.workspaceId, id);
-    screen.logger.info({ subscriptionId: id, userId: screen.caller.userId }, "console: webhook endpoint deleted");
+    screen.logger.info({ subscriptionId: id, memberRef: screen.memberRef }, "console: webhook endpoint deleted");
     return seeOther(`${screen.ctx.root}/webhooks`);
   };
 

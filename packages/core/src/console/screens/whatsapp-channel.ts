@@ -178,7 +178,7 @@ export function whatsAppChannelScreens(deps: {
     };
     try {
       const { verifyToken } = await channels.put(input);
-      screen.logger.info({ userId: screen.ctx.userId }, "console: WhatsApp channel saved");
+      screen.logger.info({ memberRef: screen.memberRef }, "console: WhatsApp channel saved");
       return page(screen, { notice: "Channel saved.", verifyToken });
     } catch (error) {
       return page(screen, { errors: formErrors(error), values });
