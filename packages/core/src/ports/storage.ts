@@ -72,7 +72,8 @@ export type * from "./whatsapp-storage.js";
  *    `resolveForInbound`, `findByWhatsAppUserId`, `recordInbound`, `resumeWhatsApp` (and
  *    `optOutOfWhatsApp` yields to a newer resume); messages gain provider ids
  *    (`findByProviderId`, `setProviderMessageId`); `opportunities.attributeNewest`; lead
- *    registration appends the lead's consent evidence to the ledger in the same atomic step.
+ *    registration appends the lead's consent evidence to the ledger in the same atomic step;
+ *    `deliveryReports.purgeOrphans` for retention.
  * 13: console sign-out is real: `workspaces.getMember` returns the membership's `sessionEpoch` (a new
  *    random one for every new membership, kept by a role change) and `workspaces.endSessions`
  *    replaces it, ending every console session signed in under the old one.
