@@ -1,15 +1,18 @@
-// Faults under load on real PostgreSQL: two API servers and two outbox workers (in this process,
-// each with a pool of its own, as separate processes would have) take signed leads while every
-// PostgreSQL connection they hold is terminated again and again (what a restart, a failover or an
-// `idle_session_timeout` does to them). Reports requests, 503s, other 5xx, and whether every
-// acknowledged lead was stored and its `conversation.started` delivered to a webhook receiver.
+// Faults under load on real PostgreSQL: three API server processes (one with its outbox worker)
+// and a worker process take signed leads while every PostgreSQL connection they hold is terminated
+// again and again (what a restart, a failover or an `idle_session_timeout` does to them), and one
+// server is killed (SIGKILL) a third of the way through. Reports requests, 503s, other 5xx, and
+// whether every acknowledged lead was stored and its `conversation.started` delivered to a webhook
+// receiver exactly once.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node scripts/fault-run.mjs
 //
 // FAULT_LEADS (default 2000), FAULT_CONCURRENCY (16) and FAULT_EVERY_MS (750) tune it. It works in a
 // schema of its own and drops it at the end. Run `pnpm build` first: it uses the built packages.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { createInterface } from "node:readline";
 import pg from "pg";
 import { signLead } from "@vitrina/client";
 import { createVitrina, silentLogger } from "@vitrina/core";
@@ -30,19 +33,6 @@ const tagged = new URL(DATABASE_URL);
 tagged.searchParams.set("application_name", tag);
 const secretBox = randomBytes(32).toString("base64");
 
-// Counts what operators would see, without printing every line.
-const logged = { dropped: 0, errors: 0 };
-const logger = {
-  debug() {},
-  info() {},
-  warn(fields, message) {
-    if (String(message ?? fields).startsWith("PostgreSQL dropped")) logged.dropped++;
-  },
-  error() {
-    logged.errors++;
-  },
-};
-
 const received = new Map();
 const receiver = createServer((req, res) => {
   let body = "";
@@ -56,29 +46,16 @@ const receiver = createServer((req, res) => {
 await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/`;
 
-async function instance(role) {
-  const { storage } = await storageFromEnv({
-    env: { DATABASE_URL: tagged.toString(), VITRINA_DB_SCHEMA: schema },
-    logger,
-  });
-  const vitrina = createVitrina({
-    storage,
-    messaging: logMessagingTransport(silentLogger),
-    secretBox,
-    logger,
-    webhooks: { allowInsecureLoopback: true },
-  });
-  if (role === "worker") return { vitrina, worker: startWorker(vitrina, { handleSignals: false }) };
-  const server =
-    role === "server+worker"
-      ? await serveVitrina(vitrina, { port: 0, handleSignals: false })
-      : await serve(vitrina.handler, { port: 0, handleSignals: false });
-  return { vitrina, server };
-}
-
-const instances = [await instance("server+worker"), await instance("server"), await instance("worker")];
-const servers = instances.filter((i) => i.server).map((i) => i.server.url);
-const { vitrina } = instances[0];
+const env = { DATABASE_URL: tagged.toString(), VITRINA_DB_SCHEMA: schema, VITRINA_SECRET_KEY: secretBox };
+// The schema and its tables, created once here (the processes then find them migrated).
+const setup = await storageFromEnv({ env, logger: silentLogger });
+const vitrina = createVitrina({
+  storage: setup.storage,
+  messaging: logMessagingTransport(silentLogger),
+  secretBox,
+  logger: silentLogger,
+  webhooks: { allowInsecureLoopback: true },
+});
 const workspace = await vitrina.workspaces.create({ name: "Fault run", ownerUserId: "owner" });
 const { connector, secret } = await vitrina.connectors.create(
   { userId: "owner" },
@@ -89,6 +66,32 @@ await vitrina.webhooks.create(workspace.id, {
   events: ["conversation.started"],
   secret: `whsec_${randomBytes(24).toString("base64")}`,
 });
+await vitrina.close();
+
+/** Starts one process in `role`; resolves once it printed its first line. */
+function start(role) {
+  const child = spawn(process.execPath, [new URL("./fault-run-process.mjs", import.meta.url).pathname], {
+    env: { ...process.env, ...env, FAULT_ROLE: role },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const reports = [];
+  const ready = new Promise((resolve, reject) => {
+    lines.on("line", (line) => {
+      const report = JSON.parse(line);
+      if (report.ready) resolve(report.url);
+      else reports.push(report);
+    });
+    child.once("exit", (code) => reject(new Error(`${role} exited early (${code})`)));
+  });
+  return { role, child, reports, ready };
+}
+const processes = [start("server+worker"), start("server"), start("server"), start("worker")];
+// Never leave a child behind when this script fails.
+process.on("exit", () => processes.forEach((p) => p.child.exitCode === null && p.child.kill("SIGKILL")));
+const urls = await Promise.all(processes.map((p) => p.ready));
+const servers = urls.filter((url) => url !== null);
+let killed = false;
 
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 let terminated = 0;
@@ -111,6 +114,11 @@ const started = Date.now();
 async function sender() {
   while (next < LEADS) {
     const i = next++;
+    if (!killed && i >= LEADS / 3) {
+      killed = true;
+      processes[2].child.kill("SIGKILL");
+      servers.splice(servers.indexOf(urls[2]), 1);
+    }
     const body = JSON.stringify({
       event: "lead.created",
       source_lead_id: `fault-${i}`,
@@ -164,28 +172,36 @@ const duplicates = [...received.values()].filter((n) => n > 1).length;
 const fivexx = [...statuses]
   .filter(([k]) => typeof k === "number" && k >= 500 && k !== 503)
   .reduce((n, [, v]) => n + v, 0);
+// Stop the survivors, collecting what they logged.
+const survivors = processes.filter((p) => p !== processes[2]);
+await Promise.all(
+  survivors.map(async (p) => {
+    const exited = new Promise((resolve) => p.child.once("exit", resolve));
+    p.child.kill("SIGTERM");
+    await exited;
+  }),
+);
+const logged = survivors
+  .flatMap((p) => p.reports)
+  .reduce((sum, r) => ({ dropped: sum.dropped + r.dropped, errors: sum.errors + r.errors }), { dropped: 0, errors: 0 });
 console.log(
-  `fault run: ${LEADS} leads at ${CONCURRENCY} in flight over ${loadSeconds.toFixed(1)} s, every PostgreSQL connection of the 3 processes' pools terminated every ${FAULT_EVERY_MS} ms`,
+  `fault run: ${LEADS} leads at ${CONCURRENCY} in flight over ${loadSeconds.toFixed(1)} s to 3 server processes (one killed ` +
+    `at a third), plus 1 worker process; every PostgreSQL connection of theirs terminated every ${FAULT_EVERY_MS} ms`,
 );
 console.table({
   requests: LEADS,
   "answered 200": statuses.get(200) ?? 0,
   "answered 503": statuses.get(503) ?? 0,
   "other 5xx": fivexx,
-  "network errors": statuses.get("network") ?? 0,
+  "network errors (the killed server's in-flight requests)": statuses.get("network") ?? 0,
   "backends terminated": terminated,
   "acknowledged leads stored": `${stored} of ${acknowledged.length}`,
   "their conversation.started delivered": `${delivered} of ${expected.length}`,
   "events received more than once": duplicates,
-  "warn lines 'PostgreSQL dropped…'": logged.dropped,
-  "error lines": logged.errors,
+  "warn lines 'PostgreSQL dropped…' (survivors)": logged.dropped,
+  "error lines (survivors)": logged.errors,
 });
 
-for (const i of instances) {
-  if (i.server) await i.server.close();
-  if (i.worker) await i.worker.stop();
-  await i.vitrina.close();
-}
 await q(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
 await admin.end();
 receiver.close();
