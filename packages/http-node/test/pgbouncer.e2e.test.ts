@@ -71,32 +71,44 @@ async function postLeads(app: Awaited<ReturnType<typeof startVitrinaFromEnv>>, s
   );
 }
 
+/** What a suite behind PgBouncer works with: the pooler, a direct pool for set-up, Vitrina, its schema. */
+interface BehindPgBouncer {
+  bouncer: RunningPgBouncer;
+  direct: pg.Pool;
+  app: Awaited<ReturnType<typeof startVitrinaFromEnv>>;
+  schema: string;
+}
+
+/**
+ * Starts PgBouncer in `mode` before the suite and Vitrina on the environment `env(bouncerUrl)` gives
+ * (plus a schema of its own); stops and drops everything after it. The fields are set in `beforeAll`.
+ */
+function behindPgBouncer(
+  options: { poolMode: "transaction" | "session"; poolSize: number },
+  env: (bouncerUrl: string) => Record<string, string>,
+): BehindPgBouncer {
+  const s = { schema: schemaName() } as BehindPgBouncer;
+  beforeAll(async () => {
+    s.bouncer = await startPgBouncer((binary as { path: string }).path, DATABASE_URL!, options);
+    s.direct = new pg.Pool({ connectionString: DATABASE_URL });
+    s.app = await startVitrinaFromEnv({ ...env(s.bouncer.url), VITRINA_DB_SCHEMA: s.schema });
+  });
+  afterAll(async () => {
+    await s.app?.close();
+    await s.app?.storage.close();
+    await s.direct?.query(`DROP SCHEMA IF EXISTS "${s.schema}" CASCADE`);
+    await s.direct?.end();
+    await s.bouncer?.stop();
+  });
+  return s;
+}
+
 describe.skipIf(skipReason !== null)(
   "Vitrina behind PgBouncer in transaction mode (DATABASE_URL ?pgbouncer=true)",
   () => {
-    let bouncer: RunningPgBouncer;
-    let direct: pg.Pool;
-    let app: Awaited<ReturnType<typeof startVitrinaFromEnv>>;
-    const schema = schemaName();
-
-    beforeAll(async () => {
-      bouncer = await startPgBouncer((binary as { path: string }).path, DATABASE_URL!, {
-        poolMode: "transaction",
-        poolSize: 2,
-      });
-      direct = new pg.Pool({ connectionString: DATABASE_URL });
-      app = await startVitrinaFromEnv({
-        DATABASE_URL: `${bouncer.url}?pgbouncer=true`,
-        VITRINA_DB_SCHEMA: schema,
-      });
-    });
-    afterAll(async () => {
-      await app?.close();
-      await app?.storage.close();
-      await direct?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await direct?.end();
-      await bouncer?.stop();
-    });
+    const s = behindPgBouncer({ poolMode: "transaction", poolSize: 2 }, (url) => ({
+      DATABASE_URL: `${url}?pgbouncer=true`,
+    }));
 
     async function api(
       method: string,
@@ -105,7 +117,7 @@ describe.skipIf(skipReason !== null)(
       body?: unknown,
       headers: Record<string, string> = {},
     ) {
-      const response = await fetch(`${app.server.url}${path}`, {
+      const response = await fetch(`${s.app.server.url}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${key}`,
@@ -125,7 +137,7 @@ describe.skipIf(skipReason !== null)(
     it("takes 48 leads 8 at a time, and records every webhook delivery they cause", async () => {
       const receiver = await startReceiver();
       try {
-        const { vitrina, workspace } = app;
+        const { vitrina, workspace } = s.app;
         const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: OWNER }, workspace.id, {
           name: "ERP",
           scopes: ["webhooks:read", "webhooks:write"],
@@ -147,7 +159,7 @@ describe.skipIf(skipReason !== null)(
             Array.from({ length: 8 }, async () => {
               const body = JSON.stringify(sampleLead());
               const { headers } = signLead({ connectorId: connector.id, secret, body, timestamp: Date.now() });
-              const response = await fetch(`${app.server.url}/functions/v1/lead-intake`, {
+              const response = await fetch(`${s.app.server.url}/functions/v1/lead-intake`, {
                 method: "POST",
                 headers,
                 body,
@@ -181,7 +193,7 @@ describe.skipIf(skipReason !== null)(
     });
 
     it("grants an OAuth token (authorization code with PKCE) that then opens /mcp", async () => {
-      const base = app.server.url;
+      const base = s.app.server.url;
       const registered = await fetch(`${base}/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -233,7 +245,7 @@ describe.skipIf(skipReason !== null)(
     });
 
     it("replays a REST command by its Idempotency-Key and refuses the key's reuse", async () => {
-      const { vitrina, workspace } = app;
+      const { vitrina, workspace } = s.app;
       const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: OWNER }, workspace.id, {
         name: "ERP",
         scopes: ["customers:read", "customers:write"],
@@ -254,17 +266,17 @@ describe.skipIf(skipReason !== null)(
     });
 
     it("doesn't LISTEN through the pooler, and says once that workers rely on their sweep", () => {
-      expect(app.storage.listenForDeliveries).toBeUndefined();
-      const said = app.entries.filter((e) => /transaction pooler/.test(e.message));
+      expect(s.app.storage.listenForDeliveries).toBeUndefined();
+      const said = s.app.entries.filter((e) => /transaction pooler/.test(e.message));
       expect(said).toHaveLength(1);
       expect(["info", "warn"]).toContain(said[0]!.level);
       expect(said[0]!.message).toMatch(/DATABASE_DIRECT_URL/);
-      expect(JSON.stringify(said[0])).not.toContain(bouncer.url);
+      expect(JSON.stringify(said[0])).not.toContain(s.bouncer.url);
     });
 
     it("queues migrations of instances starting together on the advisory lock, through the pooler", async () => {
       const racing = schemaName();
-      const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: bouncer.url, max: 1 }));
+      const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: s.bouncer.url, max: 1 }));
       try {
         const applied = await Promise.all(pools.map((pool) => migrate(pool, { schema: racing, logger: silentLogger })));
         // One instance applied every migration; the others waited on the lock and found nothing to do.
@@ -272,46 +284,26 @@ describe.skipIf(skipReason !== null)(
         expect(applied.filter((versions) => versions.length === 0)).toHaveLength(3);
       } finally {
         await Promise.all(pools.map((pool) => pool.end()));
-        await direct.query(`DROP SCHEMA IF EXISTS "${racing}" CASCADE`);
+        await s.direct.query(`DROP SCHEMA IF EXISTS "${racing}" CASCADE`);
       }
     });
   },
 );
 
 describe.skipIf(skipReason !== null)("Vitrina behind PgBouncer in transaction mode with DATABASE_DIRECT_URL", () => {
-  let bouncer: RunningPgBouncer;
-  let direct: pg.Pool;
-  let app: Awaited<ReturnType<typeof startVitrinaFromEnv>>;
-  const schema = schemaName();
+  const s = behindPgBouncer({ poolMode: "transaction", poolSize: 2 }, (url) => ({
+    DATABASE_URL: `${url}?pgbouncer=true`,
+    DATABASE_DIRECT_URL: DATABASE_URL!,
+  }));
 
-  beforeAll(async () => {
-    bouncer = await startPgBouncer((binary as { path: string }).path, DATABASE_URL!, {
-      poolMode: "transaction",
-      poolSize: 2,
-    });
-    direct = new pg.Pool({ connectionString: DATABASE_URL });
-    app = await startVitrinaFromEnv({
-      DATABASE_URL: `${bouncer.url}?pgbouncer=true`,
-      DATABASE_DIRECT_URL: DATABASE_URL!,
-      VITRINA_DB_SCHEMA: schema,
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await app?.storage.close();
-    await direct?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await direct?.end();
-    await bouncer?.stop();
-  });
-
-  it("listens for other processes' deliveries over the direct connection", async () => {
-    expect(app.storage.listenForDeliveries).toBeDefined();
+  it("listens for other processes' deliveries over the s.direct connection", async () => {
+    expect(s.app.storage.listenForDeliveries).toBeDefined();
     let woken = 0;
-    const unlisten = await app.storage.listenForDeliveries!(() => void woken++);
+    const unlisten = await s.app.storage.listenForDeliveries!(() => void woken++);
     try {
       // Another process's commit, made through the pooler as it would be.
-      const other = new pg.Pool({ connectionString: bouncer.url });
-      await other.query("SELECT pg_notify($1, '')", [`vitrina_deliveries_${schema}`]);
+      const other = new pg.Pool({ connectionString: s.bouncer.url });
+      await other.query("SELECT pg_notify($1, '')", [`vitrina_deliveries_${s.schema}`]);
       await other.end();
       const deadline = Date.now() + 5_000;
       while (woken === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -319,49 +311,29 @@ describe.skipIf(skipReason !== null)("Vitrina behind PgBouncer in transaction mo
     } finally {
       await unlisten();
     }
-    expect(app.entries.filter((e) => /transaction pooler/.test(e.message))).toEqual([]);
+    expect(s.app.entries.filter((e) => /transaction pooler/.test(e.message))).toEqual([]);
   });
 
   it("serves leads through the pooler", async () => {
-    const statuses = await postLeads(app, "crm-direct");
+    const statuses = await postLeads(s.app, "crm-s.direct");
     expect(statuses).toEqual(Array(8).fill(200));
   });
 });
 
 describe.skipIf(skipReason !== null)("Vitrina behind PgBouncer in session mode (VITRINA_DB_POOLER=session)", () => {
-  let bouncer: RunningPgBouncer;
-  let direct: pg.Pool;
-  let app: Awaited<ReturnType<typeof startVitrinaFromEnv>>;
-  const schema = schemaName();
-
-  beforeAll(async () => {
-    bouncer = await startPgBouncer((binary as { path: string }).path, DATABASE_URL!, {
-      poolMode: "session",
-      poolSize: 20,
-    });
-    direct = new pg.Pool({ connectionString: DATABASE_URL });
-    app = await startVitrinaFromEnv({
-      DATABASE_URL: bouncer.url,
-      VITRINA_DB_POOLER: "session",
-      VITRINA_DB_SCHEMA: schema,
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await app?.storage.close();
-    await direct?.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await direct?.end();
-    await bouncer?.stop();
-  });
+  const s = behindPgBouncer({ poolMode: "session", poolSize: 20 }, (url) => ({
+    DATABASE_URL: url,
+    VITRINA_DB_POOLER: "session",
+  }));
 
   it("serves leads with prepared statements, and listens through the pooler", async () => {
-    const statuses = await postLeads(app, "crm-session");
+    const statuses = await postLeads(s.app, "crm-session");
     expect(statuses).toEqual(Array(8).fill(200));
-    const viaPooler = new pg.Pool({ connectionString: bouncer.url });
+    const viaPooler = new pg.Pool({ connectionString: s.bouncer.url });
     try {
       let woken = 0;
-      const unlisten = await app.storage.listenForDeliveries!(() => void woken++);
-      await viaPooler.query("SELECT pg_notify($1, '')", [`vitrina_deliveries_${schema}`]);
+      const unlisten = await s.app.storage.listenForDeliveries!(() => void woken++);
+      await viaPooler.query("SELECT pg_notify($1, '')", [`vitrina_deliveries_${s.schema}`]);
       const deadline = Date.now() + 5_000;
       while (woken === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       await unlisten();

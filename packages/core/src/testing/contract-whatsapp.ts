@@ -164,16 +164,7 @@ export function whatsappContract(storage: () => Storage, f: Fixtures, seedWorksp
       const wamid = `wamid.${f.id()}`;
       await storage().deliveryReports.recordStatuses(workspace.id, [statusReport(wamid, "delivered", f.at(2000))]);
       expect((await storage().outbound.findByLeadEvent(lead.id))?.delivery).toBeUndefined();
-      const conversation = {
-        id: f.id(),
-        workspaceId: workspace.id,
-        contactId: contact.id,
-        channel: "whatsapp",
-        status: "open" as const,
-        escalatedAt: null,
-        createdAt: f.at(1500),
-        updatedAt: f.at(1500),
-      };
+      const conversation = f.conversation(workspace.id, contact.id, { createdAt: f.at(1500), updatedAt: f.at(1500) });
       await storage().outbound.recordOutcome(
         {
           id: outbound.id,
@@ -356,16 +347,7 @@ export function whatsappContract(storage: () => Storage, f: Fixtures, seedWorksp
       const { workspace } = await seedWorkspace();
       const contact = f.contact(workspace.id);
       await storage().contacts.insertOrGetByPhone(contact);
-      const conversation = {
-        id: f.id(),
-        workspaceId: workspace.id,
-        contactId: contact.id,
-        channel: "whatsapp",
-        status: "open" as const,
-        escalatedAt: null,
-        createdAt: f.at(),
-        updatedAt: f.at(),
-      };
+      const conversation = f.conversation(workspace.id, contact.id);
       await storage().conversations.insert(conversation);
       const message = {
         id: f.id(),

@@ -1,5 +1,6 @@
 import type {
   ConnectorRecord,
+  ConversationRecord,
   ConsentEvidence,
   ContactRecord,
   LeadEventRecord,
@@ -92,6 +93,22 @@ export function fixtures() {
         { field: "monthly_income", value: 1_500_000, evidence: { connectorId: id(), leadEventId, recordedAt: at() } },
       ],
       createdAt: at(),
+      ...over,
+    }),
+    /** An open WhatsApp conversation of the contact. */
+    conversation: (
+      workspaceId: string,
+      contactId: string,
+      over: Partial<ConversationRecord> = {},
+    ): ConversationRecord => ({
+      id: id(),
+      workspaceId,
+      contactId,
+      channel: "whatsapp",
+      status: "open",
+      escalatedAt: null,
+      createdAt: at(),
+      updatedAt: at(),
       ...over,
     }),
     outbound: (
