@@ -2,7 +2,7 @@
 // that acknowledges at once would. It runs apart from the worker under test so the two don't share
 // an event loop or a core's time slices, and so each side's CPU per delivery can be read apart
 // (the worker's from the bench process, the receiver's through ipc.mjs's cpu-mark / cpu-read).
-// Besides ipc.mjs's protocol it answers { expect: n }: it counts deliveries from zero, answers
+// Besides ipc.mjs's protocol it answers "count" with { received, unverified } so far, and { expect: n }: it counts deliveries from zero, answers
 // "armed", then { reached: n, unverified, firstReason } once n have arrived, so a drain is timed
 // without polling it. Every delivery's signature is checked (signatureTally in ../outbox-setup.mjs).
 // It still answers 204 to one that fails: a refusal would make the contender retry and the drain
@@ -30,6 +30,7 @@ server.keepAliveTimeout = 30_000;
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 
 process.on("message", (message) => {
+  if (message === "count") return void process.send({ received, unverified: signatures.unverified });
   if (typeof message?.expect !== "number") return;
   received = 0;
   signatures.reset();

@@ -12,10 +12,23 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 
 /** A pg query config for a named prepared statement. */
-const named = (name, text, values) => ({ name, text, values });
+export const named = (name, text, values) => ({ name, text, values });
 
-/** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
-export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
+/** Whether `body` carries the connector's HMAC signature in `req`'s headers (constant-time compare). */
+export function signedBySecret(req, body, secret) {
+  const timestamp = req.headers["x-vitrina-timestamp"];
+  const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
+  const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The reference's two statements for Vitrina's schema `schema` (migrated): `commitLead` ($1–$13, see
+ * the server below) and `recordSent` ($1–$7). Shared with the deployed reference
+ * (reference-deployed-intake.mjs): with `queueDelivery`, `recordSent` also queues the event's
+ * webhook delivery ($8 its id, $9 the subscription), as an outbox commits it with the event.
+ */
+export function referenceStatements(schema, { queueDelivery = false } = {}) {
   const s = `"${schema}"`;
   const commitLead = `
     WITH contact AS (
@@ -47,22 +60,52 @@ export async function startReferencePostgresIntake({ pool, schema, workspaceId, 
     ), message AS (
       INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at)
       SELECT $6, $2, conversation.id, 'agent', 'Hola', $4 FROM conversation
+    ), event AS (
+      INSERT INTO ${s}.events (id, workspace_id, type, created, data)
+      SELECT $7, $2, 'conversation.started', $4,
+        jsonb_build_object('conversation_id', conversation.id, 'contact_id', conversation.contact_id, 'channel', 'whatsapp',
+          'started_by', 'lead_intake')
+      FROM conversation RETURNING id
     )
-    INSERT INTO ${s}.events (id, workspace_id, type, created, data)
-    SELECT $7, $2, 'conversation.started', $4,
-      jsonb_build_object('conversation_id', conversation.id, 'contact_id', conversation.contact_id, 'channel', 'whatsapp',
-        'started_by', 'lead_intake')
-    FROM conversation`;
+    ${
+      queueDelivery
+        ? `INSERT INTO ${s}.webhook_deliveries (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count,
+             next_attempt_at, retry_until, created_at)
+           SELECT $8, $2, $9, event.id, 'conversation.started', 'pending', 0, $4, $4::timestamptz + interval '24 hours', $4 FROM event`
+        : "SELECT id FROM event"
+    }`;
 
+  return { commitLead, recordSent };
+}
+
+/** The values of `commitLead` for `lead` (parsed), its raw `body`, and the id its first message gets. */
+export function commitLeadValues({ workspaceId, connectorId }, lead, body, now, outboundId) {
+  return [
+    randomUUID(),
+    workspaceId,
+    lead.contact.name ?? null,
+    lead.contact.phone_e164,
+    lead.contact.email ?? null,
+    JSON.stringify(lead.whatsapp_consent ?? null),
+    now,
+    randomUUID(),
+    connectorId,
+    lead.source_lead_id,
+    randomUUID(),
+    body,
+    outboundId,
+  ];
+}
+
+/** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
+export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
+  const { commitLead, recordSent } = referenceStatements(schema);
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", async () => {
       const body = Buffer.concat(chunks);
-      const timestamp = req.headers["x-vitrina-timestamp"];
-      const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest();
-      const given = Buffer.from(String(req.headers["x-vitrina-signature"]), "hex");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (!signedBySecret(req, body, secret)) {
         res.writeHead(401).end();
         return;
       }
@@ -71,21 +114,11 @@ export async function startReferencePostgresIntake({ pool, schema, workspaceId, 
         const now = new Date().toISOString();
         const outboundId = randomUUID();
         const { rows } = await pool.query(
-          named("reference_commit_lead", commitLead, [
-            randomUUID(),
-            workspaceId,
-            lead.contact.name ?? null,
-            lead.contact.phone_e164,
-            lead.contact.email ?? null,
-            JSON.stringify(lead.whatsapp_consent ?? null),
-            now,
-            randomUUID(),
-            connectorId,
-            lead.source_lead_id,
-            randomUUID(),
-            body.toString("utf8"),
-            outboundId,
-          ]),
+          named(
+            "reference_commit_lead",
+            commitLead,
+            commitLeadValues({ workspaceId, connectorId }, lead, body.toString("utf8"), now, outboundId),
+          ),
         );
         // The send: the bench's Vitrina uses the log transport, which costs nothing either.
         const answeredAt = new Date().toISOString();
