@@ -1,5 +1,5 @@
 import { adminRepositories } from "./repositories/admin.js";
-import type { Logger, Storage, StorageRepositories } from "@vitrina/core";
+import { defaultLogger, describeError, type Logger, type Storage, type StorageRepositories } from "@vitrina/core";
 import { handleIdleClientErrors } from "./idle-client-errors.js";
 import {
   checkStorableParams,
@@ -13,7 +13,7 @@ import {
 } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 import { preparedStatements } from "./prepared-statements.js";
-import { deliveriesChannel, deliveriesListener } from "./notifications.js";
+import { deliveriesChannel, deliveriesListener, deliveryAnnouncer, type DeliveriesQueued } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
 import { conversationRepositories } from "./repositories/conversations.js";
@@ -81,7 +81,7 @@ interface StatementMode {
 }
 
 /** Every repository bound to one queryable (the pool, PGlite, or a transaction's connection). */
-function repositories(q: Queryable, s: string, channel: string, mode: StatementMode): StorageRepositories {
+function repositories(q: Queryable, s: string, queued: DeliveriesQueued, mode: StatementMode): StorageRepositories {
   // Driver errors become StorageErrors (unavailable / timeout), `conflict` or `invalid_argument`
   // (text PostgreSQL cannot store), with the cause kept.
   const { prepared, inTransaction } = mode;
@@ -96,14 +96,14 @@ function repositories(q: Queryable, s: string, channel: string, mode: StatementM
     ...workspaceRepositories(mapped, s),
     ...contactRepositories(mapped, s),
     ...leadRepositories(mapped, s),
-    ...outboundRepository(mapped, s, channel),
+    ...outboundRepository(mapped, s, queued),
     ...conversationRepositories(mapped, s),
     ...oauthRepositories(mapped, s),
     ...capabilityRepositories(mapped, s),
     ...commerceRepositories(mapped, s),
     ...subscriptionRepositories(mapped, s),
-    ...eventRepositories(mapped, s, channel),
-    ...deliveryRepositories(mapped, s, channel),
+    ...eventRepositories(mapped, s, queued),
+    ...deliveryRepositories(mapped, s, queued),
     ...retentionRepository(mapped, s),
     ...adminRepositories(mapped, s),
     ...whatsappRepositories(mapped, s),
@@ -134,15 +134,37 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   // A pg Pool hands out the same few clients again; PGlite's transaction object is new each time.
   const inTransaction = new WeakMap<Queryable, StorageRepositories>();
   let closed: Promise<void> | undefined;
+  const logger = options.logger ?? defaultLogger;
+  const announcer = deliveryAnnouncer(db, channel, (error) =>
+    logger.warn(
+      { error: describeError(error) },
+      "telling other workers about new deliveries failed; they pick them up at their next sweep",
+    ),
+  );
+  /** Per connection, the transaction running on it now: whether it queued deliveries. */
+  const runningOn = new WeakMap<Queryable, { queued: boolean }>();
   const transactionRepositories = (q: Queryable) => {
     let bound = inTransaction.get(q);
-    if (bound === undefined)
-      inTransaction.set(q, (bound = repositories(q, s, channel, { prepared, inTransaction: true })));
+    if (bound === undefined) {
+      const queued = () => void (runningOn.get(q)!.queued = true);
+      inTransaction.set(q, (bound = repositories(q, s, queued, { prepared, inTransaction: true })));
+    }
     return bound;
   };
   return {
-    ...repositories(db, s, channel, { prepared, inTransaction: false }),
-    transaction: (work) => runTransaction(db, options.statementTimeoutMs, (q) => work(transactionRepositories(q))),
+    ...repositories(db, s, announcer.announce, { prepared, inTransaction: false }),
+    async transaction(work) {
+      // Its own record, not the connection's: once released, the connection may run the next
+      // transaction before this one's caller reads whether it queued deliveries.
+      const run = { queued: false };
+      const result = await runTransaction(db, options.statementTimeoutMs, (q) => {
+        run.queued = false; // a retried attempt starts over
+        runningOn.set(q, run);
+        return work(transactionRepositories(q));
+      });
+      if (run.queued) announcer.announce();
+      return result;
+    },
     ...(listenForDeliveries ? { listenForDeliveries } : {}),
     async ping() {
       try {
@@ -153,6 +175,7 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
     },
     // Once: a server's shutdown and the app may both close it, and a pg Pool refuses a second end().
     close() {
+      announcer.stop();
       if (!(options.closeDriver ?? true)) return Promise.resolve();
       closed ??= Promise.all([closeDriver(db), options.listenPool && closeDriver(options.listenPool)]).then(() => {});
       return closed;

@@ -5,6 +5,54 @@ export function deliveriesChannel(schema: string): string {
   return `vitrina_deliveries_${schema.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`.slice(0, 63);
 }
 
+/**
+ * Called by a repository after a statement that queued webhook deliveries: outside a transaction
+ * the statement has committed, so other processes' workers are told at once; inside one, they are
+ * told after the COMMIT (never for a rollback).
+ */
+export type DeliveriesQueued = () => void;
+
+/**
+ * Tells other processes' outbox workers that deliveries were committed: `pg_notify` as a statement
+ * of its own, after the commit that queued them, with at most one in flight (calls meanwhile send
+ * one more when it returns), so a burst of commits costs one or two.
+ *
+ * Why not inside the writing transaction, where it used to ride on the INSERT: at COMMIT a
+ * transaction that ran NOTIFY takes PostgreSQL's database-wide notification-queue lock and holds it
+ * through its commit's WAL flush, so every lead that queued a webhook committed one after another,
+ * never in a group (pg_stat_activity showed lead commits waiting on `Lock: object`). A failed
+ * announcement is logged and costs latency only: workers still sweep for due deliveries, and this
+ * process's own worker is woken by the commit itself (core's commit signal).
+ */
+export function deliveryAnnouncer(db: PostgresDriver, channel: string, onError: (error: unknown) => void) {
+  let inFlight = false;
+  let again = false;
+  let stopped = false;
+  const send = () => {
+    inFlight = true;
+    again = false;
+    db.query("SELECT pg_notify($1, '')", [channel]).then(sent, (error: unknown) => {
+      if (!stopped) onError(error);
+      sent();
+    });
+  };
+  function sent() {
+    inFlight = false;
+    if (again && !stopped) send();
+  }
+  return {
+    announce(): void {
+      if (stopped) return;
+      if (inFlight) again = true;
+      else send();
+    },
+    /** Before the driver closes: nothing more is sent, and a failure of one in flight is not reported. */
+    stop(): void {
+      stopped = true;
+    },
+  };
+}
+
 /** How long after a dropped LISTEN connection the first reconnect is tried; doubling up to the max. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 30_000;

@@ -5,6 +5,7 @@ import { toAttempt, toDelivery } from "./delivery-rows.js";
 import { toEvent } from "./events.js";
 import { toSubscription } from "./subscriptions.js";
 import { iso, isoOrNull, json, many, num, one, placeholders } from "../rows.js";
+import type { DeliveriesQueued } from "../notifications.js";
 
 const MAX_INT = 2 ** 31 - 1;
 
@@ -15,23 +16,16 @@ const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
 export function deliveryRepositories(
   q: Queryable,
   s: string,
-  channel: string,
+  queued: DeliveriesQueued,
 ): Pick<StorageRepositories, "webhookDeliveries" | "webhookAttempts"> {
   const d = `${s}.webhook_deliveries`;
-  // NOTIFY is transactional: PostgreSQL delivers it at commit (never for a rollback) and folds
-  // repeats within one transaction, so other processes' workers wake exactly when there is work.
-  const notify = () => q.query("SELECT pg_notify($1, '')", [channel]);
   return {
     webhookDeliveries: {
       async insert(x) {
-        // The NOTIFY rides on the INSERT: one round trip instead of two.
         await q.query(
-          `WITH delivery AS (
-             INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count,
-               attempts_before_resend, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
-             VALUES (${placeholders(15)}) RETURNING 1
-           )
-           SELECT pg_notify($16, '') FROM delivery`,
+          `INSERT INTO ${d} (id, workspace_id, subscription_id, event_id, event_type, status, attempt_count,
+             attempts_before_resend, next_attempt_at, retry_until, lease_until, leased_by, last_error, created_at, delivered_at)
+           VALUES (${placeholders(15)})`,
           [
             x.id,
             x.workspaceId,
@@ -48,9 +42,9 @@ export function deliveryRepositories(
             x.lastError,
             x.createdAt,
             x.deliveredAt,
-            channel,
           ],
         );
+        queued();
       },
       get: (workspaceId, id) =>
         one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
@@ -162,7 +156,7 @@ export function deliveryRepositories(
           [workspaceId, id, now, retryUntil],
           toDelivery,
         );
-        if (rescheduled !== null) await notify();
+        if (rescheduled !== null) queued();
         return rescheduled;
       },
       async outboxStats(now) {

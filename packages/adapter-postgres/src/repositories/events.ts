@@ -1,6 +1,7 @@
 import type { EventRecord, StorageRepositories } from "@vitrina/core";
 import type { Queryable } from "../driver.js";
 import { iso, json, many, one, placeholders } from "../rows.js";
+import type { DeliveriesQueued } from "../notifications.js";
 import { toDelivery } from "./delivery-rows.js";
 
 export const toEvent = (r: any): EventRecord => ({
@@ -37,7 +38,11 @@ export function fanOutCtes(
 }
 
 /** The outbox's source: domain events, appended with their deliveries in one statement. */
-export function eventRepositories(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "events"> {
+export function eventRepositories(
+  q: Queryable,
+  s: string,
+  queued: DeliveriesQueued,
+): Pick<StorageRepositories, "events"> {
   return {
     events: {
       async append(e) {
@@ -49,21 +54,23 @@ export function eventRepositories(q: Queryable, s: string, channel: string): Pic
           json(e.data),
         ]);
       },
-      appendAndFanOut: (e, { retryUntil }) =>
+      async appendAndFanOut(e, { retryUntil }) {
         // One round trip for the event and all its deliveries: both INSERTs run as data-modifying
-        // CTEs (always, to completion, in this statement's transaction). The NOTIFY rides along as
-        // on webhookDeliveries.insert (once per row; PostgreSQL folds repeats within a transaction)
-        // and only when a delivery was written.
-        many(
+        // CTEs (always, to completion, in this statement's transaction). Workers elsewhere are told
+        // once it commits, and only when a delivery was written (see DeliveriesQueued).
+        const deliveries = await many(
           q,
           `WITH event AS (
              INSERT INTO ${s}.events (id, workspace_id, type, created, data) VALUES (${placeholders(5)})
            ), ${fanOutCtes(s, { eventId: "$1", workspaceId: "$2", type: "$3", created: "$4", retryUntil: "$6" })}
-           SELECT delivery.*, pg_notify($7, '') FROM delivery JOIN subscriber ON subscriber.id = delivery.subscription_id
+           SELECT delivery.* FROM delivery JOIN subscriber ON subscriber.id = delivery.subscription_id
            ORDER BY subscriber.created_at, subscriber.id`,
-          [e.id, e.workspaceId, e.type, e.created, json(e.data), retryUntil, channel],
+          [e.id, e.workspaceId, e.type, e.created, json(e.data), retryUntil],
           toDelivery,
-        ),
+        );
+        if (deliveries.length > 0) queued();
+        return deliveries;
+      },
       get: (id) => one(q, `SELECT * FROM ${s}.events WHERE id = $1`, [id], toEvent),
       listByWorkspace: (workspaceId, options = {}) =>
         many(

@@ -2,6 +2,7 @@ import type { FirstMessageOutcome, FirstMessageThread, RecordedOutcome } from "@
 import { affected, type Queryable } from "../driver.js";
 import { json, textPerSchema } from "../rows.js";
 import { fanOutCtes } from "./events.js";
+import type { DeliveriesQueued } from "../notifications.js";
 
 const outcomeValues = (o: FirstMessageOutcome) => [
   o.id,
@@ -40,7 +41,7 @@ const inThreadText = textPerSchema(
        RETURNING id, id = $7 AS opened
      ), message AS (
        INSERT INTO ${s}.messages (id, workspace_id, conversation_id, sender, content, created_at, provider_message_id)
-       SELECT $14, $8, thread.id, $15, $16, $17, $24::text FROM thread
+       SELECT $14, $8, thread.id, $15, $16, $17, $23::text FROM thread
      ), event AS (
        INSERT INTO ${s}.events (id, workspace_id, type, created, data)
        SELECT $18, $8, $19, $20, $21 FROM thread WHERE opened
@@ -54,8 +55,7 @@ const inThreadText = textPerSchema(
        when: "EXISTS (SELECT 1 FROM event)",
      })}
      SELECT (SELECT count(*) FROM outcome)::int AS recorded, thread.id AS conversation_id,
-       coalesce(thread.opened, false) AS opened, (SELECT count(*) FROM delivery)::int AS deliveries,
-       (SELECT pg_notify($23, '') FROM delivery LIMIT 1) AS notified
+       coalesce(thread.opened, false) AS opened, (SELECT count(*) FROM delivery)::int AS deliveries
      FROM (VALUES (1)) AS one LEFT JOIN thread ON true`,
 );
 
@@ -74,13 +74,13 @@ const inThreadText = textPerSchema(
  * one. `id = $7` tells which happened: the candidate's id comes back only when it was inserted.
  *
  * Every data-modifying CTE runs to completion whether or not the final SELECT reads it; each one
- * after `outcome` reads from the one before, so an unknown message id writes nothing. The NOTIFY
- * that wakes outbox workers is sent once, and only when a delivery was written.
+ * after `outcome` reads from the one before, so an unknown message id writes nothing. Workers
+ * elsewhere are told once it commits, and only when a delivery was written (see DeliveriesQueued).
  */
 export async function recordOutcomeInThread(
   q: Queryable,
   s: string,
-  channel: string,
+  queued: DeliveriesQueued,
   outcome: FirstMessageOutcome,
   { conversation: c, message: m, started: e, retryUntil }: FirstMessageThread,
 ): Promise<RecordedOutcome> {
@@ -102,10 +102,10 @@ export async function recordOutcomeInThread(
     e.created,
     json(e.data),
     retryUntil,
-    channel,
     m.providerMessageId ?? null,
   ]);
   const row = rows[0];
+  if (row.deliveries > 0) queued();
   return {
     recorded: row.recorded > 0,
     conversationId: row.conversation_id ?? null,

@@ -4,6 +4,7 @@ import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcome.js";
 import { toContact } from "./contacts.js";
 import { deliveryField, joinDelivery } from "./whatsapp.js";
+import type { DeliveriesQueued } from "../notifications.js";
 
 const toOutbound = (r: any): OutboundMessageRecord => ({
   id: r.id,
@@ -37,7 +38,11 @@ export const outboundValues = (m: OutboundMessageRecord) => [
 ];
 
 /** First messages of leads, and the send lease's compare-and-set updates. */
-export function outboundRepository(q: Queryable, s: string, channel: string): Pick<StorageRepositories, "outbound"> {
+export function outboundRepository(
+  q: Queryable,
+  s: string,
+  queued: DeliveriesQueued,
+): Pick<StorageRepositories, "outbound"> {
   return {
     outbound: {
       async insert(m) {
@@ -56,7 +61,7 @@ export function outboundRepository(q: Queryable, s: string, channel: string): Pi
           toOutbound,
         ),
       recordOutcome: (outcome, thread) =>
-        thread === undefined ? recordOutcomeOnly(q, s, outcome) : recordOutcomeInThread(q, s, channel, outcome, thread),
+        thread === undefined ? recordOutcomeOnly(q, s, outcome) : recordOutcomeInThread(q, s, queued, outcome, thread),
       listByWorkspace: (workspaceId) =>
         many(
           q,
