@@ -1,4 +1,4 @@
-import { isPGlite, isPool, type PostgresDriver } from "./driver.js";
+import { isPGlite, isPool, type PoolLike, type PostgresDriver } from "./driver.js";
 
 /** The NOTIFY channel of one schema's deliveries: a plain lower-case identifier, so LISTEN needs no quoting. */
 export function deliveriesChannel(schema: string): string {
@@ -53,6 +53,40 @@ export function deliveryAnnouncer(db: PostgresDriver, channel: string, onError: 
   };
 }
 
+type ListeningClient = Awaited<ReturnType<PoolLike["connect"]>>;
+/** pg's Pool carries the Client class it makes connections with, and their settings. */
+interface PgPoolInternals {
+  Client?: new (options: unknown) => Omit<ListeningClient, "release"> & {
+    connect(): Promise<unknown>;
+    end(): Promise<unknown>;
+  };
+  options?: unknown;
+}
+
+/**
+ * The connection a LISTEN holds for as long as it listens: on pg's Pool, a client of its own made
+ * with the pool's settings, so the pool keeps all of its connections for statements (a pooled one
+ * held by the in-process worker's LISTEN left a pool of 10 with 9 for requests); on any other
+ * pool-shaped driver, one borrowed from it. `hangUp` closes or returns it (`error` destroys it).
+ */
+async function listeningConnection(
+  pool: PoolLike,
+): Promise<{ client: Omit<ListeningClient, "release">; hangUp(error?: Error | boolean): void }> {
+  const { Client, options } = pool as PoolLike & PgPoolInternals;
+  if (Client === undefined || options === undefined) {
+    const client = await pool.connect();
+    return { client, hangUp: (error) => client.release(error) };
+  }
+  const client = new Client(options);
+  try {
+    await client.connect();
+  } catch (error) {
+    void client.end().catch(() => {});
+    throw error;
+  }
+  return { client, hangUp: () => void client.end().catch(() => {}) };
+}
+
 /** How long after a dropped LISTEN connection the first reconnect is tried; doubling up to the max. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 30_000;
@@ -82,12 +116,12 @@ export function deliveriesListener(db: PostgresDriver, channel: string) {
     let current: { unlisten: () => Promise<void> } | null = null;
 
     async function open(): Promise<void> {
-      const client = await pool.connect();
+      const { client, hangUp } = await listeningConnection(pool);
       let released = false;
       const release = (error?: Error | boolean) => {
         if (released) return false;
         released = true;
-        client.release(error);
+        hangUp(error);
         return true;
       };
       const connection = {

@@ -138,4 +138,21 @@ describe.runIf(DATABASE_URL)("a dropped LISTEN connection on PostgreSQL", () => 
       expect(notified, `drop ${drop}: notified after the connection was dropped`).toBeGreaterThan(before);
     }
   });
+
+  it("listens on a connection of its own, so a pool of one still runs statements while a worker listens", async () => {
+    const first = await openTestStorage("PostgreSQL");
+    closers.push(() => first.storage.close());
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    const storage = postgresStorage(pool, { schema: first.schema });
+    closers.push(() => storage.close());
+    const unlisten = await storage.listenForDeliveries!(() => {});
+    closers.push(unlisten);
+    // The LISTEN used to hold one of the pool's clients: with max 1, this transaction waited forever.
+    expect(pool.totalCount).toBe(0);
+    expect(await storage.transaction(async () => "ran")).toBe("ran");
+    const listening = await pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = $1", [
+      `LISTEN ${deliveriesChannel(first.schema)}`,
+    ]);
+    expect(listening.rows[0].n).toBe(1);
+  });
 });

@@ -36,19 +36,31 @@ function describeUrl(url: string): string {
 }
 
 /**
- * `VITRINA_STATEMENT_TIMEOUT_MS` in milliseconds (default 10 s). Anything but a positive whole
- * number is refused naming the variable: `Number("10s")` is NaN, which the driver would pass on
- * to PostgreSQL as a setting it rejects at the first query, far from its cause.
+ * A positive whole number from the environment variable `name`, or `fallback` when it is unset.
+ * Anything else is refused naming the variable: `Number("10s")` is NaN, which the driver would pass
+ * on (as a setting PostgreSQL rejects at the first query, or as a pool of NaN), far from its cause.
  */
-function statementTimeoutFrom(value: string | undefined): number {
-  if (value === undefined || value === "") return 10_000;
+function positiveWholeNumberFrom(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  { unit, example }: { unit: string; example: string },
+): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
   if (/^[1-9]\d*$/.test(value.trim())) return Number(value.trim());
-  throw new VitrinaError(
-    "invalid_argument",
-    `VITRINA_STATEMENT_TIMEOUT_MS must be a positive whole number of milliseconds (e.g. 10000), got "${value}"`,
-    { reasons: [{ field: "VITRINA_STATEMENT_TIMEOUT_MS", reason: "must be a positive whole number of milliseconds" }] },
-  );
+  const reason = `must be a positive whole number${unit}`;
+  throw new VitrinaError("invalid_argument", `${name} ${reason} (e.g. ${example}), got "${value}"`, {
+    reasons: [{ field: name, reason }],
+  });
 }
+
+/**
+ * PostgreSQL connections the pool opens at most (`VITRINA_DB_POOL_SIZE`). pg's default, 10, stays
+ * the default: the LISTEN of an in-process worker no longer takes one of them, and neither the
+ * lead path nor the worker holds one across anything but its own statements.
+ */
+export const DEFAULT_POOL_SIZE = 10;
 
 /**
  * pg parses the URL at the first connect and says only "Invalid URL": name the variable, and never
@@ -110,7 +122,10 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
     "@vitrina/adapter-postgres",
     "persistent storage (or use --memory)",
   );
-  const statementTimeoutMs = statementTimeoutFrom(env.VITRINA_STATEMENT_TIMEOUT_MS);
+  const statementTimeoutMs = positiveWholeNumberFrom(env, "VITRINA_STATEMENT_TIMEOUT_MS", 10_000, {
+    unit: " of milliseconds",
+    example: "10000",
+  });
   const schema = options.schema ?? (env.VITRINA_DB_SCHEMA || undefined);
   const inSchema = schema === undefined ? "" : ` (schema ${schema})`;
   if (env.DATABASE_URL) {
@@ -120,6 +135,7 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
     );
     const pool = new pg.Pool({
       connectionString: url,
+      max: positiveWholeNumberFrom(env, "VITRINA_DB_POOL_SIZE", DEFAULT_POOL_SIZE, { unit: "", example: "10" }),
       connectionTimeoutMillis: 5_000,
       // PgBouncer refuses statement_timeout as a startup parameter ("unsupported startup parameter").
       ...(pooler === null && { statement_timeout: statementTimeoutMs }),
