@@ -7,7 +7,7 @@ import { consoleLogger, createVitrina, SCOPES } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
 import { demoConsentPage, demoConsoleSignIn, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
-import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
+import { nodeWebhookOptions, nodeWhatsAppOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 import { demoCredentialsPath } from "../../demo-credentials.mjs";
 import {
   demoWhatsAppSecrets,
@@ -152,6 +152,8 @@ export async function createDemo({
     // Demo mode: webhook receivers on this machine (http://127.0.0.1:8788) are allowed; every
     // other private address is still refused, and DNS names are checked after resolution.
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: env.VITRINA_DEMO_ALLOW_LOOPBACK !== "false" }),
+    // Sends to the WhatsApp Cloud API on undici's request API rather than fetch (cheaper per send).
+    whatsapp: nodeWhatsAppOptions(),
     oauth,
     // GET /healthz and /readyz for probes (see the README's "Operating Vitrina").
     health: true,

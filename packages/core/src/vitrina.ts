@@ -58,6 +58,7 @@ import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from ".
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
 import { channelRoutingTransport, createChannelCache } from "./channels/whatsapp/channel-cache.js";
+import type { GraphPost } from "./messaging/whatsapp-cloud.js";
 import { createWhatsAppChannelService } from "./channels/whatsapp/channel-service.js";
 import {
   DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
@@ -106,7 +107,9 @@ export interface VitrinaOptions extends MountOptions {
   whatsapp?: {
     /** Largest accepted webhook body in bytes. Default 4194304 (4 MiB: the provider sends up to 3 MB). */
     maxBodyBytes?: number;
-    /** The `fetch` channels send with (tests, proxies). Default the global one. */
+    /** How channels POST to the Graph API: `nodeWhatsAppOptions()` from `@vitrina/http-node` passes undici's request API. Default: `fetch`. */
+    post?: GraphPost;
+    /** The `fetch` the default `post` uses (tests, proxies). Default the global one. */
     fetch?: typeof fetch;
   };
   /** Seals connector secrets at rest: a SecretBox, or a 32-byte AES key (base64) for the built-in one. */
@@ -221,6 +224,7 @@ export function createVitrina(options: VitrinaOptions) {
   const channelCache = createChannelCache({
     storage,
     secretBox,
+    ...(options.whatsapp?.post && { post: options.whatsapp.post }),
     ...(options.whatsapp?.fetch && { fetch: options.whatsapp.fetch }),
   });
   const messaging = channelRoutingTransport(channelCache, options.messaging);

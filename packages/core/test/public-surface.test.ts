@@ -175,6 +175,7 @@ const expected: Record<string, string[]> = {
     "deliveryStatusOf",
     "describeWhatsAppFailure",
     "escapeNonAscii",
+    "fetchGraphPost",
     "matchKeyword",
     "normalizeKeyword",
     "outboundStateOf",

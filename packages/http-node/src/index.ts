@@ -25,6 +25,7 @@ export {
 } from "./storage-from-env.js";
 export { guardedLookup, pinnedFetch, type LookupAll } from "./pinned-fetch.js";
 export { nodeWebhookOptions } from "./node-webhook-options.js";
+export { nodeWhatsAppOptions } from "./node-whatsapp-options.js";
 export { pinnedSender } from "./pinned-sender.js";
 export {
   defineConfig,

@@ -11,7 +11,7 @@ type Policy = Pick<DestinationPolicy, "allowInsecureLoopback" | "allowPrivateNet
  * TLS handshake held the attempt until undici's own connect timeout (10 s), past the delivery's
  * deadline. undici still drops the request when (if) that connection comes up.
  */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     work.catch(() => {});
     return Promise.reject(signal.reason);

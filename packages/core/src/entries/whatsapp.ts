@@ -1,6 +1,12 @@
 // @vitrina/core/whatsapp: the WhatsApp channel's pieces for embedders and tools: the Cloud API
 // transport, the webhook's path and signature rules, opt-out keywords, error codes in plain words.
-export { whatsAppCloudTransport, type WhatsAppCloudOptions } from "../messaging/whatsapp-cloud.js";
+export {
+  fetchGraphPost,
+  whatsAppCloudTransport,
+  type GraphPost,
+  type GraphPostRequest,
+  type WhatsAppCloudOptions,
+} from "../messaging/whatsapp-cloud.js";
 export { WHATSAPP_WEBHOOK_PATH, DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT } from "../channels/whatsapp/webhook-route.js";
 export { SIGNATURE_HEADER, escapeNonAscii } from "../channels/whatsapp/webhook-signature.js";
 export {

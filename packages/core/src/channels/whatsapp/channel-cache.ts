@@ -3,7 +3,7 @@ import type { MessagingTransport } from "../../ports/messaging.js";
 import type { SecretBox } from "../../ports/secret-box.js";
 import type { Storage } from "../../ports/storage.js";
 import type { WhatsAppChannelRecord } from "../../ports/whatsapp-storage.js";
-import { whatsAppCloudTransport } from "../../messaging/whatsapp-cloud.js";
+import { whatsAppCloudTransport, type GraphPost } from "../../messaging/whatsapp-cloud.js";
 import { DEFAULT_OPT_IN_KEYWORDS, DEFAULT_OPT_OUT_KEYWORDS } from "./keywords.js";
 import { webhookKey } from "./webhook-signature.js";
 
@@ -25,7 +25,12 @@ export const CHANNEL_CACHE_MS = 5_000;
  * record's `updatedAt`, so a changed channel is reopened; a workspace's own changes drop its entry
  * at once (`forget`), other processes' within `CHANNEL_CACHE_MS`.
  */
-export function createChannelCache(deps: { storage: Storage; secretBox: SecretBox; fetch?: typeof fetch }) {
+export function createChannelCache(deps: {
+  storage: Storage;
+  secretBox: SecretBox;
+  post?: GraphPost;
+  fetch?: typeof fetch;
+}) {
   const opened = new Map<string, { version: string; channel: Promise<OpenedChannel> }>();
   const byWorkspace = new Map<string, { until: number; record: WhatsAppChannelRecord | null }>();
 
@@ -41,6 +46,7 @@ export function createChannelCache(deps: { storage: Storage; secretBox: SecretBo
               phoneNumberId: record.phoneNumberId,
               apiVersion: record.apiVersion,
               baseUrl: record.graphBaseUrl,
+              ...(deps.post && { post: deps.post }),
               ...(deps.fetch && { fetch: deps.fetch }),
             }),
       webhookKey: await webhookKey(await deps.secretBox.open(record.sealedAppSecret)),
