@@ -106,6 +106,14 @@ function clockTicksPerSecond() {
   }
 }
 
+/** CPU microseconds (user + system) process `pid` has used so far, from /proc (Linux). */
+export function processCpuMicros(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicksPerSecond();
+}
+
 /**
  * CPU ticks (user + system) of every process named `postgres` on this machine, by pid: backends,
  * WAL writer, checkpointer. Null when there are none to read: not Linux, or a PostgreSQL on

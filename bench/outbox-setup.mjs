@@ -12,6 +12,8 @@ import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
  * receivers verify each delivery with it (see signatureTally).
  */
 export const WEBHOOK_SECRET = "bench_secret_0123456789abcdef";
+/** The key the benches' Vitrinas seal secrets with, so a `vitrina worker` process can open them too. */
+export const SECRET_KEY = Buffer.alloc(32, 3).toString("base64");
 
 /**
  * What the benches' receivers (servers/receiver.mjs, the latency rows' in webhooks.bench.mjs) do
@@ -54,6 +56,8 @@ export async function freshPostgresStorage() {
   const storage = postgresStorage(pool, { schema, closeDriver: false });
   return {
     ...storage,
+    schema,
+    query: (sql, params) => pool.query(sql, params),
     analyze: () => analyzeSchema((sql, params) => pool.query(sql, params), schema),
     async close() {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -77,7 +81,7 @@ export async function vitrinaWithSubscription(storage, pool, receiverUrl) {
   const vitrina = createVitrina({
     storage,
     messaging: logMessagingTransport(silentLogger),
-    secretBox: Buffer.alloc(32, 3).toString("base64"),
+    secretBox: SECRET_KEY,
     logger: silentLogger,
     webhooks: { ...nodeWebhookOptions({ allowInsecureLoopback: true }), ...pool },
   });

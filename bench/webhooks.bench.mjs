@@ -171,7 +171,7 @@ const ROUND_DELIVERIES = 4000;
  * the JIT's first pass); each keeps its median.
  */
 async function graphileRows(receiver) {
-  const kinds = ["graphile-fetch", "graphile-undici-request", "vitrina-postgres"];
+  const kinds = ["graphile-fetch", "graphile-undici-request", "vitrina-postgres", "vitrina-cli-worker"];
   const pools = { "vitrina-postgres": { concurrency: 32, perSubscriptionConcurrency: 32 } };
   const drainers = {};
   const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
@@ -186,7 +186,7 @@ async function graphileRows(receiver) {
     await Promise.all(Object.values(drainers).map((drainer) => drainer.stop()));
   }
   const median = (xs) => [...xs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(xs.length / 2)];
-  const [viaFetch, viaRequest, vitrina] = kinds.map((kind) => median(rounds[kind]));
+  const [viaFetch, viaRequest, vitrina, cliWorker] = kinds.map((kind) => median(rounds[kind]));
   // Every round's rate, so a run's spread is in its output (rounds of one contender differ by up to a
   // quarter on this machine).
   const spread = (kind) =>
@@ -206,6 +206,11 @@ async function graphileRows(receiver) {
       "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
       vitrina,
       `${(vitrina.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch), ${(vitrina.perSecond / viaRequest.perSecond).toFixed(2)}× with undici request; ${spread("vitrina-postgres")}`,
+    ),
+    drainRow(
+      "Vitrina as deployed: a `vitrina worker` process (bin, env, its defaults), same rounds",
+      cliWorker,
+      `${(cliWorker.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch); its default concurrency (32, at most 16 to one subscription); CPU is the worker process's; ${spread("vitrina-cli-worker")}`,
     ),
   ];
 }

@@ -2,6 +2,7 @@
 // lead-intake servers do: its heap and JIT are its own, not shared with the bench's other sections
 // or with the other contenders, and its CPU per delivery is read off this process alone (ipc.mjs's
 // cpu-mark / cpu-read). argv[2]: "vitrina-memory", "vitrina-postgres" (DATABASE_URL),
+// "vitrina-cli-worker" (the same backlog drained by a `vitrina worker` process; its CPU is counted),
 // "graphile-fetch" or "graphile-undici-request" (graphile-reference.mjs, POSTing with fetch or with
 // undici's request API). Protocol, on top of ipc.mjs's:
 //   { queue: { total, url, pool } } → "queued": a fresh backlog of `total` deliveries to `url`, no
@@ -11,11 +12,19 @@
 //   "finish" → "finished": the worker stopped and the drain's schema dropped.
 import { prepareGraphileDrain } from "../graphile-reference.mjs";
 import {
+  SECRET_KEY,
   freshPostgresStorage,
   memoryStorageForBench,
   queueBacklog,
   vitrinaWithSubscription,
 } from "../outbox-setup.mjs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DATABASE_URL, processCpuMicros } from "../lib.mjs";
 import { announce } from "./ipc.mjs";
 
 const kind = process.argv[2];
@@ -39,7 +48,79 @@ async function queueVitrina({ total, url, pool }) {
   };
 }
 
+const VITRINA_BIN = fileURLToPath(new URL("../../packages/http-node/bin/vitrina.js", import.meta.url));
+/** The CLI worker running now, whose CPU the drain counts (this process only queues and waits). */
+let cliWorker = null;
+
+/**
+ * The same backlog on PostgreSQL, drained by `vitrina worker` as its own process, started as the
+ * http-node README starts it: the bin, the database, schema and secret key from the environment,
+ * its default concurrency, no config file (run from an empty directory). Loopback receivers are
+ * allowed the documented way, `VITRINA_ALLOW_INSECURE_LOOPBACK=true`. The backlog is queued due an
+ * hour from now and the worker started on it (it finds nothing due); "go" makes every delivery due
+ * and announces it as a commit would, so the drain times the worker, not its process start-up.
+ */
+async function queueCliWorker({ total, url }) {
+  const storage = await freshPostgresStorage();
+  const { vitrina, emit } = await vitrinaWithSubscription(storage, {}, url);
+  await queueBacklog(storage, total, emit);
+  const deliveries = `"${storage.schema}".webhook_deliveries`;
+  await storage.query(`UPDATE ${deliveries} SET next_attempt_at = now() + interval '1 hour'`);
+  await storage.analyze();
+  const cwd = await mkdtemp(join(tmpdir(), "vitrina-bench-cli-worker-"));
+  const child = spawn(process.execPath, [VITRINA_BIN, "worker"], {
+    cwd,
+    env: {
+      ...process.env,
+      DATABASE_URL,
+      VITRINA_DB_SCHEMA: storage.schema,
+      VITRINA_SECRET_KEY: SECRET_KEY,
+      VITRINA_ALLOW_INSECURE_LOOPBACK: "true",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  // It says where it delivers from on stderr once its worker runs; the rest of its output is not needed.
+  let said = "";
+  child.stderr.setEncoding("utf8");
+  await new Promise((resolve, reject) => {
+    const read = (text) => {
+      said = (said + text).slice(-10_000);
+      if (said.includes("delivering from")) {
+        child.stderr.off("data", read);
+        child.stderr.resume();
+        resolve();
+      }
+    };
+    child.stderr.on("data", read);
+    child.once("exit", (code) => reject(new Error(`vitrina worker exited with ${code}: ${said}`)));
+  });
+  cliWorker = child;
+  return {
+    async start() {
+      const { rows } = await storage.query(
+        `UPDATE ${deliveries} SET next_attempt_at = now() RETURNING workspace_id, id, retry_until`,
+      );
+      // Rescheduling one through the port announces it to other processes' workers, as a commit does.
+      const [one] = rows;
+      await storage.webhookDeliveries.reschedule(
+        one.workspace_id,
+        one.id,
+        new Date().toISOString(),
+        one.retry_until.toISOString(),
+      );
+    },
+    async finish() {
+      cliWorker = null;
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+      await vitrina.close();
+      await rm(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
 function queue(job) {
+  if (kind === "vitrina-cli-worker") return queueCliWorker(job);
   if (kind === "vitrina-memory" || kind === "vitrina-postgres") return queueVitrina(job);
   if (kind === "graphile-fetch") return prepareGraphileDrain({ ...job, client: "fetch" });
   if (kind === "graphile-undici-request") return prepareGraphileDrain({ ...job, client: "undici-request" });
@@ -64,6 +145,9 @@ process.on("message", async (message) => {
     process.send("finished");
   }
 });
-announce({ kind });
+announce(
+  { kind },
+  kind === "vitrina-cli-worker" ? { cpu: () => (cliWorker === null ? 0 : processCpuMicros(cliWorker.pid)) } : {},
+);
 // Exit on SIGTERM through process.exit, so `--cpu-prof` (BENCH_SERVER_NODE_ARGS) writes its profile.
 process.once("SIGTERM", () => process.exit(0));
