@@ -38,7 +38,7 @@ const A2A_REASONS: Partial<Record<number, string>> = {
 };
 
 /** Where the capability's own input and the idempotency key sit in `SendMessage`'s params. */
-export const INPUT_PATH = "message.parts.0.data.input";
+export const INPUT_PATH = "message.parts[0].data.input";
 export const IDEMPOTENCY_KEY_PATH = "message.metadata.idempotencyKey";
 
 /** One refusal on `/a2a`, as the route answers it. */
@@ -105,6 +105,12 @@ export function failureOfCapability(error: VitrinaError): A2aFailure {
 }
 
 /**
+ * One notation for every path an A2A error names, the body reader's (`message.parts[0].data`):
+ * zod and the runtime join array indices with dots (`parts.0`).
+ */
+const bracketIndices = (field: string) => field.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+
+/**
  * The JSON-RPC error object: `data` is a list of typed details as A2A v1.0 asks (google.rpc
  * ErrorInfo, and BadRequest when fields are at fault), so an A2A client reads it natively.
  */
@@ -127,7 +133,7 @@ export function jsonRpcError(failure: A2aFailure, requestId?: string) {
       : [
           {
             "@type": "type.googleapis.com/google.rpc.BadRequest",
-            fieldViolations: reasons.map((r) => ({ field: r.field, description: r.reason })),
+            fieldViolations: reasons.map((r) => ({ field: bracketIndices(r.field), description: r.reason })),
           },
         ];
   return { code: failure.rpcCode, message: failure.message, data: [info, ...badRequest] };

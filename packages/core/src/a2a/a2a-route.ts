@@ -60,7 +60,7 @@ async function sendMessage(params: unknown, principal: Principal, request: Reque
       `no capability named ${call.capability}`,
       [
         {
-          field: "message.parts.0.data.capability",
+          field: "message.parts[0].data.capability",
           reason: "names no capability; the card's skills and GET /v1/capabilities list them",
         },
       ],

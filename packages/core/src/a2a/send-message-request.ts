@@ -73,18 +73,18 @@ export function capabilityCallOf(params: unknown): CapabilityCall {
     throw new A2aFailure(A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED, "this agent reads one JSON data part", {
       reasons: [
         {
-          field: "message.parts.0",
+          field: "message.parts[0]",
           reason: `must be a data part (got ${kinds.length === 0 ? "no content" : kinds.join(", ")})`,
         },
       ],
     });
   if (part.mediaType !== undefined && part.mediaType !== "" && part.mediaType !== JSON_MEDIA_TYPE)
     throw new A2aFailure(A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED, "this agent reads application/json data parts", {
-      reasons: [{ field: "message.parts.0.mediaType", reason: `must be ${JSON_MEDIA_TYPE} or absent` }],
+      reasons: [{ field: "message.parts[0].mediaType", reason: `must be ${JSON_MEDIA_TYPE} or absent` }],
     });
   const call = capabilityCall.safeParse(part.data);
   if (!call.success)
-    throw invalidParams("the data part is not a capability call", prefixed("message.parts.0.data", call.error));
+    throw invalidParams("the data part is not a capability call", prefixed("message.parts[0].data", call.error));
   const key = message.metadata?.idempotencyKey;
   if (key !== undefined && typeof key !== "string")
     throw invalidParams("the idempotency key is not a string", [
