@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import { Ajv } from "ajv";
 import { AgentCard } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { defineCapability } from "@vitrina/core";
+import { loyaltyPoints } from "../support/catalog-server.js";
 import { startA2aServer, type A2aServer } from "./support/a2a-harness.js";
 import { startOAuthHarness, type OAuthHarness } from "../oauth/support/oauth-harness.js";
 
@@ -14,20 +13,6 @@ function expectValidCard(card: unknown) {
   const valid = validateCard(card);
   expect({ valid, errors: validateCard.errors ?? [] }).toEqual({ valid: true, errors: [] });
 }
-
-const loyaltyPoints = defineCapability({
-  name: "loyalty.points",
-  version: "1.0.0",
-  summary: "Points a contact has.",
-  execution: "query",
-  riskClass: "read",
-  requiredScopes: ["customers:read"],
-  scopeMatch: "anyOf",
-  input: z.strictObject({ contact_id: z.string().min(1), season: z.enum(["summer", "winter"]).optional() }),
-  output: z.strictObject({ points: z.number() }),
-  idempotency: { required: false, strategy: "none" },
-  run: async () => ({ output: { points: 42 } }),
-});
 
 describe("the agent card", () => {
   let h: A2aServer;

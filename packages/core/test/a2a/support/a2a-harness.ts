@@ -1,63 +1,12 @@
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { Role } from "@a2a-js/sdk";
-import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type VitrinaOptions } from "@vitrina/core";
-import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
-import { createManualClock } from "@vitrina/core/testing";
-import { serve } from "@vitrina/http-node";
+import type { VitrinaOptions } from "@vitrina/core";
+import { startCatalogServer } from "../../support/catalog-server.js";
 
-export const ALL_SCOPES = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
-
-/** A Vitrina on the memory adapter with the demo catalog, served on 127.0.0.1:0, and an API key. */
+/** The catalog server of the surface tests at a fixed time (the catalog fixture's generatedAt), plus a raw A2A call. */
 export async function startA2aServer(over: Partial<VitrinaOptions> = {}) {
-  const clock = createManualClock(Date.parse("2026-11-01T12:00:00Z"));
-  const storage = memoryStorage();
-  const vitrina = createVitrina({
-    storage,
-    messaging: logMessagingTransport(silentLogger),
-    secretBox: Buffer.alloc(32, 7).toString("base64"),
-    clock,
-    logger: silentLogger,
-    ...over,
-  });
-  const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  await seedDemoData(vitrina, workspace.id);
-  const issue = async (scopes: string[]) =>
-    (await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "agent", scopes })).secret;
-  const apiKey = await issue(ALL_SCOPES);
-  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
-  const contact = (await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56922223333" }))!;
-
-  /** One HTTP call; the JSON body parsed (null when empty). */
-  async function call(
-    method: string,
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string>; key?: string | null } = {},
-  ) {
-    const key = options.key === undefined ? apiKey : options.key;
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        ...(key !== null && { authorization: `Bearer ${key}` }),
-        ...(options.body !== undefined && { "content-type": "application/json" }),
-        ...options.headers,
-      },
-      body:
-        options.body === undefined
-          ? undefined
-          : typeof options.body === "string"
-            ? options.body
-            : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      text,
-      json: text === "" ? null : (JSON.parse(text) as any),
-    };
-  }
-
+  const h = await startCatalogServer(over, Date.parse("2026-11-01T12:00:00Z"));
+  const { call } = h;
   /** A raw A2A JSON-RPC call, as any v1.0 client sends it. */
   const rpc = (
     method: string,
@@ -70,7 +19,7 @@ export async function startA2aServer(over: Partial<VitrinaOptions> = {}) {
       headers: { "a2a-version": "1.0", ...options.headers },
     });
 
-  return { vitrina, storage, clock, workspace, contact, server, apiKey, issue, call, rpc, close: () => server.close() };
+  return { ...h, rpc };
 }
 export type A2aServer = Awaited<ReturnType<typeof startA2aServer>>;
 
