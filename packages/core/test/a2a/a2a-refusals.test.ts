@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@a2a-js/sdk/client";
+import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { fieldsOf, vitrinaCodeOf } from "./support/outcomes.js";
-import { bearer, officialClient, startA2aServer, type A2aServer } from "./support/a2a-harness.js";
+import { bearer, capabilityMessage, officialClient, startA2aServer, type A2aServer } from "./support/a2a-harness.js";
 
 /** `SendMessage` params with one part (a data part holding this call unless given another). */
 const send = (part: Record<string, unknown>, message: Record<string, unknown> = {}) => ({
@@ -77,6 +78,11 @@ describe("A2A refusals", () => {
     expect(later.json.error.code).toBe(-32009);
     const v03Name = await h.rpc("message/send", send(call("catalog.search", {})));
     expect(v03Name.json.error).toMatchObject({ code: -32601, message: expect.stringContaining("SendMessage") });
+    // The SDK's own v0.3 transport (message/send, no A2A-Version) hears "version not supported".
+    const legacy = new LegacyJsonRpcTransport({ endpoint: `${h.server.url}/a2a` });
+    await expect(legacy.sendMessage(capabilityMessage("catalog.search", {}), bearer(h.apiKey))).rejects.toMatchObject({
+      name: "VersionNotSupportedError",
+    });
   });
 
   it("names the field at fault: in the capability's input, the part, the role, the call", async () => {
