@@ -54,18 +54,6 @@ function unauthenticated(request: Request, options: A2aRouteOptions): A2aFailure
  */
 async function sendMessage(params: unknown, principal: Principal, request: Request, options: A2aRouteOptions) {
   const call = capabilityCallOf(params);
-  const descriptor = options.capabilities.descriptor(call.capability);
-  if (descriptor === undefined)
-    throw invalidParams(
-      `no capability named ${call.capability}`,
-      [
-        {
-          field: "message.parts[0].data.capability",
-          reason: "names no capability; the card's skills and GET /v1/capabilities list them",
-        },
-      ],
-      "not_found",
-    );
   try {
     const { output, provenance } = await options.capabilities.invoke(call.capability, call.input, {
       principal: { workspaceId: principal.workspaceId, scopes: principal.scopes, actorId: principal.keyId },
@@ -83,6 +71,19 @@ async function sendMessage(params: unknown, principal: Principal, request: Reque
     };
   } catch (error) {
     if (!(error instanceof VitrinaError)) throw error;
+    // The descriptor (a deep copy) is read on these refusals only, not on every call.
+    const descriptor = options.capabilities.descriptor(call.capability);
+    if (descriptor === undefined)
+      throw invalidParams(
+        `no capability named ${call.capability}`,
+        [
+          {
+            field: "message.parts[0].data.capability",
+            reason: "names no capability; the card's skills and GET /v1/capabilities list them",
+          },
+        ],
+        "not_found",
+      );
     const failure = failureOfCapability(error);
     // An OAuth caller learns the scopes to ask for and where A2A's metadata is (as its 401 says).
     const challenge =
