@@ -85,10 +85,12 @@ async function sendMessage(params: unknown, principal: Principal, request: Reque
         "not_found",
       );
     const failure = failureOfCapability(error);
-    // An OAuth caller learns the scopes to ask for and where A2A's metadata is (as its 401 says).
+    // An OAuth caller learns the scopes to ask for and where A2A's metadata is (as its 401 says);
+    // an API key can't step up, so its 403 says only what REST's does.
     const challenge =
       error instanceof InsufficientScopeError
-        ? stepUpChallenge(principal, options.resourceMetadataUrl?.(request), descriptor.requiredScopes)
+        ? (stepUpChallenge(principal, options.resourceMetadataUrl?.(request), descriptor.requiredScopes) ??
+          bearerChallenge(error))
         : null;
     if (challenge !== null) failure.details.headers = { "www-authenticate": challenge };
     throw failure;

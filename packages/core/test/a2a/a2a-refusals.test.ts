@@ -176,6 +176,16 @@ describe("A2A refusals", () => {
     });
   });
 
+  it("refuses an API key without the capability's scope with 403 and REST's challenge", async () => {
+    const webhooksOnly = await h.issue(["webhooks:read"]);
+    const refused = await h.rpc("SendMessage", send(call("catalog.search", {})), { key: webhooksOnly });
+    expect([refused.status, refused.headers.get("www-authenticate")]).toEqual([
+      403,
+      'Bearer realm="vitrina", error="insufficient_scope"',
+    ]);
+    expect([refused.json.error.code, vitrinaCodeOf(refused.json.error.data)]).toEqual([-32000, "insufficient_scope"]);
+  });
+
   it("refuses a request without a credential, or with an unknown one, with 401 (no OAuth: the service-wide challenge)", async () => {
     const none = await h.rpc("SendMessage", send(call("catalog.search", {})), { key: null });
     expect([none.status, none.headers.get("www-authenticate")]).toEqual([401, 'Bearer realm="vitrina"']);
