@@ -25,6 +25,8 @@ describe("the agent card", () => {
     const first = await h.call("GET", "/.well-known/agent-card.json", { key: null });
     expect(first.status).toBe(200);
     expect(first.headers.get("cache-control")).toBe("public, max-age=300");
+    // Its URLs follow the request's host (no publicUrl here): a shared cache keeps one copy per host.
+    expect(first.headers.get("vary")).toBe("Accept-Encoding, Host");
     const etag = first.headers.get("etag");
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     const again = await h.call("GET", "/.well-known/agent-card.json", {
