@@ -106,13 +106,15 @@ async function dispatch(
   options: A2aRouteOptions,
 ) {
   if (method === "SendMessage") return sendMessage(params, principal, request, options);
-  const refused = REFUSED_METHODS[method];
+  // A Map: a method named `constructor` or `__proto__` must find nothing, not Object's.
+  const refused = REFUSED_METHODS.get(method);
   if (refused !== undefined) throw refused();
+  const named = method.length > 64 ? `${method.slice(0, 64)}…` : method;
   throw new A2aFailure(
     A2A_ERROR_CODE.METHOD_NOT_FOUND,
     isV03MethodName(method)
-      ? `${method} is an A2A v0.3 name; this agent speaks v1.0: call SendMessage`
-      : `no method ${method}; this agent serves SendMessage`,
+      ? `${named} is an A2A v0.3 name; this agent speaks v1.0: call SendMessage`
+      : `no method ${named}; this agent serves SendMessage`,
   );
 }
 
@@ -126,7 +128,7 @@ function refusalResponse(
 ) {
   const status = failure.details.httpStatus ?? 200;
   const fields = failure.details.reasons?.map((r) => r.field);
-  const logged = { code: failure.details.code, rpcCode: failure.rpcCode, status, method, fields };
+  const logged = { code: failure.details.code, rpcCode: failure.rpcCode, status, method: method?.slice(0, 64), fields };
   if (status >= 500)
     context.logger.error(
       { ...logged, ...(failure.cause !== undefined && { cause: describeError(failure.cause) }) },

@@ -58,7 +58,16 @@ const envelope = fc.record(
     jsonrpc: fc.oneof(fc.constant("2.0"), hostileJsonValue()),
     id: fc.oneof(fc.integer(), hostileString(), fc.constant(null), hostileJsonValue()),
     method: fc.oneof(
-      fc.constantFrom("SendMessage", "GetTask", "CancelTask", "message/send", "SendStreamingMessage"),
+      fc.constantFrom(
+        "SendMessage",
+        "GetTask",
+        "CancelTask",
+        "message/send",
+        "SendStreamingMessage",
+        "constructor",
+        "__proto__",
+        "hasOwnProperty",
+      ),
       hostileString(),
     ),
     params: fc.oneof(

@@ -29,7 +29,8 @@ describe("A2A refusals", () => {
   afterAll(() => h.close());
 
   it("answers the methods it doesn't serve with A2A's errors, through the official client too", async () => {
-    const codes: Record<string, number> = {};
+    // Pairs, then Object.fromEntries: `__proto__` is a method name like any other here.
+    const answered: Array<[string, number]> = [];
     for (const method of [
       "GetTask",
       "CancelTask",
@@ -43,9 +44,12 @@ describe("A2A refusals", () => {
       "GetExtendedAgentCard",
       "tasks/get",
       "NoSuchMethod",
+      "constructor",
+      "__proto__",
+      "toString",
     ])
-      codes[method] = (await h.rpc(method, { id: "t-1" })).json.error.code;
-    expect(codes).toEqual({
+      answered.push([method, (await h.rpc(method, { id: "t-1" })).json.error.code]);
+    expect(Object.fromEntries(answered)).toEqual({
       GetTask: -32001,
       CancelTask: -32004,
       ListTasks: -32004,
@@ -58,6 +62,9 @@ describe("A2A refusals", () => {
       GetExtendedAgentCard: -32007,
       "tasks/get": -32601,
       NoSuchMethod: -32601,
+      constructor: -32601,
+      ["__proto__"]: -32601,
+      toString: -32601,
     });
     await expect(client.getTask({ id: "t-1", tenant: "" }, bearer(h.apiKey))).rejects.toMatchObject({
       name: "TaskNotFoundError",
