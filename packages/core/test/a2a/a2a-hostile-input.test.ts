@@ -128,6 +128,18 @@ describe("A2A under hostile input", () => {
     }
   });
 
+  it("takes Object.prototype's names for what they are: unknown capabilities, unknown keys", async () => {
+    for (const capability of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const answer = await h.call("POST", "/a2a", {
+        headers: { "a2a-version": "1.0" },
+        // Written as text: an object literal's `__proto__` would set a prototype, not a key.
+        body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"__proto__":{"x":1},"message":{"messageId":"m","role":"ROLE_USER","constructor":1,"parts":[{"data":{"capability":${JSON.stringify(capability)},"input":{"__proto__":{"limit":1}}}}]}}}`,
+      });
+      expect([capability, answer.status, answer.json.error.code]).toEqual([capability, 200, -32602]);
+      expect(fieldsOf(answer.json.error.data)).toEqual(["message.parts[0].data.capability"]);
+    }
+  });
+
   it("refuses a value nested past the body's depth limit naming where it starts", async () => {
     let deep: unknown = "leaf";
     for (let i = 0; i < 40; i++) deep = [deep];
