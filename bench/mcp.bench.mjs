@@ -16,7 +16,28 @@ const ROUNDS = 3;
 const WARMUP_MS = 1000;
 const REWARM_MS = 500;
 
-export const name = `MCP tools/call and REST: vitrina catalog.search vs bare SDK servers and the runtime in process (${connections} connections, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
+export const name = `MCP tools/call, REST and A2A SendMessage: vitrina catalog.search vs bare SDK servers and the runtime in process (${connections} connections, median of ${ROUNDS} alternating rounds, ${durationMs / 1000} s each)`;
+
+/** The load profile each server kind is driven with. */
+const PROFILES = { "vitrina-rest": "rest", "vitrina-a2a": "a2a" };
+
+/** One A2A SendMessage, checked in full like checkOneCall's MCP call. */
+async function checkOneA2aCall(server) {
+  const { url, token, capability, arguments: input } = server.info;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "a2a-version": "1.0" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: "check", role: "ROLE_USER", parts: [{ data: { capability, input } }] } },
+    }),
+  });
+  const reply = await response.json();
+  if (response.status !== 200 || reply.error || !Array.isArray(reply.result?.message?.parts?.[0]?.data))
+    throw new Error(`vitrina-a2a: ${response.status} ${JSON.stringify(reply)}`);
+}
 
 /** One call, checked in full (the generator only checks the status): a wrong answer would make every rate meaningless. */
 async function checkOneCall(kind, server) {
@@ -63,19 +84,20 @@ async function runtimeInvoke() {
 }
 
 export async function run() {
-  const kinds = ["bare-session", "bare-per-request", "vitrina", "vitrina-rest"];
+  const kinds = ["bare-session", "bare-per-request", "vitrina", "vitrina-rest", "vitrina-a2a"];
   // autocannon's second opinion on the generator is the lead-intake section's.
   const ceiling = await generatorCeiling({ connections, durationMs, secondOpinion: false });
   const results = Object.fromEntries(kinds.map((kind) => [kind, []]));
   const servers = {};
   try {
     for (const kind of kinds) servers[kind] = await startServer("mcp-server.mjs", [kind]);
-    for (const kind of kinds.filter((k) => k !== "vitrina-rest")) await checkOneCall(kind, servers[kind]);
+    for (const kind of kinds.filter((k) => !(k in PROFILES))) await checkOneCall(kind, servers[kind]);
+    await checkOneA2aCall(servers["vitrina-a2a"]);
     for (let round = 0; round < ROUNDS; round++)
       for (const kind of kinds)
         results[kind].push(
           await measureServer(servers[kind], {
-            profile: kind === "vitrina-rest" ? "rest" : "mcp",
+            profile: PROFILES[kind] ?? "mcp",
             connections,
             durationMs,
             warmupMs: round === 0 ? WARMUP_MS : REWARM_MS,
@@ -88,6 +110,7 @@ export async function run() {
   const perRequest = medianRound(results["bare-per-request"]);
   const vitrina = medianRound(results.vitrina);
   const rest = medianRound(results["vitrina-rest"]);
+  const a2a = medianRound(results["vitrina-a2a"]);
   const runtime = await runtimeInvoke();
   const reference = { label: "bare SDK, one session", ...session };
   return [
@@ -101,11 +124,12 @@ export async function run() {
       ...perRequest,
     }),
     loadRow("vitrina GET /v1/rest/catalog.search", rest, { label: "MCP tools/call", ...vitrina }),
+    loadRow("vitrina POST /a2a SendMessage catalog.search", a2a, { label: "MCP tools/call", ...vitrina }),
     {
       case: "vitrina capabilities.invoke(catalog.search), in process, no HTTP",
       value: runtime.perSecond,
       unit: "calls/s",
-      note: `${runtime.cpuUsPerCall.toFixed(0)} µs CPU/call; REST server CPU/req is ${(rest.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}× that, MCP ${(vitrina.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}×`,
+      note: `${runtime.cpuUsPerCall.toFixed(0)} µs CPU/call; REST server CPU/req is ${(rest.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}× that, A2A ${(a2a.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}×, MCP ${(vitrina.serverCpuUsPerRequest / runtime.cpuUsPerCall).toFixed(1)}×`,
     },
   ];
 }

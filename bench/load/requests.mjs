@@ -77,6 +77,33 @@ function restProfile(target) {
   return () => ({ method: "GET", path, headers, body: undefined });
 }
 
+/** A2A `SendMessage` of the target's capability and arguments, one data part, as an A2A v1.0 client sends it. */
+function a2aProfile(target) {
+  const path = new URL(target.url).pathname;
+  const headers = {
+    "content-type": "application/json",
+    authorization: `Bearer ${target.token}`,
+    "a2a-version": "1.0",
+  };
+  return (i) => ({
+    method: "POST",
+    path,
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: i,
+      method: "SendMessage",
+      params: {
+        message: {
+          messageId: `bench-${i}`,
+          role: "ROLE_USER",
+          parts: [{ data: { capability: target.capability, input: target.arguments }, mediaType: "application/json" }],
+        },
+      },
+    }),
+  });
+}
+
 /** How many people the inbound profile's texts come from: after the first pass, replies in open threads. */
 const WHATSAPP_SENDERS = 1000;
 const STATUS_CYCLE = ["sent", "delivered", "read"];
@@ -127,6 +154,7 @@ export const profiles = {
   lead: leadProfile,
   mcp: mcpProfile,
   rest: restProfile,
+  a2a: a2aProfile,
   "whatsapp-text": whatsappTextProfile,
   "whatsapp-statuses": whatsappStatusesProfile,
 };
@@ -162,6 +190,10 @@ export const bodyChecks = {
   },
   rest(text) {
     return parsed(text)?.output !== undefined ? null : `no output in the answer: ${text.slice(0, 200)}`;
+  },
+  a2a(text) {
+    const data = parsed(text)?.result?.message?.parts?.[0]?.data;
+    return data !== undefined ? null : `no data part in the answer: ${text.slice(0, 200)}`;
   },
   "whatsapp-text": whatsappRecorded,
   "whatsapp-statuses": whatsappRecorded,

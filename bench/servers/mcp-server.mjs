@@ -5,7 +5,8 @@
 //   whole run, initialized once here; every call carries its `Mcp-Session-Id`;
 // - "vitrina": createVitrina's /mcp: bearer auth, scope check, query_catalog through the capability
 //   runtime over the memory adapter seeded with the demo catalog;
-// - "vitrina-rest": the same server's REST route for the same capability (catalog.search), GET.
+// - "vitrina-rest": the same server's REST route for the same capability (catalog.search), GET;
+// - "vitrina-a2a": the same server's A2A endpoint, SendMessage with one data part for catalog.search.
 // Both bare servers run on the same web-standard transport and the same http-node `serve`.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -73,7 +74,7 @@ async function startBareSession() {
   return { url, token, tool: "ping", arguments: {}, sessionId };
 }
 
-/** Vitrina with the demo catalog; `/mcp` and (with REST on) `/v1/rest` accept the bench's static token. */
+/** Vitrina with the demo catalog; `/mcp`, `/v1/rest` and `/a2a` (both on) accept the bench's static token. */
 async function startVitrina() {
   const { createVitrina, silentLogger } = await import("@vitrina/core");
   const { staticTokenAuthenticator } = await import("@vitrina/core/mcp");
@@ -86,6 +87,7 @@ async function startVitrina() {
     secretBox: Buffer.alloc(32, 9).toString("base64"),
     logger: silentLogger,
     rest: { enabled: true },
+    a2a: { enabled: true },
     authenticators: [
       staticTokenAuthenticator({ [token]: { workspaceId, keyId: "key-bench", scopes: ["catalog:read"] } }),
     ],
@@ -102,11 +104,18 @@ async function startVitrinaRest() {
   return { ...info, url: info.url.replace(/\/mcp$/, "/v1/rest/catalog.search?search=mir&limit=5") };
 }
 
+/** The same server, driven on its A2A endpoint: `POST /a2a` SendMessage `{ capability: "catalog.search", input }`. */
+async function startVitrinaA2a() {
+  const info = await startVitrina();
+  return { ...info, url: info.url.replace(/\/mcp$/, "/a2a"), capability: "catalog.search" };
+}
+
 const starters = {
   "bare-per-request": startBarePerRequest,
   "bare-session": startBareSession,
   vitrina: startVitrina,
   "vitrina-rest": startVitrinaRest,
+  "vitrina-a2a": startVitrinaA2a,
 };
 if (!(kind in starters)) throw new Error(`unknown server kind ${kind}`);
 announce(await starters[kind]());

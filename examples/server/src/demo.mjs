@@ -118,6 +118,18 @@ export function mcpOptionsFromEnv(env) {
   return { allowedOrigins, canonicalToolNames, ...(publicBaseUrl ? { publicBaseUrl } : {}) };
 }
 
+/**
+ * The opt-in capability surfaces the environment turns on: `VITRINA_REST=1` (every capability at
+ * /v1/rest/{capability}) and `VITRINA_A2A=1` (the agent card and SendMessage at /a2a).
+ */
+export function surfacesFromEnv(env) {
+  const on = (name) => env[name] === "1" || env[name] === "true";
+  return {
+    ...(on("VITRINA_REST") && { rest: { enabled: true } }),
+    ...(on("VITRINA_A2A") && { a2a: { enabled: true } }),
+  };
+}
+
 /** Every scope the MCP tools use; the demo API key holds them all. */
 /** The demo key may do everything: the five capability scopes, MCP's write tools and the webhooks API. */
 export const DEMO_API_KEY_SCOPES = [...SCOPES];
@@ -144,6 +156,7 @@ export async function createDemo({
     : (env.VITRINA_SECRET_KEY ?? randomBytes(32).toString("base64"));
   const messaging = messagingFromEnv(env, logger);
   const oauth = await oauthOptions(configured, env);
+  const surfaces = surfacesFromEnv(env);
   const vitrina = createVitrina({
     storage: configured.storage,
     messaging: messaging.transport,
@@ -158,6 +171,7 @@ export async function createDemo({
     // GET /healthz and /readyz for probes (see the README's "Operating Vitrina").
     health: true,
     mcp: mcpOptionsFromEnv(env),
+    ...surfaces,
     // The web console at /console: a one-button page signs in as the demo owner (no password).
     console: demoConsoleSignIn({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
   });
@@ -194,6 +208,8 @@ export async function createDemo({
     optOuts,
     messagingName: messaging.name,
     storageName: configured.description,
+    /** The opt-in surfaces turned on (`rest`, `a2a`), as main.mjs prints them. */
+    surfaces,
   };
 }
 

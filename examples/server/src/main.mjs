@@ -5,6 +5,7 @@
 //   PORT (8787), HOST (127.0.0.1), VITRINA_SECRET_KEY (base64, 32 bytes; else kept in the data dir; required with DATABASE_URL),
 //   VITRINA_DEMO_CREDENTIALS (where to write the demo credentials; default <data dir>/demo-credentials.json),
 //   VITRINA_DEMO_OPT_OUT_PHONES (comma-separated E.164 phones to mark as opted out),
+//   VITRINA_REST=1 (the REST surface), VITRINA_A2A=1 (the A2A agent card and endpoint),
 //   WHATSAPP_ACCESS_TOKEN + WHATSAPP_PHONE_NUMBER_ID (send for real through the WhatsApp Cloud API),
 //   WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN (the Meta app's; generated and kept in the credentials
 //   file when unset), WHATSAPP_GRAPH_URL (the Graph API's base URL, default https://graph.facebook.com).
@@ -72,6 +73,11 @@ const subscribeStep =
   curl -X POST ${credentials.webhooksUrl} -H "Authorization: Bearer ${credentials.apiKey}" -H "Content-Type: application/json" \\
     -d '${subscription}'`;
 
+const { surfaces } = demo;
+const surfaceLines = `
+  REST API:         ${surfaces.rest ? `${server.url}/v1/rest/{capability}` : "off (VITRINA_REST=1 turns it on)"}
+  A2A agent card:   ${surfaces.a2a ? `${server.url}/.well-known/agent-card.json   (SendMessage at ${server.url}/a2a)` : "off (VITRINA_A2A=1 turns it on)"}`;
+
 console.log(`Vitrina demo server listening on ${server.url}
   storage:          ${demo.storageName}
   messaging:        ${demo.messagingName}
@@ -83,7 +89,7 @@ console.log(`Vitrina demo server listening on ${server.url}
   connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})
   webhooks API:     ${credentials.webhooksUrl}
   API key:          ${credentials.apiKey}   (demo key: every scope; shown once)
-  MCP URL:          ${credentials.mcpUrl}
+  MCP URL:          ${credentials.mcpUrl}${surfaceLines}
   opted-out phones: ${demo.optOuts.join(", ")}
   WhatsApp webhook: ${credentials.whatsappWebhookUrl}   (callback URL for the Meta app; phone number id ${credentials.whatsappPhoneNumberId}, ${demo.whatsapp.channel.sends_through === "cloud_api" ? "sends through the Cloud API" : "receive-only: sends are logged"})
   verify token:     ${demo.whatsapp.generated.verifyToken ? `${credentials.whatsappVerifyToken}   (generated, kept in the credentials file)` : "from WHATSAPP_VERIFY_TOKEN"}

@@ -41,5 +41,6 @@ export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-vie
 export type { Page, SubscriptionCallContext } from "./webhooks/subscription-service.js";
 export type { McpOptions } from "./mcp/mcp-options.js";
 export type { RestOptions } from "./rest/rest-options.js";
+export type { A2aOptions } from "./a2a/a2a-options.js";
 export type { OAuthOptions, AuthorizeHook, AuthorizationContext, AuthorizationGrant } from "./oauth/oauth-options.js";
 export type { SendHumanMessageInput, SentHumanMessage } from "./conversations/send-human-message.js";

@@ -19,6 +19,8 @@ import { mcpRoutes } from "./mcp/mcp-route.js";
 import { restRoutes } from "./rest/rest-routes.js";
 import { REST_PATH, type RestOptions } from "./rest/rest-options.js";
 import { openApiRoute } from "./rest/openapi-route.js";
+import { a2aSurface } from "./a2a/a2a-surface.js";
+import { A2A_PATH, AGENT_CARD_PATH, type A2aOptions } from "./a2a/a2a-options.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
 import { shuttingDownResponse } from "./http/json.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
@@ -168,6 +170,12 @@ export interface VitrinaOptions extends MountOptions {
    */
   rest?: RestOptions;
   /**
+   * The A2A surface: `{ enabled: true }` serves an agent card at `/.well-known/agent-card.json` and
+   * `SendMessage` at `/a2a` (API keys or OAuth tokens for `/a2a`, same runtime as MCP and REST) and
+   * reports it in the catalog. Off by default.
+   */
+  a2a?: A2aOptions;
+  /**
    * The web console at `<basePath>/console` (connectors, webhooks, API keys, members): your
    * `signIn` hook says who the user is. Off unless given. See the core README, "Web console".
    */
@@ -268,6 +276,7 @@ export function createVitrina(options: VitrinaOptions) {
           options: options.oauth,
           mount,
           ...(options.rest?.enabled === true && { restPath: REST_PATH }),
+          ...(options.a2a?.enabled === true && { a2aPath: A2A_PATH }),
         });
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
@@ -305,6 +314,12 @@ export function createVitrina(options: VitrinaOptions) {
       ...options.capabilities,
       mcpUrl: options.capabilities?.mcpUrl ?? `${mount.publicOrigin ?? ""}${mount.basePath}/mcp`,
       ...(options.rest?.enabled === true && { restUrl: `${mount.publicOrigin ?? ""}${mount.basePath}${REST_PATH}` }),
+      ...(options.a2a?.enabled === true && {
+        a2a: {
+          url: `${mount.publicOrigin ?? ""}${mount.basePath}${A2A_PATH}`,
+          cardUrl: `${mount.publicOrigin ?? ""}${AGENT_CARD_PATH}`,
+        },
+      }),
     },
   });
 
@@ -329,12 +344,17 @@ export function createVitrina(options: VitrinaOptions) {
   const sendTestDelivery = createTestDelivery({ storage, clock, ids });
 
   // The webhook and admin APIs take API keys only; with OAuth on, a JWT sent there is told where it works.
-  const oauthElsewhere =
-    oauth === null
-      ? undefined
-      : options.rest?.enabled === true
-        ? "the MCP endpoint and the REST surface"
-        : "the MCP endpoint";
+  const oauthSurfaces = [
+    "the MCP endpoint",
+    ...(options.rest?.enabled === true ? ["the REST surface"] : []),
+    ...(options.a2a?.enabled === true ? ["the A2A endpoint"] : []),
+  ];
+  const oauthElsewhere = oauth === null ? undefined : oauthSurfaces.join(", ").replace(/, ([^,]+)$/, " and $1");
+  // The agent card and POST /a2a, with API keys and OAuth tokens issued for the A2A resource.
+  const a2a =
+    options.a2a?.enabled === true
+      ? a2aSurface({ options: options.a2a, capabilities, authenticate, ids, mount, oauth })
+      : null;
 
   const routes: Route[] = [
     // The public catalog: cacheable, revised whenever an embedder registers a capability.
@@ -383,6 +403,7 @@ export function createVitrina(options: VitrinaOptions) {
           ...(oauth?.restResourceMetadataUrl && { resourceMetadataUrl: oauth.restResourceMetadataUrl }),
         })
       : []),
+    ...(a2a?.routes ?? []),
     openApiRoute({
       capabilities,
       serverUrl: `${mount.publicOrigin ?? ""}${mount.basePath}` || "/",
@@ -485,12 +506,18 @@ export function createVitrina(options: VitrinaOptions) {
     basePath: mount.basePath,
     /**
      * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents
-     * (RFC 9728, RFC 8414) live at `/.well-known/…` whatever the mount. Empty when OAuth is off.
+     * (RFC 9728, RFC 8414) and the A2A agent card live at `/.well-known/…` whatever the mount.
+     * Empty when OAuth and A2A are off.
      */
-    wellKnownPaths:
-      oauth === null
+    wellKnownPaths: [
+      ...(oauth === null
         ? []
-        : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/")), options.rest?.enabled === true),
+        : wellKnownPathsOf(oauth.context.urls(new Request("http://vitrina.invalid/")), {
+            rest: options.rest?.enabled === true,
+            a2a: a2a !== null,
+          })),
+      ...(a2a?.wellKnownPaths ?? []),
+    ],
     /**
      * Closes the storage; from the moment it is called every route answers 503 `shutting_down`.
      * Calling it again waits for the same close (a server's shutdown and the app may both call it).
@@ -505,10 +532,13 @@ export function createVitrina(options: VitrinaOptions) {
 export type Vitrina = ReturnType<typeof createVitrina>;
 
 /** The root paths of the discovery documents of these URLs (path-inserted, as clients build them). */
-function wellKnownPathsOf(urls: OAuthUrls, rest: boolean): string[] {
+function wellKnownPathsOf(urls: OAuthUrls, on: { rest: boolean; a2a: boolean }): string[] {
+  const resourceMetadataPath = (path: string) =>
+    new URL(protectedResourceMetadataUrl(`${urls.apiBase}${path}`)).pathname;
   return [
     new URL(urls.resourceMetadata).pathname,
     new URL(authorizationServerMetadataUrl(urls.issuer)).pathname,
-    ...(rest ? [new URL(protectedResourceMetadataUrl(`${urls.apiBase}${REST_PATH}`)).pathname] : []),
+    ...(on.rest ? [resourceMetadataPath(REST_PATH)] : []),
+    ...(on.a2a ? [resourceMetadataPath(A2A_PATH)] : []),
   ];
 }

@@ -54,6 +54,8 @@ export interface CapabilityOptions {
   extra?: CapabilityDefinition[];
   /** Set by `createVitrina` when `rest.enabled`: the REST base address the catalog reports. */
   restUrl?: string;
+  /** Set by `createVitrina` when `a2a.enabled`: the A2A endpoint and agent card the catalog reports. */
+  a2a?: { url: string; cardUrl: string };
 }
 
 export interface CapabilityServiceDeps {
@@ -90,6 +92,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
       mcpUrl: options.mcpUrl ?? "/mcp",
       mcpServerName: "vitrina",
       ...(options.restUrl !== undefined && { rest: { url: options.restUrl } }),
+      ...(options.a2a !== undefined && { a2a: options.a2a }),
     });
 
   return {

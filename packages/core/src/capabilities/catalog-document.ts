@@ -59,6 +59,8 @@ export interface CatalogDocumentOptions {
   mcpServerName: string;
   /** Set when the REST surface is on: the surface is AVAILABLE, and so is every capability's `rest`. */
   rest?: { url: string };
+  /** Set when the A2A surface is on: the endpoint's URL; A2A gets a row of its own, AVAILABLE. */
+  a2a?: { url: string; cardUrl: string };
 }
 
 /** The REST row of the surfaces table once an embedder turns REST on. */
@@ -67,6 +69,19 @@ const restAvailable = (url: string): SurfaceStatus => ({
   status: "AVAILABLE",
   detail: `Every capability at ${url}/{capability}, on the same capability core; described by /v1/openapi.json`,
 });
+
+/**
+ * The A2A / UCP / AP2 row once an embedder turns A2A on: A2A is AVAILABLE in a row of its own,
+ * UCP and AP2 stay in the planned row.
+ */
+const a2aAvailable = (planned: SurfaceStatus, a2a: { url: string; cardUrl: string }): SurfaceStatus[] => [
+  {
+    surface: "A2A",
+    status: "AVAILABLE",
+    detail: `Agent card at ${a2a.cardUrl}; SendMessage at ${a2a.url}, one skill per capability, on the same capability core`,
+  },
+  { ...planned, surface: "UCP / AP2" },
+];
 
 export function buildCatalogDocument(
   descriptors: CapabilityDescriptor[],
@@ -79,9 +94,11 @@ export function buildCatalogDocument(
     capabilities: structuredClone(descriptors).map((d) =>
       options.rest === undefined ? d : { ...d, surfaces: { ...d.surfaces, rest: "AVAILABLE" as const } },
     ),
-    surfaces: SURFACES.map((s) =>
-      options.rest !== undefined && s.surface === "REST API" ? restAvailable(options.rest.url) : { ...s },
-    ),
+    surfaces: SURFACES.flatMap((s) => {
+      if (options.rest !== undefined && s.surface === "REST API") return [restAvailable(options.rest.url)];
+      if (options.a2a !== undefined && s.surface === "A2A / UCP / AP2") return a2aAvailable(s, options.a2a);
+      return [{ ...s }];
+    }),
     mcpServer: {
       url: options.mcpUrl,
       transport: "streamable-http",

@@ -114,7 +114,7 @@ export function errorResponse(
  * RFC 6750 challenges for the bearer-protected routes (a route with OAuth passes its own, with
  * the metadata URL). A bearer token that was sent and refused is `error="invalid_token"` (§3.1).
  */
-function bearerChallenge(error: VitrinaError): string | null {
+export function bearerChallenge(error: VitrinaError): string | null {
   if (error instanceof UnauthenticatedError && error.tokenPresented)
     return 'Bearer realm="vitrina", error="invalid_token"';
   if (error.code === "unauthorized") return 'Bearer realm="vitrina"';

@@ -5,9 +5,18 @@ export interface PublicJsonRouteOptions {
   path: string;
   /** Moves whenever the document changes; the body and ETag are rebuilt only then. */
   revision(): number;
-  document(): unknown;
+  /** The document; `origin` is the request's when `perOrigin` is set. */
+  document(origin?: string): unknown;
   maxAgeSeconds: number;
+  /**
+   * For a document that names the request's origin (no `publicUrl` configured): built and cached
+   * per origin, answered with `Vary: Host` so a shared cache keeps one copy per host.
+   */
+  perOrigin?: (request: Request) => string;
 }
+
+/** Hosts a document is kept for at once; more (a client cycling Host headers) start the cache afresh. */
+const MAX_CACHED_ORIGINS = 32;
 
 /** True when `If-None-Match` lists `etag` or is `*` (weak comparison, as RFC 9110 asks for this header). */
 function matchesIfNoneMatch(header: string | null, etag: string): boolean {
@@ -22,20 +31,24 @@ function matchesIfNoneMatch(header: string | null, etag: string): boolean {
  * revalidation answers 304 without a body. The body is rebuilt only when `revision()` moves.
  */
 export function publicJsonRoute(options: PublicJsonRouteOptions): Route {
-  let cached: { revision: number; body: string; etag: string } | null = null;
+  const cache = new Map<string, { revision: number; body: string; etag: string }>();
   return {
     method: "GET",
     path: options.path,
     async handler(request) {
       const revision = options.revision();
+      const origin = options.perOrigin?.(request);
+      let cached = cache.get(origin ?? "");
       if (cached?.revision !== revision) {
-        const body = JSON.stringify(options.document());
+        const body = JSON.stringify(options.document(origin));
         cached = { revision, body, etag: `"${await sha256Hex(body)}"` };
+        if (cache.size >= MAX_CACHED_ORIGINS) cache.clear();
+        cache.set(origin ?? "", cached);
       }
       const headers = {
         "cache-control": `public, max-age=${options.maxAgeSeconds}`,
         etag: cached.etag,
-        vary: "Accept-Encoding",
+        vary: origin === undefined ? "Accept-Encoding" : "Accept-Encoding, Host",
       };
       if (matchesIfNoneMatch(request.headers.get("if-none-match"), cached.etag)) {
         return new Response(null, { status: 304, headers });

@@ -26,6 +26,8 @@ export interface OAuthDependencies {
    * resource tokens may be issued for (RFC 8707), with its own metadata (RFC 9728).
    */
   restPath?: string;
+  /** The A2A endpoint's path under the API base when A2A is on (`/a2a`): a protected resource like REST's. */
+  a2aPath?: string;
 }
 
 /** The OAuth options with their defaults applied, and what every endpoint shares. */
@@ -70,6 +72,7 @@ export function createOAuthContext(deps: OAuthDependencies): OAuthContext {
     acceptedResources: (urls) => [
       urls.resource,
       ...(deps.restPath === undefined ? [] : [`${urls.apiBase}${deps.restPath}`]),
+      ...(deps.a2aPath === undefined ? [] : [`${urls.apiBase}${deps.a2aPath}`]),
       ...(options.additionalResources ?? []),
     ],
     isoIn: (seconds) => new Date(clock.now().getTime() + seconds * 1000).toISOString(),

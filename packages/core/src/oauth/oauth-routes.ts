@@ -16,6 +16,10 @@ export interface OAuthServer {
   authenticateRest: Authenticator | null;
   /** The REST resource's RFC 9728 metadata address, for its 401 challenge; null when REST is off. */
   restResourceMetadataUrl: ((request: Request) => string) | null;
+  /** Resolves access tokens issued for the A2A resource (`a2aPath` set); null when A2A is off. */
+  authenticateA2a: Authenticator | null;
+  /** The A2A resource's RFC 9728 metadata address, for its 401 challenge; null when A2A is off. */
+  a2aResourceMetadataUrl: ((request: Request) => string) | null;
   context: OAuthContext;
 }
 
@@ -25,8 +29,18 @@ export interface OAuthServer {
  */
 export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
   const context = createOAuthContext(deps);
-  const { restPath } = deps;
-  const restResource = (urls: OAuthUrls) => `${urls.apiBase}${restPath}`;
+  // REST and A2A are protected resources of their own beside /mcp: a token names one (RFC 8707),
+  // and each surface accepts its own only.
+  const surface = (path: string | undefined) => {
+    if (path === undefined) return { authenticate: null, metadataUrl: null };
+    const resource = (urls: OAuthUrls) => `${urls.apiBase}${path}`;
+    return {
+      authenticate: oauthTokenAuthenticator(context, resource),
+      metadataUrl: (request: Request) => protectedResourceMetadataUrl(resource(context.urls(request))),
+    };
+  };
+  const rest = surface(deps.restPath);
+  const a2a = surface(deps.a2aPath);
   return {
     routes: [
       ...oauthMetadataRoutes(context),
@@ -35,9 +49,10 @@ export function createOAuthServer(deps: OAuthDependencies): OAuthServer {
       ...tokenRoutes(context),
     ],
     authenticate: oauthTokenAuthenticator(context),
-    authenticateRest: restPath === undefined ? null : oauthTokenAuthenticator(context, restResource),
-    restResourceMetadataUrl:
-      restPath === undefined ? null : (request) => protectedResourceMetadataUrl(restResource(context.urls(request))),
+    authenticateRest: rest.authenticate,
+    restResourceMetadataUrl: rest.metadataUrl,
+    authenticateA2a: a2a.authenticate,
+    a2aResourceMetadataUrl: a2a.metadataUrl,
     context,
   };
 }

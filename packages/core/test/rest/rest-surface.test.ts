@@ -1,62 +1,14 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, defineCapability, silentLogger, type VitrinaOptions } from "@vitrina/core";
-import { logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
-import { createManualClock } from "@vitrina/core/testing";
-import { serve } from "@vitrina/http-node";
+import type { VitrinaOptions } from "@vitrina/core";
+import { ALL_SCOPES, loyaltyPoints, startCatalogServer, type CatalogServer } from "../support/catalog-server.js";
 
 /** Keys an object literal treats specially, or that Object.prototype already has. */
 const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype"];
-const ALL_READ = ["catalog:read", "customers:read", "customers:write", "conversations:read", "inventory:read"];
 
-/** A Vitrina on the memory adapter with the demo catalog, served on a real socket, and an API key. */
-async function startRestServer(over: Partial<VitrinaOptions> = {}) {
-  const clock = createManualClock(Date.now());
-  const storage = memoryStorage();
-  const vitrina = createVitrina({
-    storage,
-    messaging: logMessagingTransport(silentLogger),
-    secretBox: Buffer.alloc(32, 7).toString("base64"),
-    clock,
-    logger: silentLogger,
-    ...over,
-  });
-  const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-  await seedDemoData(vitrina, workspace.id);
-  const issue = async (scopes: string[]) =>
-    (await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "ERP", scopes })).secret;
-  const apiKey = await issue(ALL_READ);
-  const server = await serve(vitrina.handler, { port: 0, handleSignals: false });
-  const contact = (await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56922223333" }))!;
-  async function call(
-    method: string,
-    path: string,
-    options: { body?: unknown; headers?: Record<string, string>; key?: string } = {},
-  ) {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${options.key ?? apiKey}`,
-        ...(options.body !== undefined && { "content-type": "application/json" }),
-        ...options.headers,
-      },
-      body:
-        options.body === undefined
-          ? undefined
-          : typeof options.body === "string"
-            ? options.body
-            : JSON.stringify(options.body),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, json: text === "" ? null : (JSON.parse(text) as any) };
-  }
-  const principal = { workspaceId: workspace.id, scopes: ALL_READ, actorId: "test" };
-  return { vitrina, storage, clock, workspace, contact, server, call, issue, principal, close: () => server.close() };
-}
-type RestServer = Awaited<ReturnType<typeof startRestServer>>;
+const startRestServer = (over: Partial<VitrinaOptions> = {}) => startCatalogServer(over);
+type RestServer = CatalogServer;
 
 describe("REST off (the default)", () => {
   let h: RestServer;
@@ -87,21 +39,7 @@ describe("REST on", () => {
       // contacts.update is an MCP tool under its canonical name only.
       mcp: { canonicalToolNames: "underscore" },
       capabilities: {
-        extra: [
-          defineCapability({
-            name: "loyalty.points",
-            version: "1.0.0",
-            summary: "Points a contact has.",
-            execution: "query",
-            riskClass: "read",
-            requiredScopes: ["customers:read"],
-            scopeMatch: "anyOf",
-            input: z.strictObject({ contact_id: z.string().min(1) }),
-            output: z.strictObject({ points: z.number() }),
-            idempotency: { required: false, strategy: "none" },
-            run: async () => ({ output: { points: 42 } }),
-          }),
-        ],
+        extra: [loyaltyPoints],
       },
     });
   });
@@ -399,7 +337,7 @@ describe("REST with an embedder's authenticator", () => {
         async (request) => {
           seen.push({ direct: Symbol.for("vitrina.http.readBody") in request, isRequest: request instanceof Request });
           if (request.headers.get("authorization") !== "Bearer embedder-token") return null;
-          return { kind: "static", workspaceId, keyId: "embedder", scopes: ALL_READ };
+          return { kind: "static", workspaceId, keyId: "embedder", scopes: ALL_SCOPES };
         },
       ],
     });

@@ -3,6 +3,7 @@ import {
   createVitrina,
   silentLogger,
   type AuthorizeHook,
+  type A2aOptions,
   type OAuthOptions,
   type RestOptions,
   type Storage,
@@ -20,7 +21,13 @@ const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
  * one workspace whose owner the consent hook approves.
  */
 export async function startOAuthHarness(
-  over: { authorize?: AuthorizeHook; oauth?: Partial<OAuthOptions>; storage?: Storage; rest?: RestOptions } = {},
+  over: {
+    authorize?: AuthorizeHook;
+    oauth?: Partial<OAuthOptions>;
+    storage?: Storage;
+    rest?: RestOptions;
+    a2a?: A2aOptions;
+  } = {},
 ) {
   const storage = over.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
@@ -43,6 +50,7 @@ export async function startOAuthHarness(
     clock,
     oauth,
     ...(over.rest !== undefined && { rest: over.rest }),
+    ...(over.a2a !== undefined && { a2a: over.a2a }),
   });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: OWNER });
   workspaceId = workspace.id;
