@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { consoleLogger, createVitrina, SCOPES } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
-import { demoConsentPage, demoConsoleSignIn, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { demoConsentPage, demoConsoleOptions, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { nodeWebhookOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 import { demoCredentialsPath } from "../../demo-credentials.mjs";
 import {
@@ -157,7 +157,7 @@ export async function createDemo({
     health: true,
     mcp: mcpOptionsFromEnv(env),
     // The web console at /console: a one-button page signs in as the demo owner (no password).
-    console: demoConsoleSignIn({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
+    console: demoConsoleOptions({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   // A fresh key per start: like connector secrets, API keys can't be shown again once stored.

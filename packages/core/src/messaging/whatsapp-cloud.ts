@@ -1,5 +1,6 @@
 import { MessagingError } from "../errors.js";
 import type { MessagingTransport, OutgoingMessage, SendResult } from "../ports/messaging.js";
+import { describeGraphError, type GraphError } from "./graph-error.js";
 
 export interface WhatsAppCloudOptions {
   /** System-user or app access token for the WhatsApp Business Account. */
@@ -8,7 +9,11 @@ export interface WhatsAppCloudOptions {
   phoneNumberId: string;
   /** Graph API version, e.g. `v21.0`. */
   apiVersion?: string;
-  /** Base URL of the Graph API; tests point it elsewhere. */
+  /**
+   * Where the Graph API is: default `https://graph.facebook.com`. Point it at a proxy that adds
+   * egress controls, a regional gateway, or a local stand-in for tests and demos; the transport posts
+   * to `{baseUrl}/{apiVersion}/{phoneNumberId}/messages`.
+   */
   baseUrl?: string;
   /** Per-request timeout; a slow provider becomes a `failed` outcome, never a hung lead. */
   timeoutMs?: number;
@@ -17,7 +22,7 @@ export interface WhatsAppCloudOptions {
 
 interface GraphSendResponse {
   messages?: Array<{ id?: string; message_status?: string }>;
-  error?: { message?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
+  error?: GraphError;
 }
 
 /**
@@ -71,9 +76,8 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
       }
       const json = (await response.json().catch(() => ({}))) as GraphSendResponse;
       if (!response.ok) {
-        const detail = json.error?.message ?? response.statusText;
         throw new MessagingError(
-          `WhatsApp Cloud API error ${response.status}${json.error?.code ? ` (code ${json.error.code})` : ""}: ${detail}`,
+          describeGraphError(response.status, response.statusText, json.error, message.template),
         );
       }
       const sent = json.messages?.[0];
