@@ -160,11 +160,7 @@ export async function createDemo({
     console: demoConsoleOptions({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
-  // A fresh key per start: like connector secrets, API keys can't be shown again once stored.
-  const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
-    name: "Demo API key",
-    scopes: DEMO_API_KEY_SCOPES,
-  });
+  const apiKey = await demoApiKey(vitrina, workspace.id, credentialsPath);
   const optOuts = [
     DEMO_OPTED_OUT_PHONE,
     ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "")
@@ -193,6 +189,29 @@ export async function createDemo({
     messagingName: messaging.name,
     storageName: configured.description,
   };
+}
+
+/**
+ * The demo's all-scope API key: the one in the credentials file while it still authenticates for the
+ * demo workspace with every scope (a restart on the same data), else a new one. Issuing one at every
+ * start left a pile of live all-scope keys behind; a stored key can't be shown again, so the file is
+ * the only place to find it.
+ */
+export async function demoApiKey(vitrina, workspaceId, credentialsPath) {
+  const previous = await readFile(credentialsPath, "utf8")
+    .then(JSON.parse)
+    .catch(() => null);
+  if (typeof previous?.apiKey === "string") {
+    const request = new Request("http://demo.invalid/", { headers: { authorization: `Bearer ${previous.apiKey}` } });
+    const principal = await vitrina.authenticate(request).catch(() => null);
+    const complete = DEMO_API_KEY_SCOPES.every((scope) => principal?.scopes.includes(scope));
+    if (principal?.workspaceId === workspaceId && complete) return previous.apiKey;
+  }
+  const { secret } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspaceId, {
+    name: "Demo API key",
+    scopes: DEMO_API_KEY_SCOPES,
+  });
+  return secret;
 }
 
 /**
