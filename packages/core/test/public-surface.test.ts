@@ -159,7 +159,13 @@ const expected: Record<string, string[]> = {
     "reasonsFromZod",
     "statusForCode",
   ],
-  "@vitrina/core/demo": ["demoConsentPage", "demoConsoleOptions", "demoConsoleSignIn", "logMessagingTransport", "seedDemoData"],
+  "@vitrina/core/demo": [
+    "demoConsentPage",
+    "demoConsoleOptions",
+    "demoConsoleSignIn",
+    "logMessagingTransport",
+    "seedDemoData",
+  ],
   "@vitrina/core/whatsapp": [
     "DEFAULT_GRAPH_API_VERSION",
     "DEFAULT_GRAPH_BASE_URL",
