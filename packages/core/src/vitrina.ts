@@ -466,6 +466,11 @@ export function createVitrina(options: VitrinaOptions) {
     admin,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
+    /**
+     * One delivery to one subscription through the outbox: a `webhook.test` ping, or with `type` a
+     * realistic sample of that event type (what `vitrina trigger` and the console's test event send).
+     */
+    sendTestDelivery,
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
     outbox: {
       dispatcher: outbox.dispatcher,

@@ -61,6 +61,7 @@ const expected: Record<string, string[]> = {
   "@vitrina/core/webhooks": [
     "DEFAULT_DELIVERY_TIMEOUT_MS",
     "DEFAULT_SWEEP_INTERVAL_MS",
+    "EVENT_TYPES",
     "MAX_RESPONSE_PREFIX_BYTES",
     "MIN_SECRET_LENGTH",
     "RESPONSE_BODY_PREFIX_BYTES",

@@ -8,10 +8,8 @@ import {
   type CliCommand,
 } from "./command.js";
 import type { CliContext } from "./context.js";
-import { publicAddress } from "./public-address.js";
+import { LEAD_INTAKE_PATH, publicAddress } from "./public-address.js";
 import { printJson, printList, printRecord } from "./output.js";
-
-const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
 
 /** The connector operations. Secrets are printed once, to stdout, and never again. */
 export const connectorsCommand: CliCommand = {

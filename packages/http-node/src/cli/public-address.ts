@@ -1,5 +1,8 @@
 import type { CliContext } from "./context.js";
 
+/** Where CRMs post leads, under the mount. */
+export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
+
 /**
  * The address a CRM or the provider reaches `path` at: `--public-url` when given, else the config's
  * `publicUrl`, always under the mount. A flag with a path (`https://api.example.com/vitrina`) is the
@@ -7,12 +10,13 @@ import type { CliContext } from "./context.js";
  * Undefined when neither says where Vitrina is reachable.
  */
 export function publicAddress(ctx: CliContext, path: string, flag?: string): string | undefined {
-  const base = flag === undefined ? ctx.vitrina.publicBaseUrl : baseFromFlag(flag, ctx.vitrina.basePath);
+  const base = flag === undefined ? ctx.vitrina.publicBaseUrl : publicBase(flag, ctx.vitrina.basePath);
   return base === undefined ? undefined : `${base}${path}`;
 }
 
-function baseFromFlag(flag: string, basePath: string): string {
-  const url = new URL(flag);
-  const path = url.pathname.replace(/\/+$/, "");
-  return `${url.origin}${path === "" ? basePath : path}`;
+/** `url` with a path is the whole base; an origin alone gets `basePath` (`""` or `/prefix`). */
+export function publicBase(url: string, basePath: string): string {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, "");
+  return `${parsed.origin}${path === "" ? basePath : path}`;
 }
