@@ -5,7 +5,7 @@ import { defineConfig, type Options } from "tsup";
  * (Node 20.19 and every current runtime). A package's own tsup.config.ts names its entries and
  * what stays external (peer packages and drivers are never bundled).
  */
-export function packageBuild(options: Pick<Options, "entry" | "external" | "define">) {
+export function packageBuild(options: Pick<Options, "entry" | "external" | "noExternal" | "define">) {
   return defineConfig({
     format: ["esm"],
     dts: true,

@@ -17,6 +17,11 @@ export default packageBuild({
     "testing/index": "src/testing/index.ts",
   },
   external: ["vitest"],
+  // The MCP SDK is bundled: core uses its protocol Server, OAuth error classes and schemas, never its
+  // HTTP servers, yet depending on it installed Express, Hono, cors and express-rate-limit (~90
+  // packages) into every app. What the bundle takes from it and its dependencies is listed, with
+  // their licenses, in dist/THIRD_PARTY_NOTICES.md (scripts/bundled-licenses.mjs).
+  noExternal: [/^@modelcontextprotocol\/sdk/],
   // The instrumentation scope version of our spans and metrics (telemetry/tracing.ts).
   define: { __VITRINA_CORE_VERSION__: JSON.stringify(version) },
 });

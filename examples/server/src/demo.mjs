@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { consoleLogger, createVitrina, SCOPES } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
-import { demoConsentPage, demoConsoleSignIn, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { demoConsentPage, demoConsoleOptions, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
 import { nodeWebhookOptions, nodeWhatsAppOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 import { demoCredentialsPath } from "../../demo-credentials.mjs";
 import {
@@ -173,14 +173,10 @@ export async function createDemo({
     mcp: mcpOptionsFromEnv(env),
     ...surfaces,
     // The web console at /console: a one-button page signs in as the demo owner (no password).
-    console: demoConsoleSignIn({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
+    console: demoConsoleOptions({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
-  // A fresh key per start: like connector secrets, API keys can't be shown again once stored.
-  const { secret: apiKey } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspace.id, {
-    name: "Demo API key",
-    scopes: DEMO_API_KEY_SCOPES,
-  });
+  const apiKey = await demoApiKey(vitrina, workspace.id, credentialsPath);
   const optOuts = [
     DEMO_OPTED_OUT_PHONE,
     ...(env.VITRINA_DEMO_OPT_OUT_PHONES ?? "")
@@ -211,6 +207,29 @@ export async function createDemo({
     /** The opt-in surfaces turned on (`rest`, `a2a`), as main.mjs prints them. */
     surfaces,
   };
+}
+
+/**
+ * The demo's all-scope API key: the one in the credentials file while it still authenticates for the
+ * demo workspace with every scope (a restart on the same data), else a new one. Issuing one at every
+ * start left a pile of live all-scope keys behind; a stored key can't be shown again, so the file is
+ * the only place to find it.
+ */
+export async function demoApiKey(vitrina, workspaceId, credentialsPath) {
+  const previous = await readFile(credentialsPath, "utf8")
+    .then(JSON.parse)
+    .catch(() => null);
+  if (typeof previous?.apiKey === "string") {
+    const request = new Request("http://demo.invalid/", { headers: { authorization: `Bearer ${previous.apiKey}` } });
+    const principal = await vitrina.authenticate(request).catch(() => null);
+    const complete = DEMO_API_KEY_SCOPES.every((scope) => principal?.scopes.includes(scope));
+    if (principal?.workspaceId === workspaceId && complete) return previous.apiKey;
+  }
+  const { secret } = await vitrina.apiKeys.issue({ userId: DEMO_OWNER }, workspaceId, {
+    name: "Demo API key",
+    scopes: DEMO_API_KEY_SCOPES,
+  });
+  return secret;
 }
 
 /**

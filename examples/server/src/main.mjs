@@ -88,7 +88,7 @@ console.log(`Vitrina demo server listening on ${server.url}
   connector id:     ${credentials.connectorId}
   connector secret: ${credentials.connectorSecret}   (${demo.secretRotated ? "rotated on start: the stored one can't be shown again" : "shown once; keep it secret"})
   webhooks API:     ${credentials.webhooksUrl}
-  API key:          ${credentials.apiKey}   (demo key: every scope; shown once)
+  API key:          ${credentials.apiKey}   (demo key: every scope; kept in the credentials file and reused at restart)
   MCP URL:          ${credentials.mcpUrl}${surfaceLines}
   opted-out phones: ${demo.optOuts.join(", ")}
   WhatsApp webhook: ${credentials.whatsappWebhookUrl}   (callback URL for the Meta app; phone number id ${credentials.whatsappPhoneNumberId}, ${demo.whatsapp.channel.sends_through === "cloud_api" ? "sends through the Cloud API" : "receive-only: sends are logged"})

@@ -6,6 +6,7 @@ import { createContactService } from "./contacts/contact-service.js";
 import { leadIntakeRoute } from "./leads/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
 import { resolveMount, type MountOptions } from "./http/mount.js";
+import { checkOptionShapes } from "./options-shape.js";
 import { defaultFirstMessage, type FirstMessageOptions } from "./leads/first-message.js";
 import { createLeadIntake } from "./leads/lead-intake.js";
 import { defaultVerticals, type VerticalDefinitions } from "./leads/qualification.js";
@@ -197,6 +198,7 @@ export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
  * ```
  */
 export function createVitrina(options: VitrinaOptions) {
+  checkOptionShapes(options);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomUuid;
   const logger = options.logger ?? defaultLogger;
@@ -489,6 +491,11 @@ export function createVitrina(options: VitrinaOptions) {
     admin,
     /** Webhook subscriptions, delivery history and resend (also served under `/v1/webhooks`). */
     webhooks: outbox.subscriptions,
+    /**
+     * One delivery to one subscription through the outbox: a `webhook.test` ping, or with `type` a
+     * realistic sample of that event type (what `vitrina trigger` and the console's test event send).
+     */
+    sendTestDelivery,
     /** The delivery side: `startWorker()` runs a loop (and the periodic `maintenance`) in this process; `dispatcher.runOnce` one batch. */
     outbox: {
       dispatcher: outbox.dispatcher,
@@ -504,6 +511,8 @@ export function createVitrina(options: VitrinaOptions) {
     oauth,
     /** The mount prefix (`basePath` option, percent-encoded as in a URL: `/caf%C3%A9`), `""` at the origin root. */
     basePath: mount.basePath,
+    /** `publicUrl`'s origin + `basePath` (`https://shop.example.com/vitrina`), what printed URLs start with; undefined without `publicUrl`. */
+    publicBaseUrl: mount.publicBaseUrl,
     /**
      * Paths at the origin root the app must route to `handler` too: the OAuth discovery documents
      * (RFC 9728, RFC 8414) and the A2A agent card live at `/.well-known/…` whatever the mount.

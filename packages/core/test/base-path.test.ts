@@ -129,6 +129,23 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     expect(ours.json.issuer).toBe("https://shop.example.com/vitrina");
   });
 
+  it("publicUrl with a path (the form the CLI's config documents) is the mount: routes, catalog and publicBaseUrl carry it", async () => {
+    for (const options of [
+      { publicUrl: "https://api.acme.example/vitrina" },
+      { publicUrl: "https://api.acme.example/vitrina/", basePath: "/vitrina" },
+      { publicUrl: "https://api.acme.example", basePath: "/vitrina" },
+    ]) {
+      const vitrina = vitrinaAt(options);
+      expect(vitrina.basePath, JSON.stringify(options)).toBe("/vitrina");
+      expect(vitrina.publicBaseUrl, JSON.stringify(options)).toBe("https://api.acme.example/vitrina");
+      expect(vitrina.whatsapp.webhookPath).toBe("/vitrina/functions/v1/whatsapp-webhook");
+      const { status, json } = await getJson(vitrina, "http://10.0.0.5/vitrina/v1/capabilities");
+      expect(status).toBe(200);
+      expect(json.mcpServer.url).toBe("https://api.acme.example/vitrina/mcp");
+    }
+    expect(vitrinaAt({}).publicBaseUrl).toBeUndefined();
+  });
+
   it("refuses a basePath or publicUrl it could not derive URLs from, naming the field", () => {
     const refused = (options: Partial<VitrinaOptions>) => {
       try {
@@ -141,7 +158,12 @@ describe("basePath and publicUrl: every URL Vitrina serves or prints carries the
     expect(refused({ basePath: "vitrina" })).toEqual({ code: "invalid_argument", fields: ["basePath"] });
     expect(refused({ basePath: "/a?b" })).toEqual({ code: "invalid_argument", fields: ["basePath"] });
     expect(refused({ publicUrl: "shop.example.com" })).toEqual({ code: "invalid_argument", fields: ["publicUrl"] });
-    expect(refused({ publicUrl: "https://shop.example.com/vitrina" })).toEqual({
+    expect(refused({ publicUrl: "https://shop.example.com/vitrina?x=1" })).toEqual({
+      code: "invalid_argument",
+      fields: ["publicUrl"],
+    });
+    // The prefix named twice, differently: which one counts would be a guess.
+    expect(refused({ publicUrl: "https://shop.example.com/vitrina", basePath: "/other" })).toEqual({
       code: "invalid_argument",
       fields: ["publicUrl"],
     });

@@ -15,6 +15,29 @@ describe("published package shape", () => {
     expect(readFileSync(join(packagesDir, name, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
   });
 
+  // Item 2 of issue 46: exports with only an `import` condition made `require()` fail with
+  // ERR_PACKAGE_PATH_NOT_EXPORTED in CommonJS apps. `pnpm test:install` requires the packed builds.
+  it.each(packages)("%s: every export has types first and a default condition CommonJS can require", (name) => {
+    for (const [subpath, target] of Object.entries(manifest(name).exports as Record<string, unknown>)) {
+      if (typeof target === "string") continue; // ./package.json
+      const conditions = Object.keys(target as object);
+      expect(conditions[0], `${name} ${subpath}`).toBe("types");
+      expect(conditions, `${name} ${subpath}`).toContain("default");
+      expect(conditions, `${name} ${subpath}`).not.toContain("require"); // one build: no dual-package hazard
+    }
+  });
+
+  it.each(packages)("%s is ready to publish: public, with provenance, files listed, its folder named", (name) => {
+    const pkg = manifest(name);
+    expect(pkg.publishConfig).toEqual({ access: "public", provenance: true });
+    expect(pkg.files).toContain("dist");
+    expect(pkg.repository).toMatchObject({ type: "git", directory: `packages/${name}` });
+  });
+
+  it("core bundles the MCP SDK instead of installing it (and Express, Hono, … with it)", () => {
+    expect(manifest("core").dependencies["@modelcontextprotocol/sdk"]).toBeUndefined();
+  });
+
   it("core takes zod 4 as a peer dependency, not a dependency of its own", () => {
     const core = manifest("core");
     expect(core.dependencies.zod).toBeUndefined();

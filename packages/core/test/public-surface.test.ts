@@ -61,6 +61,7 @@ const expected: Record<string, string[]> = {
   "@vitrina/core/webhooks": [
     "DEFAULT_DELIVERY_TIMEOUT_MS",
     "DEFAULT_SWEEP_INTERVAL_MS",
+    "EVENT_TYPES",
     "MAX_RESPONSE_PREFIX_BYTES",
     "MIN_SECRET_LENGTH",
     "RESPONSE_BODY_PREFIX_BYTES",
@@ -159,7 +160,13 @@ const expected: Record<string, string[]> = {
     "reasonsFromZod",
     "statusForCode",
   ],
-  "@vitrina/core/demo": ["demoConsentPage", "demoConsoleSignIn", "logMessagingTransport", "seedDemoData"],
+  "@vitrina/core/demo": [
+    "demoConsentPage",
+    "demoConsoleOptions",
+    "demoConsoleSignIn",
+    "logMessagingTransport",
+    "seedDemoData",
+  ],
   "@vitrina/core/whatsapp": [
     "DEFAULT_GRAPH_API_VERSION",
     "DEFAULT_GRAPH_BASE_URL",

@@ -4,15 +4,16 @@ import { documentShell, htmlResponse } from "./console-page.js";
 import { html } from "./html.js";
 
 /**
- * Console sign-in for demos: no password, a page with one button that signs in as a fixed user
- * (the demo owner). Production embedders return the user their own session names, or null to
- * send visitors to `loginUrl`:
+ * The whole `console` option for demos (`console: demoConsoleOptions({ userId, workspaceId })`, not
+ * `console: { signIn: … }`): its `signIn` has no password, a page with one button that signs in as a
+ * fixed user (the demo owner). Production embedders return the user their own session names, or
+ * null to send visitors to `loginUrl`:
  *
  * ```ts
  * createVitrina({ …, console: { signIn: async (request) => (await mySession(request))?.consoleUser ?? null, loginUrl: "/login" } });
  * ```
  */
-export function demoConsoleSignIn(user: ConsoleUser & { productName?: string; basePath?: string }): ConsoleOptions {
+export function demoConsoleOptions(user: ConsoleUser & { productName?: string; basePath?: string }): ConsoleOptions {
   const root = `${user.basePath ?? ""}/console`;
   return {
     productName: user.productName,
@@ -41,3 +42,9 @@ export function demoConsoleSignIn(user: ConsoleUser & { productName?: string; ba
     },
   };
 }
+
+/**
+ * @deprecated Renamed `demoConsoleOptions`: it returns the whole `console` option, not a `signIn`
+ * hook. Kept so existing demos keep working; it will go in the next minor version.
+ */
+export const demoConsoleSignIn = demoConsoleOptions;

@@ -8,7 +8,7 @@ export {
   eventSchemasDocument,
   type EventData,
 } from "../events/event-schemas.js";
-export { isEventType } from "../events/event-types.js";
+export { EVENT_TYPES, isEventType } from "../events/event-types.js";
 export {
   signatureHeader,
   postWebhook,

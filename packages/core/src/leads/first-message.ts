@@ -38,11 +38,18 @@ export function decideFirstMessage(payload: LeadPayload, contact: ContactRecord)
 /** One welcome per person: a day, unless `FirstMessageOptions.oncePerContactWithinMs` says otherwise. */
 export const DEFAULT_FIRST_MESSAGE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** What the first message says. The default is a template named `vitrina_welcome` with the contact's name. */
+/**
+ * What the first message says. The default is the approved template `vitrina_welcome` in `es` with one
+ * body parameter, `{{1}}`: the contact's name, or `nameFallback` when the lead has none (the Cloud API
+ * refuses an empty parameter, so a nameless lead would never be welcomed).
+ */
 export interface FirstMessageOptions {
   template: string;
   language: string;
-  bodyParameters(contact: ContactRecord, payload: LeadPayload): string[];
+  /** The template's body parameters, in order. Default: `[name]`, the name being `nameFallback` when the lead has none. */
+  bodyParameters?(contact: ContactRecord, payload: LeadPayload): string[];
+  /** What `{{1}}` says for a lead without a name (with the default `bodyParameters`). Default `"cliente"`. */
+  nameFallback?: string;
   /**
    * A contact gets at most one first message in this many milliseconds, however many leads arrive
    * for them: later leads in the window are registered with `outbound.status = "blocked"` and a
@@ -51,12 +58,21 @@ export interface FirstMessageOptions {
   oncePerContactWithinMs?: number;
 }
 
+/** `{{1}}` of the default template for a lead without a name: "Hola cliente, …" reads naturally in Spanish. */
+export const DEFAULT_NAME_FALLBACK = "cliente";
+
 export const defaultFirstMessage: FirstMessageOptions = {
   template: "vitrina_welcome",
   language: "es",
   oncePerContactWithinMs: DEFAULT_FIRST_MESSAGE_WINDOW_MS,
-  bodyParameters: (contact) => [contact.name ?? ""],
+  nameFallback: DEFAULT_NAME_FALLBACK,
 };
+
+/** The contact's name for `{{1}}`; a missing or blank name is the fallback, never an empty parameter. */
+function nameParameter(contact: ContactRecord, options: FirstMessageOptions): string {
+  const name = contact.name?.trim() ?? "";
+  return name === "" ? (options.nameFallback ?? DEFAULT_NAME_FALLBACK) : name;
+}
 
 export function buildFirstMessage(
   options: FirstMessageOptions,
@@ -71,7 +87,7 @@ export function buildFirstMessage(
     template: {
       name: options.template,
       language: options.language,
-      bodyParameters: options.bodyParameters(contact, payload),
+      bodyParameters: options.bodyParameters?.(contact, payload) ?? [nameParameter(contact, options)],
     },
   };
 }

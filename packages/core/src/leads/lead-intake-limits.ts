@@ -5,7 +5,7 @@ export interface LeadIntakeLimitOptions {
   maxBodyBytes?: number;
   toleranceMs?: number;
   consentClockSkewMs?: number;
-  firstMessage?: { oncePerContactWithinMs?: number };
+  firstMessage?: { oncePerContactWithinMs?: number; nameFallback?: string };
 }
 
 /**
@@ -22,6 +22,14 @@ export function checkLeadIntakeLimits(options: LeadIntakeLimitOptions = {}): voi
     ["consentClockSkewMs", options.consentClockSkewMs, 0],
     ["firstMessage.oncePerContactWithinMs", options.firstMessage?.oncePerContactWithinMs, 0],
   ];
+  // A blank fallback would send the empty parameter the Cloud API refuses (item 6 of issue 46).
+  const fallback = options.firstMessage?.nameFallback;
+  if (fallback !== undefined && fallback.trim() === "") {
+    const reason = "must not be blank: the WhatsApp Cloud API refuses an empty template parameter";
+    throw new VitrinaError("invalid_argument", `leadIntake.firstMessage.nameFallback ${reason}`, {
+      reasons: [{ field: "leadIntake.firstMessage.nameFallback", reason }],
+    });
+  }
   for (const [field, value, min] of checks) {
     if (value === undefined || (typeof value === "number" && Number.isSafeInteger(value) && value >= min)) continue;
     const reason = min === 1 ? "must be a positive integer" : "must be an integer >= 0";

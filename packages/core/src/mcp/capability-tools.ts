@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "./tool-listing-types.js";
 import { VitrinaError } from "../errors.js";
 import type { CapabilityDescriptor } from "../capabilities/definition.js";
 import { IDEMPOTENCY_SEMANTICS, takeIdempotencyKey, withIdempotencyArgument } from "./idempotency-argument.js";

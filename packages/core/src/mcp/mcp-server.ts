@@ -1,12 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ListedTool } from "./tool-listing-types.js";
 import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
 import { observeToolCall } from "../telemetry/mcp-telemetry.js";
@@ -18,7 +14,7 @@ import { RequestMultiplexer } from "./request-multiplexer.js";
 /** The tools, indexed by name, with their tools/list entries computed once at startup. */
 export interface ToolCatalog {
   byName: ReadonlyMap<string, ToolDefinition>;
-  listed: Tool[];
+  listed: ListedTool[];
 }
 
 export function createToolCatalog(tools: ToolDefinition[]): ToolCatalog {

@@ -1,4 +1,5 @@
-import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonObjectSchema, ListedTool, ToolAnnotations } from "./tool-listing-types.js";
 import { z } from "zod";
 import { toCatalogJsonSchema } from "../capabilities/json-schema.js";
 import { VitrinaError } from "../errors.js";
@@ -21,7 +22,7 @@ export interface ToolOutcome {
   meta?: Record<string, unknown>;
 }
 
-export type JsonObjectSchema = Tool["inputSchema"];
+export type { JsonObjectSchema } from "./tool-listing-types.js";
 
 /** One MCP tool: its listing (JSON Schemas, annotations), the scopes it needs, and what it does. */
 export interface ToolDefinition {
@@ -73,7 +74,7 @@ export function zodTool<I extends z.ZodObject, O extends z.ZodObject>(tool: {
   };
 }
 
-export function listedTool(tool: ToolDefinition): Tool {
+export function listedTool(tool: ToolDefinition): ListedTool {
   const { name, title, description, inputSchema, outputSchema, annotations, meta } = tool;
   return {
     name,

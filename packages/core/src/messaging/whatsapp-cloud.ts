@@ -1,5 +1,6 @@
 import { MessagingError } from "../errors.js";
 import type { MessagingTransport, OutgoingMessage, SendResult } from "../ports/messaging.js";
+import { describeGraphError, type GraphError } from "./graph-error.js";
 
 export interface WhatsAppCloudOptions {
   /** System-user or app access token for the WhatsApp Business Account. */
@@ -8,7 +9,11 @@ export interface WhatsAppCloudOptions {
   phoneNumberId: string;
   /** Graph API version, e.g. `v21.0`. */
   apiVersion?: string;
-  /** Base URL of the Graph API; tests point it elsewhere. */
+  /**
+   * Where the Graph API is: default `https://graph.facebook.com`. Point it at a proxy that adds
+   * egress controls, a regional gateway, or a local stand-in for tests and demos; the transport posts
+   * to `{baseUrl}/{apiVersion}/{phoneNumberId}/messages`.
+   */
   baseUrl?: string;
   /** Per-request timeout; a slow provider becomes a `failed` outcome, never a hung lead. */
   timeoutMs?: number;
@@ -46,7 +51,7 @@ export function fetchGraphPost(fetchImpl?: typeof fetch): GraphPost {
 
 interface GraphSendResponse {
   messages?: Array<{ id?: string; message_status?: string }>;
-  error?: { message?: string; code?: number; error_subcode?: number; fbtrace_id?: string };
+  error?: GraphError;
 }
 
 /**
@@ -99,9 +104,8 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
       }
       const json = parsedAnswer(response.text);
       if (response.status < 200 || response.status > 299) {
-        const detail = json.error?.message ?? `HTTP ${response.status}`;
         throw new MessagingError(
-          `WhatsApp Cloud API error ${response.status}${json.error?.code ? ` (code ${json.error.code})` : ""}: ${detail}`,
+          describeGraphError(response.status, `HTTP ${response.status}`, json.error, message.template),
         );
       }
       const sent = json.messages?.[0];

@@ -5,3 +5,4 @@ export { fixtures } from "./fixtures.js";
 export { runOAuthStorageContract } from "./contract-oauth.js";
 export { createManualClock, type ManualClock } from "../ports/clock.js";
 export { whatsAppProvider, type WhatsAppProvider } from "./whatsapp-provider.js";
+export { WELCOME_TEMPLATE, type ApprovedTemplate, type GraphApiSend } from "./fake-graph-api.js";

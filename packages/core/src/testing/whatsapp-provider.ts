@@ -1,5 +1,6 @@
 import { bytesToHex, utf8Bytes } from "../crypto/encoding.js";
 import { hmacKey, hmacSha256Hex } from "../crypto/hmac.js";
+import { fakeGraphApi, type ApprovedTemplate } from "./fake-graph-api.js";
 
 /**
  * Plays the WhatsApp Cloud API's side of the webhook in tests: builds its payloads in the shapes it
@@ -10,6 +11,9 @@ import { hmacKey, hmacSha256Hex } from "../crypto/hmac.js";
  * const meta = whatsAppProvider({ phoneNumberId: "1065", appSecret });
  * const body = meta.batch({ messages: [meta.text("56912345678", "BAJA")] });
  * await vitrina.handler(await meta.request(`${url}/functions/v1/whatsapp-webhook`, body));
+ * // The sending side: a Cloud API that knows `vitrina_welcome` (es, one parameter) as approved.
+ * const graph = meta.graphApi();
+ * const messaging = whatsAppCloudTransport({ accessToken: "t", phoneNumberId: "1065", fetch: graph.fetch });
  * ```
  */
 export function whatsAppProvider(options: { phoneNumberId: string; appSecret: string; wabaId?: string }) {
@@ -84,6 +88,13 @@ export function whatsAppProvider(options: { phoneNumberId: string; appSecret: st
           },
         ],
       };
+    },
+    /**
+     * The Cloud API's send endpoint as a `fetch`: approved `templates` (default `vitrina_welcome`, es,
+     * one body parameter) are accepted and kept in `sent`; anything else gets the provider's error.
+     */
+    graphApi(graph: { templates?: ApprovedTemplate[] } = {}) {
+      return fakeGraphApi({ phoneNumberId: options.phoneNumberId, nextId, ...graph });
     },
     /** `sha256=<hex>` of `body` under the app secret (or `secret`). */
     async sign(body: string, secret = options.appSecret): Promise<string> {

@@ -1,6 +1,13 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { signLead } from "@vitrina/client";
-import { createVitrina, type LogFields, type Logger, type MessagingTransport, type Storage } from "@vitrina/core";
+import {
+  createVitrina,
+  type LogFields,
+  type Logger,
+  type MessagingTransport,
+  type Storage,
+  type VitrinaOptions,
+} from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { whatsAppProvider } from "@vitrina/core/testing";
 
@@ -30,7 +37,13 @@ export const WEBHOOK_URL = `${BASE}/functions/v1/whatsapp-webhook`;
  * provider's side to post signed webhooks.
  */
 export async function whatsAppHarness(
-  options: { storage?: Storage; phoneNumberId?: string; basePath?: string; messaging?: MessagingTransport } = {},
+  options: {
+    storage?: Storage;
+    phoneNumberId?: string;
+    basePath?: string;
+    messaging?: MessagingTransport;
+    leadIntake?: VitrinaOptions["leadIntake"];
+  } = {},
 ) {
   const storage = options.storage ?? memoryStorage();
   const { logger, lines } = recordingLogger();
@@ -41,6 +54,7 @@ export async function whatsAppHarness(
     secretBox: Buffer.alloc(32, 3).toString("base64"),
     logger,
     ...(options.basePath !== undefined && { basePath: options.basePath }),
+    ...(options.leadIntake !== undefined && { leadIntake: options.leadIntake }),
   });
   const webhookUrl = `${BASE}${vitrina.whatsapp.webhookPath}`;
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });

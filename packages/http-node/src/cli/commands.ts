@@ -4,7 +4,9 @@ import type { CliCommand } from "./command.js";
 import { connectorsCommand } from "./connectors.js";
 import { contactsCommand } from "./contacts.js";
 import { deliveriesCommand } from "./deliveries.js";
+import { leadsCommand } from "./leads.js";
 import { migrateCommand } from "./migrate.js";
+import { triggerCommand } from "./trigger.js";
 import { webhooksCommand } from "./webhooks.js";
 import { whatsappCommand } from "./whatsapp.js";
 import { workerCommand } from "./worker.js";
@@ -20,6 +22,8 @@ export const commands: CliCommand[] = [
   contactsCommand,
   webhooksCommand,
   deliveriesCommand,
+  triggerCommand,
+  leadsCommand,
   workerCommand,
   cleanupCommand,
 ];

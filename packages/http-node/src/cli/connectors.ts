@@ -8,9 +8,8 @@ import {
   type CliCommand,
 } from "./command.js";
 import type { CliContext } from "./context.js";
+import { LEAD_INTAKE_PATH, publicAddress } from "./public-address.js";
 import { printJson, printList, printRecord } from "./output.js";
-
-const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
 
 /** The connector operations. Secrets are printed once, to stdout, and never again. */
 export const connectorsCommand: CliCommand = {
@@ -94,10 +93,9 @@ function checkPublicUrl(value: unknown): void {
 
 /** The connector, its secret and where the CRM sends leads (the placeholder says how to fill it in). */
 function printSecret(ctx: CliContext, connector: ConnectorView, secret: string, flags: Record<string, unknown>): void {
-  const publicUrl = (flags["public-url"] as string | undefined) ?? ctx.config.publicUrl;
-  const leadIntakeUrl = publicUrl
-    ? `${publicUrl.replace(/\/+$/, "")}${LEAD_INTAKE_PATH}`
-    : `<your public URL>${LEAD_INTAKE_PATH} (pass --public-url or set publicUrl in vitrina.config.mjs)`;
+  const leadIntakeUrl =
+    publicAddress(ctx, LEAD_INTAKE_PATH, flags["public-url"] as string | undefined) ??
+    `<your public URL>${ctx.vitrina.basePath}${LEAD_INTAKE_PATH} (pass --public-url or set publicUrl in vitrina.config.mjs)`;
   if (ctx.out.json) return printJson({ connector, secret, lead_intake_url: leadIntakeUrl });
   const prefix = ctx.config.headerPrefix ?? "Vitrina";
   printRecord(ctx.out, {

@@ -1,5 +1,5 @@
 import { VitrinaError } from "@vitrina/core";
-import type { WhatsAppChannelInput, WhatsAppChannelView } from "@vitrina/core/whatsapp";
+import { WHATSAPP_WEBHOOK_PATH, type WhatsAppChannelInput, type WhatsAppChannelView } from "@vitrina/core/whatsapp";
 import {
   inCommandLineTerms,
   noExtraArguments,
@@ -10,6 +10,7 @@ import {
   type Flags,
 } from "./command.js";
 import type { CliContext } from "./context.js";
+import { publicAddress } from "./public-address.js";
 import { printJson, printRecord } from "./output.js";
 
 /**
@@ -125,10 +126,9 @@ function channelInput(
 
 /** The channel, where the provider must send webhooks, and a generated verify token when there is one. */
 function printChannel(ctx: CliContext, channel: WhatsAppChannelView, verifyToken: string | null): void {
-  const publicUrl = ctx.config.publicUrl?.replace(/\/+$/, "");
-  const webhookUrl = publicUrl
-    ? `${publicUrl}${ctx.vitrina.whatsapp.webhookPath}`
-    : `<your public URL>${ctx.vitrina.whatsapp.webhookPath} (set publicUrl in vitrina.config.mjs)`;
+  const webhookUrl =
+    publicAddress(ctx, WHATSAPP_WEBHOOK_PATH) ??
+    `<your public URL>${ctx.vitrina.whatsapp.webhookPath} (set publicUrl in vitrina.config.mjs)`;
   const extra = { ...(verifyToken !== null && { verify_token: verifyToken }), webhook_url: webhookUrl };
   if (ctx.out.json) return printJson({ channel, ...extra });
   printRecord(ctx.out, { ...channel, ...extra });

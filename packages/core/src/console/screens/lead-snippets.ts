@@ -38,7 +38,8 @@ const prefixOf = (input: LeadSnippetInput) =>
 export function nodeSnippet(input: LeadSnippetInput): string {
   const secret = input.secret === null ? "process.env.VITRINA_CONNECTOR_SECRET" : JSON.stringify(input.secret);
   return [
-    `// npm install @vitrina/client`,
+    // Not on the registry yet: the tarball `pnpm pack:all` writes installs on its own (no peers).
+    `// npm install ./vitrina-client-*.tgz   (from \`pnpm pack:all\`; @vitrina/client is not on the npm registry yet)`,
     `import { sendLead } from "@vitrina/client";`,
     ``,
     `const result = await sendLead(${JSON.stringify(input.intakeUrl)}, {`,

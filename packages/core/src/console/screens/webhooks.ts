@@ -13,6 +13,15 @@ import { html } from "../html.js";
 import { deliveryHistory } from "./delivery-history.js";
 
 /** What the endpoint page says after a change, by the code its redirect carries. */
+/** The test event's kind: the `webhook.test` ping, or a realistic sample of one of the eight types. */
+const testEventChoice = html`<label class="inline"
+  >Event
+  <select name="type">
+    <option value="">webhook.test (ping)</option>
+    ${EVENT_TYPES.map((type) => html`<option value="${type}">${type} (sample)</option>`)}
+  </select></label
+>`;
+
 const NOTICES = {
   enabled: "Endpoint enabled.",
   disabled: "Endpoint disabled: no deliveries are attempted until it is enabled again.",
@@ -107,7 +116,7 @@ export function webhookScreens(deps: {
     const manage = canManage(ctx)
       ? html`<div class="actions">
             ${subscription.enabled ? action("disable", "Disable") : action("enable", "Enable")}
-            ${subscription.enabled && action("test", "Send test event")}
+            ${subscription.enabled && action("test", "Send test event", "secondary", testEventChoice)}
           </div>
           <form class="panel" method="post" action="${detailPath(ctx, subscription.id)}/delete">
             ${csrfField(ctx)}
@@ -233,7 +242,8 @@ export function webhookScreens(deps: {
       path: "/webhooks/:id/test",
       route: "console.webhooks.test",
       screen: change("send test events", "test_sent", async (s, id) => {
-        await deps.sendTestDelivery(s.caller.workspaceId, id);
+        const type = field(s.form!, "type");
+        await deps.sendTestDelivery(s.caller.workspaceId, id, type === "" ? undefined : type);
       }),
     },
     {
