@@ -84,12 +84,20 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async listEnabledForEvent(workspaceId, eventType) {
         return enabledSubscribers(state, workspaceId, eventType);
       },
-      async patch(workspaceId, id, { onlyIfEnabled, onlyIfUrl, ...changes }) {
+      async patch(workspaceId, id, { onlyIfEnabled, onlyIfUrl, previousSecretExpiresAt, ...changes }) {
         const current = inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
         if (current === null || (onlyIfEnabled === true && !current.enabled)) return null;
         if (onlyIfUrl !== undefined && current.url !== onlyIfUrl) return null;
         const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-        const next = { ...current, ...given };
+        // A new secret either rolls (the stored one stays as the previous) or replaces at once.
+        const rotation =
+          changes.sealedSecret === undefined
+            ? {}
+            : {
+                previousSealedSecret: previousSecretExpiresAt === undefined ? null : current.sealedSecret,
+                previousSecretExpiresAt: previousSecretExpiresAt ?? null,
+              };
+        const next = { ...current, ...given, ...rotation };
         state.webhookSubscriptions.replace(next, undo);
         return next;
       },

@@ -3,12 +3,16 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { timingSafeEqualBytes, type HmacSha256 } from "./hmac.js";
 
-function digest(secret: string, timestamp: string, body: string | Uint8Array): Uint8Array {
+function digestWithKey(key: Uint8Array, prefix: string, body: string | Uint8Array): Uint8Array {
   return hmac
-    .create(sha256, utf8ToBytes(secret))
-    .update(utf8ToBytes(`${timestamp}.`))
+    .create(sha256, key)
+    .update(utf8ToBytes(prefix))
     .update(typeof body === "string" ? utf8ToBytes(body) : body)
     .digest();
+}
+
+function digest(secret: string, timestamp: string, body: string | Uint8Array): Uint8Array {
+  return digestWithKey(utf8ToBytes(secret), `${timestamp}.`, body);
 }
 
 /**
@@ -17,6 +21,7 @@ function digest(secret: string, timestamp: string, body: string | Uint8Array): U
  */
 export const nobleHmac: HmacSha256 = {
   digest,
+  digestWithKey,
   hex: (secret, timestamp, body) => bytesToHex(digest(secret, timestamp, body)),
   equal: timingSafeEqualBytes,
 };

@@ -10,6 +10,11 @@ export interface HmacSha256 {
   digest(secret: string, timestamp: string, body: string | Uint8Array): Uint8Array;
   /** The same digest as lowercase hex (native hex encoding is faster on Node). */
   hex(secret: string, timestamp: string, body: string | Uint8Array): string;
+  /**
+   * Raw HMAC-SHA256 of UTF-8 `prefix` followed by `body`, keyed with the key bytes as they are
+   * (Standard Webhooks: the base64-decoded secret, over `<id>.<timestamp>.<body>`).
+   */
+  digestWithKey(key: Uint8Array, prefix: string, body: string | Uint8Array): Uint8Array;
   /** Constant-time equality; `false` for different lengths. */
   equal(a: Uint8Array, b: Uint8Array): boolean;
 }

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "./errors.js";
 import type { WebhookEvent } from "./types.js";
-import type { VerifyWebhook } from "./webhook-signature.js";
+import type { VerifyWebhook, WebhookSignatureScheme } from "./webhook-signature.js";
 
 /** Deliveries are small JSON envelopes; anything larger is refused before it is buffered. */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -16,6 +16,8 @@ export interface WebhookReceiverOptions {
   onError?: (error: unknown, event?: WebhookEvent) => void;
   toleranceSeconds?: number;
   headerPrefix?: string;
+  /** The subscription's `signature_scheme`; default `"vitrina"`. */
+  scheme?: WebhookSignatureScheme;
 }
 
 export type WebhookHandler = (request: Request) => Promise<Response>;
@@ -37,14 +39,14 @@ const STATUS_BY_CODE: Record<WebhookVerificationError["code"], number> = {
 };
 
 export function createCreateWebhookReceiver(verifyWebhook: VerifyWebhook): CreateWebhookReceiver {
-  return ({ secret, onEvent, isDuplicate, onError = defaultOnError, toleranceSeconds, headerPrefix }) =>
+  return ({ secret, onEvent, isDuplicate, onError = defaultOnError, toleranceSeconds, headerPrefix, scheme }) =>
     async (request) => {
       if (request.method !== "POST") return json(405, errorBody("method_not_allowed", "use POST"), { Allow: "POST" });
       const payload = await readCapped(request, MAX_WEBHOOK_BODY_BYTES);
       if (payload === null) return json(413, errorBody("payload_too_large", "body exceeds 1 MiB"));
       let event: WebhookEvent;
       try {
-        event = verifyWebhook({ payload, header: request.headers, secret, toleranceSeconds, headerPrefix });
+        event = verifyWebhook({ payload, header: request.headers, secret, toleranceSeconds, headerPrefix, scheme });
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         return json(STATUS_BY_CODE[error.code], errorBody(error.code, error.message));

@@ -1,6 +1,7 @@
 import { WebhookVerificationError } from "./errors.js";
 import { decodeSha256Hex, type HmacSha256 } from "./hmac.js";
 import { DEFAULT_HEADER_PREFIX } from "./lead-signing.js";
+import { matchesStandard, readStandardHeaders, standardKeys } from "./standard-webhooks.js";
 import type { WebhookEvent } from "./types.js";
 
 export interface SignWebhookOptions {
@@ -10,13 +11,28 @@ export interface SignWebhookOptions {
   timestamp?: number;
 }
 
+/** How a subscription's deliveries are signed: its `signature_scheme`. */
+export type WebhookSignatureScheme = "vitrina" | "standard-webhooks";
+
 export interface VerifyWebhookOptions {
   /** The raw request body, exactly as received: never a re-serialised object. */
   payload: string | Uint8Array;
-  /** The `Vitrina-Signature` value, or the request's `Headers` (read with `headerPrefix`). */
+  /**
+   * The `Vitrina-Signature` value, or the request's `Headers` (read with `headerPrefix`). With
+   * `scheme: "standard-webhooks"`, the request's `Headers` (it reads three of them).
+   */
   header: string | null | undefined | { get(name: string): string | null };
-  /** One secret, or several while rotating: any match is accepted. */
+  /**
+   * One secret, or several while rotating: any match is accepted. For `standard-webhooks`, the
+   * `whsec_…` secret Vitrina showed at creation.
+   */
   secret: string | readonly string[];
+  /**
+   * The subscription's `signature_scheme`: `"vitrina"` (default; `Vitrina-Signature`) or
+   * `"standard-webhooks"` (`webhook-id`, `webhook-timestamp`, `webhook-signature`). Said, never
+   * guessed from the headers: a receiver accepts the one scheme its subscription uses.
+   */
+  scheme?: WebhookSignatureScheme;
   /**
    * Max clock difference in either direction; default 300. `Infinity` disables the check; NaN or
    * a negative number throws a `TypeError` rather than silently disabling it.
@@ -57,20 +73,35 @@ export function createVerifyWebhook(hmac: HmacSha256): VerifyWebhook {
     toleranceSeconds = 300,
     now = Date.now(),
     headerPrefix = DEFAULT_HEADER_PREFIX,
+    scheme = "vitrina",
   }) => {
     // NaN (`Number(process.env.TOLERANCE)` when unset) would otherwise turn the replay check off.
     if (!(toleranceSeconds >= 0)) {
       throw new TypeError(`verifyWebhook: toleranceSeconds must be a number ≥ 0 or Infinity, got ${toleranceSeconds}`);
     }
+    if (scheme !== "vitrina" && scheme !== "standard-webhooks") {
+      throw new TypeError(`verifyWebhook: scheme must be "vitrina" or "standard-webhooks", got ${String(scheme)}`);
+    }
+    // Cheap check first: a replayed delivery costs no hashing. Written as "not within" so that a
+    // NaN (a `now` that isn't a number) refuses instead of passing every comparison.
+    const checkTimestamp = (timestamp: string, name: string) => {
+      if (!(Math.abs(now / 1000 - Number(timestamp)) <= toleranceSeconds)) {
+        throw new WebhookVerificationError("timestamp_outside_tolerance", `${name} timestamp is outside the tolerance`);
+      }
+    };
+    if (scheme === "standard-webhooks") {
+      const signed = readStandardHeaders(typeof header === "object" ? header : null);
+      checkTimestamp(signed.timestamp, "webhook-timestamp");
+      if (!matchesStandard(hmac, standardKeys(signingSecrets(secret)), signed, payload)) {
+        throw new WebhookVerificationError("no_matching_signature", "no webhook-signature v1 matches the secret");
+      }
+      return parseEnvelope(payload);
+    }
     const name = `${headerPrefix}-Signature`;
     const value = typeof header === "object" && header !== null ? header.get(name) : header;
     if (!value) throw new WebhookVerificationError("missing_header", `no ${name} header`);
     const { timestamp, signatures } = parseSignatureHeader(value, name);
-    // Cheap check first: a replayed delivery costs no hashing. Written as "not within" so that a
-    // NaN (a `now` that isn't a number) refuses instead of passing every comparison.
-    if (!(Math.abs(now / 1000 - Number(timestamp)) <= toleranceSeconds)) {
-      throw new WebhookVerificationError("timestamp_outside_tolerance", `${name} timestamp is outside the tolerance`);
-    }
+    checkTimestamp(timestamp, name);
     // Hash once per secret, then compare those bytes against every v1 candidate.
     const matched = signingSecrets(secret).some((key) => {
       const expected = hmac.digest(key, timestamp, payload);

@@ -74,6 +74,7 @@ const optionShapes: Record<string, Shape> = {
     retry: fields({ baseDelayMs: "number", maxDelayMs: "number", jitter: "number", random: "function" }),
     fetch: "function",
     send: "function",
+    secretRotationGraceSeconds: "number",
     externalWorker: "boolean",
   }),
   quotes: fields({ vatRate: { kinds: ["number", "function"] } }),

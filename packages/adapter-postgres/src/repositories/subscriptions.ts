@@ -21,6 +21,9 @@ export const toSubscription = (r: any): WebhookSubscriptionRecord => ({
   url: r.url,
   events: r.events,
   sealedSecret: r.sealed_secret,
+  signatureScheme: r.signature_scheme,
+  previousSealedSecret: r.previous_sealed_secret,
+  previousSecretExpiresAt: isoOrNull(r.previous_secret_expires_at),
   enabled: r.enabled,
   disabledReason: r.disabled_reason,
   createdAt: iso(r.created_at),
@@ -37,6 +40,9 @@ const subscriptionValues = (x: WebhookSubscriptionRecord) => [
   x.disabledReason,
   x.createdAt,
   x.updatedAt,
+  x.signatureScheme,
+  x.previousSealedSecret,
+  x.previousSecretExpiresAt,
 ];
 
 /** API keys (unique hash) and webhook subscriptions. */
@@ -70,8 +76,9 @@ export function subscriptionRepositories(
     webhookSubscriptions: {
       async insert(sub) {
         await q.query(
-          `INSERT INTO ${s}.webhook_subscriptions (id, workspace_id, url, events, sealed_secret, enabled, disabled_reason, created_at, updated_at)
-           VALUES (${placeholders(9)})`,
+          `INSERT INTO ${s}.webhook_subscriptions (id, workspace_id, url, events, sealed_secret, enabled, disabled_reason, created_at, updated_at,
+             signature_scheme, previous_sealed_secret, previous_secret_expires_at)
+           VALUES (${placeholders(12)})`,
           subscriptionValues(sub),
         );
       },
@@ -101,9 +108,14 @@ export function subscriptionRepositories(
         // parameter); disabled_reason may be set to NULL, so it has its own "given" flag. The
         // conditions sit in the WHERE of this one UPDATE: under READ COMMITTED a concurrent URL
         // change is re-checked on the row it committed, so a 410's disable can't land on a new URL.
+        // A rolling rotation reads the secret it replaces from the row being updated (the right-hand
+        // sides see the row before this SET), so a concurrent rotation is never written back stale.
         one(
           q,
           `UPDATE ${s}.webhook_subscriptions SET url = COALESCE($3, url), events = COALESCE($4::jsonb, events),
+             previous_sealed_secret = CASE WHEN $5::text IS NULL THEN previous_sealed_secret
+               WHEN $12::timestamptz IS NULL THEN NULL ELSE sealed_secret END,
+             previous_secret_expires_at = CASE WHEN $5::text IS NULL THEN previous_secret_expires_at ELSE $12::timestamptz END,
              sealed_secret = COALESCE($5, sealed_secret), enabled = COALESCE($6, enabled),
              disabled_reason = CASE WHEN $7::boolean THEN $8 ELSE disabled_reason END, updated_at = $9
            WHERE workspace_id = $1 AND id = $2 AND (NOT $10::boolean OR enabled) AND ($11::text IS NULL OR url = $11)
@@ -120,6 +132,7 @@ export function subscriptionRepositories(
             c.updatedAt,
             c.onlyIfEnabled === true,
             c.onlyIfUrl ?? null,
+            c.sealedSecret === undefined ? null : (c.previousSecretExpiresAt ?? null),
           ],
           toSubscription,
         ),

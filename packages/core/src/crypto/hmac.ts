@@ -19,8 +19,8 @@ const nodeCrypto = (
 /** A key made by `hmacKey`: Node's HMAC over the secret's bytes where it exists. */
 export class NodeHmacKey {
   readonly #secret: Uint8Array;
-  constructor(secret: string) {
-    this.#secret = utf8Bytes(secret);
+  constructor(secret: string | Uint8Array) {
+    this.#secret = typeof secret === "string" ? utf8Bytes(secret) : secret;
   }
   digest(data: Uint8Array): Uint8Array {
     return nodeCrypto!.createHmac("sha256", this.#secret).update(data).digest();
@@ -30,8 +30,11 @@ export class NodeHmacKey {
 /** What `hmacSha256Hex` and `verifyHmacSha256Hex` sign with: a WebCrypto key, or `hmacKey`'s. */
 export type HmacKey = CryptoKey | NodeHmacKey;
 
-/** The fastest HMAC-SHA256 key this runtime has: Node's own HMAC, else a WebCrypto key. */
-export async function hmacKey(secret: string): Promise<HmacKey> {
+/**
+ * The fastest HMAC-SHA256 key this runtime has: Node's own HMAC, else a WebCrypto key. A string
+ * keys with its UTF-8 bytes; bytes (a Standard Webhooks key) are used as they are.
+ */
+export async function hmacKey(secret: string | Uint8Array): Promise<HmacKey> {
   return nodeCrypto === undefined ? importHmacKey(secret) : new NodeHmacKey(secret);
 }
 
@@ -39,11 +42,9 @@ export async function hmacKey(secret: string): Promise<HmacKey> {
  * HMAC-SHA256 on WebCrypto: runs on Node, Deno, Bun, workers and browsers, and `subtle.verify`
  * compares in constant time, so no hand-written compare sits on the hot path.
  */
-export async function importHmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", utf8Bytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+export async function importHmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
+  const raw = typeof secret === "string" ? utf8Bytes(secret) : new Uint8Array(secret);
+  return crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
 /** The exact bytes both signature schemes sign: `<timestamp>.<raw body>`. */

@@ -77,8 +77,12 @@ export type * from "./whatsapp-storage.js";
  * 13: console sign-out is real: `workspaces.getMember` returns the membership's `sessionEpoch` (a new
  *    random one for every new membership, kept by a role change) and `workspaces.endSessions`
  *    replaces it, ending every console session signed in under the old one.
+ * 15: webhook subscriptions carry a `signatureScheme` (`vitrina` or `standard-webhooks`, set at
+ *    insert, never patched) and a rolling rotation: `patch` with `sealedSecret` and
+ *    `previousSecretExpiresAt` moves the stored secret to `previousSealedSecret` in the same atomic
+ *    step; `sealedSecret` alone clears the previous one.
  */
-export const STORAGE_CONTRACT_VERSION = 13;
+export const STORAGE_CONTRACT_VERSION = 15;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

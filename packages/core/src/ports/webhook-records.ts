@@ -14,6 +14,12 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/**
+ * `vitrina`: one `Vitrina-Signature: t=…,v1=<hex>` header (Stripe's scheme). `standard-webhooks`:
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64>` (the Standard Webhooks spec).
+ */
+export type SignatureScheme = "vitrina" | "standard-webhooks";
+
 export interface WebhookSubscriptionRecord {
   id: string;
   workspaceId: string;
@@ -21,6 +27,15 @@ export interface WebhookSubscriptionRecord {
   events: string[];
   /** The signing secret sealed by the SecretBox. */
   sealedSecret: string;
+  /** How deliveries are signed; chosen at creation and never changed. */
+  signatureScheme: SignatureScheme;
+  /**
+   * The secret `sealedSecret` replaced in a rolling rotation (sealed), or null. Deliveries are
+   * signed with it too until `previousSecretExpiresAt`, so a receiver can switch at its own pace.
+   */
+  previousSealedSecret: string | null;
+  /** When the previous secret stops signing; null when there is none. */
+  previousSecretExpiresAt: string | null;
   enabled: boolean;
   /** Why it was disabled (`receiver answered 410 Gone`, `disabled by API`), else null. */
   disabledReason: string | null;

@@ -21,7 +21,15 @@ export interface ApiKeyRepository {
 export interface SubscriptionPatch {
   url?: string;
   events?: string[];
+  /**
+   * A new secret. Without `previousSecretExpiresAt` it replaces the stored one at once and any
+   * previous secret is dropped; with it, the secret stored until now becomes the previous one
+   * (read in the same atomic step as the write, so two rotations racing each keep the secret the
+   * other replaced, never a stale one) and signs too until that time.
+   */
   sealedSecret?: string;
+  /** Only with `sealedSecret`: keep the replaced secret signing until this time (a rolling rotation). */
+  previousSecretExpiresAt?: string;
   enabled?: boolean;
   disabledReason?: string | null;
   /** Change nothing unless the subscription is enabled now (disabling after a 410 must not undo a re-enable's later state, nor act twice). */

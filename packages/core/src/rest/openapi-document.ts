@@ -6,6 +6,7 @@ import { EVENT_TYPES } from "../events/event-types.js";
 import { STATUS_BY_CODE } from "../http/json.js";
 import { leadPayloadSchema } from "../leads/lead-schema.js";
 import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
+import { SIGNATURE_SCHEMES } from "../webhooks/signing-schemes.js";
 import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
 import { typesOf } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
@@ -126,6 +127,22 @@ const subscriptionView: Schema = {
     events: { type: "array", items: { type: "string", enum: [...EVENT_TYPES] } },
     enabled: { type: "boolean" },
     object: { type: "string", const: "webhook_subscription" },
+    signature_scheme: {
+      type: "string",
+      enum: [...SIGNATURE_SCHEMES],
+      description:
+        "vitrina: one <prefix>-Signature header (t=…,v1=<hex>). standard-webhooks: webhook-id, webhook-timestamp and webhook-signature (v1,<base64>). Set at creation, never changed.",
+    },
+    previous_secret_expires_at: {
+      anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
+      description:
+        "Until this time deliveries are signed with the secret the last rotation replaced too (one more signature); null when there is none.",
+    },
+    secret: {
+      type: "string",
+      description:
+        "Only in the answer to a create that gave no secret (standard-webhooks): the generated whsec_ secret, shown this once.",
+    },
     disabled_reason: { anyOf: [{ type: "string" }, { type: "null" }] },
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
@@ -223,7 +240,8 @@ function webhookApiPaths(): Record<string, Schema> {
       patch: {
         tags,
         operationId: "webhooks_update",
-        summary: "Changes URL, event types, secret, or enables/disables it.",
+        summary:
+          "Changes URL, event types, secret, or enables/disables it. A new secret rolls: the replaced one keeps signing too for rotation.grace_seconds (default 24 h; 0 switches at once).",
         security: write,
         requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.update, "input")) },
         responses: {
@@ -338,6 +356,23 @@ function leadIntakePath(): Record<string, Schema> {
   };
 }
 
+/** What a `standard-webhooks` subscription's deliveries carry instead of the signature header. */
+const standardWebhooksHeaders = [
+  { name: "webhook-id", description: "The event id (the same on every retry)." },
+  { name: "webhook-timestamp", description: "Unix seconds." },
+  {
+    name: "webhook-signature",
+    description:
+      'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with the base64-decoded whsec_ secret>; space-separated, one per secret during a rotation.',
+  },
+].map((header) => ({
+  ...header,
+  in: "header",
+  required: false,
+  description: `${header.description} Sent to subscriptions with signature_scheme standard-webhooks (the Standard Webhooks spec).`,
+  schema: { type: "string" },
+}));
+
 /** One OpenAPI `webhooks` entry per event type: what a subscriber's endpoint receives, signed. */
 function eventWebhooks(headers: OpenApiOptions["eventHeaders"]): Record<string, Schema> {
   const schemas = eventJsonSchemas();
@@ -353,10 +388,13 @@ function eventWebhooks(headers: OpenApiOptions["eventHeaders"]): Record<string, 
             {
               name: headers.signature,
               in: "header",
-              required: true,
-              description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the subscription\'s secret>',
+              // Absent from a standard-webhooks subscription's deliveries, which sign with webhook-*.
+              required: false,
+              description:
+                't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the subscription\'s secret>; during a secret rotation, one v1 per secret. Sent to subscriptions with signature_scheme vitrina.',
               schema: { type: "string" },
             },
+            ...standardWebhooksHeaders,
             { name: headers.eventId, in: "header", required: true, schema: { type: "string" } },
           ],
           requestBody: { required: true, content: json(bare(schemas[type])) },

@@ -8,6 +8,7 @@ import { leadIntakeContract } from "./contract-lead-intake.js";
 import { firstMessageOutcomeContract } from "./contract-first-message-outcome.js";
 import { webhookContract } from "./contract-webhooks.js";
 import { webhookGuardContract } from "./contract-webhook-guards.js";
+import { webhookSigningContract } from "./contract-webhook-signing.js";
 import { webhookResendContract } from "./contract-webhook-resend.js";
 import { retentionContract } from "./contract-retention.js";
 import { basicsSection } from "./contract-basics.js";
@@ -29,6 +30,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
       webhookContract(c.storage);
       webhookGuardContract(c.storage, c.f, c.seedWorkspace);
       webhookResendContract(c.storage, c.f, c.seedWorkspace);
+      webhookSigningContract(c.storage, c.f, c.seedWorkspace);
     },
   },
   { name: "bad input", run: (c) => inputContract(c.storage) },

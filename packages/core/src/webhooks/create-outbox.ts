@@ -13,6 +13,7 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, fetchSender, type WebhookSend } from "./po
 import { type RetryPolicy } from "./retry-policy.js";
 import { retryPolicyFrom } from "./retry-options.js";
 import type { DestinationPolicy, HostResolver } from "./ssrf-guard.js";
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ROTATION_GRACE_SECONDS } from "./subscription-input.js";
 import { createSubscriptionService } from "./subscription-service.js";
 
 export interface WebhookOptions {
@@ -47,6 +48,13 @@ export interface WebhookOptions {
    */
   send?: WebhookSend;
   /**
+   * When a subscription's secret changes, how long the replaced secret keeps signing deliveries
+   * beside the new one (several `v1` signatures), so receivers switch at their own pace. An update
+   * can say otherwise with `rotation.grace_seconds`. Whole seconds from 0 (switch at once) to
+   * 604800 (7 days); default 86400 (24 hours).
+   */
+  secretRotationGraceSeconds?: number;
+  /**
    * Deliveries run in another process (`vitrina worker`): don't warn when a subscription is
    * created and no worker was started in this one. Default false.
    */
@@ -61,6 +69,17 @@ function positiveInteger(options: WebhookOptions, field: keyof WebhookOptions, f
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
     throw new VitrinaError("invalid_argument", `webhooks.${field} must be a positive integer`, {
       reasons: [{ field: `webhooks.${field}`, reason: "must be a positive integer" }],
+    });
+  }
+  return value;
+}
+
+function rotationGraceSeconds(options: WebhookOptions): number {
+  const value = options.secretRotationGraceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
+  if (!Number.isInteger(value) || value < 0 || value > MAX_ROTATION_GRACE_SECONDS) {
+    const reason = `must be a whole number of seconds from 0 to ${MAX_ROTATION_GRACE_SECONDS}`;
+    throw new VitrinaError("invalid_argument", `webhooks.secretRotationGraceSeconds ${reason}`, {
+      reasons: [{ field: "webhooks.secretRotationGraceSeconds", reason }],
     });
   }
   return value;
@@ -146,6 +165,7 @@ export function createOutbox(deps: {
     // The deadline a delivery gives the same DNS check: a name that can't resolve in that time
     // would fail every attempt anyway.
     timeoutMs: limits.timeoutMs,
+    rotationGraceSeconds: rotationGraceSeconds(options),
     logger: deps.logger,
   });
   // A subscription answered 201 while nothing will ever deliver to it is the quickstart trap

@@ -1,13 +1,14 @@
-import { hmacKey, type HmacKey } from "../crypto/hmac.js";
+import type { HmacKey } from "../crypto/hmac.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../ports/storage.js";
-import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
+import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
-import { signatureHeader, type AttemptResult, type WebhookSend } from "./post-webhook.js";
+import { type AttemptResult, type WebhookSend } from "./post-webhook.js";
+import { schemeKey, signatureHeaders, type SignatureScheme } from "./signing-schemes.js";
 import { createCompletionBatcher } from "./completion-batcher.js";
 import { GONE_REASON, recordGoneAttempt } from "./gone-receiver.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
@@ -57,16 +58,24 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   const completions = createCompletionBatcher(storage.webhookDeliveries);
   // Opening a sealed secret and importing the HMAC key cost more than signing; keyed by the sealed
   // form, so a rotated secret is a new entry. Bounded so a long-lived worker can't grow it forever.
+  // A subscription's scheme never changes, so the sealed form alone identifies the key.
   const signingKeys = new Map<string, Promise<HmacKey>>();
-  const signingKey = (sealed: string): Promise<HmacKey> => {
+  const signingKey = (scheme: SignatureScheme, sealed: string): Promise<HmacKey> => {
     let key = signingKeys.get(sealed);
     if (key === undefined) {
       if (signingKeys.size >= 1000) signingKeys.clear();
-      key = options.secretBox.open(sealed).then(hmacKey);
+      key = options.secretBox.open(sealed).then((secret) => schemeKey(scheme, secret));
       key.catch(() => signingKeys.delete(sealed));
       signingKeys.set(sealed, key);
     }
     return key;
+  };
+  /** The current secret's key, and the previous one's while a rotation's grace period runs. */
+  const signingKeysOf = async (subscription: WebhookSubscriptionRecord, now: Date): Promise<HmacKey[]> => {
+    const { signatureScheme: scheme, previousSealedSecret: previous, previousSecretExpiresAt: until } = subscription;
+    const current = signingKey(scheme, subscription.sealedSecret);
+    const rolling = previous !== null && until !== null && now.getTime() < Date.parse(until);
+    return Promise.all(rolling ? [current, signingKey(scheme, previous)] : [current]);
   };
 
   async function attempt({ delivery, event, subscription }: ClaimedDelivery): Promise<AttemptResult | Terminal> {
@@ -96,11 +105,18 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     if (refused !== null)
       return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}`, responseBodyPrefix: null };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
-    const key = await signingKey(subscription.sealedSecret);
-    const signature = await signatureHeader(key, Math.floor(clock.now().getTime() / 1000), body);
+    const now = clock.now();
+    const signed = await signatureHeaders({
+      scheme: subscription.signatureScheme,
+      keys: await signingKeysOf(subscription, now),
+      eventId: event.id,
+      unixSeconds: Math.floor(now.getTime() / 1000),
+      body,
+      headerPrefix: options.headerPrefix,
+    });
     // What the check took counts too: the whole attempt keeps one deadline.
     return tracedPostWebhook(
-      { ...options, startedAt: started, url: url.href, body, signature, eventId: event.id },
+      { ...options, startedAt: started, url: url.href, body, signatureHeaders: signed, eventId: event.id },
       delivery,
     );
   }

@@ -122,7 +122,10 @@ export async function postWebhook(request: {
   send: WebhookSend;
   url: string;
   body: string;
-  signature: string;
+  /** The `<prefix>-Signature` value (Vitrina's scheme); ignored when `signatureHeaders` is given. */
+  signature?: string;
+  /** Every signature header, as `signatureHeaders()` builds them for the subscription's scheme. */
+  signatureHeaders?: Record<string, string>;
   eventId: string;
   headerPrefix: string;
   timeoutMs: number;
@@ -154,7 +157,7 @@ export async function postWebhook(request: {
         ...request.headers,
         "content-type": "application/json",
         "user-agent": USER_AGENT,
-        [`${request.headerPrefix}-Signature`]: request.signature,
+        ...(request.signatureHeaders ?? { [`${request.headerPrefix}-Signature`]: request.signature ?? "" }),
         [`${request.headerPrefix}-Event-Id`]: request.eventId,
       },
       body: request.body,

@@ -7,6 +7,7 @@ import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
 import type { WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 import type { DestinationPolicy } from "./ssrf-guard.js";
+import { newStandardSecret } from "./signing-schemes.js";
 import { parseSubscriptionCreate, parseSubscriptionUpdate, type UrlCheck } from "./subscription-input.js";
 import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionView } from "./subscription-views.js";
 
@@ -51,6 +52,8 @@ export function createSubscriptionService(deps: {
   destinations: DestinationPolicy;
   /** The SSRF guard's deadline at subscribe time: the delivery deadline (`webhooks.timeoutMs`). */
   timeoutMs: number;
+  /** How long a new secret's predecessor keeps signing when the update doesn't say (`webhooks.secretRotationGraceSeconds`). */
+  rotationGraceSeconds: number;
   logger: Logger;
 }) {
   const { storage, secretBox, clock, ids } = deps;
@@ -76,22 +79,34 @@ export function createSubscriptionService(deps: {
   }
 
   return {
-    async create(workspaceId: string, body: unknown, call: SubscriptionCallContext = {}): Promise<SubscriptionView> {
+    /**
+     * A Standard Webhooks subscription created without a secret gets a generated one, returned
+     * as `secret` in this answer only: it is sealed at rest and never shown again.
+     */
+    async create(
+      workspaceId: string,
+      body: unknown,
+      call: SubscriptionCallContext = {},
+    ): Promise<SubscriptionView & { secret?: string }> {
       const input = await parseSubscriptionCreate(body, urlCheck(workspaceId, null, call));
       const now = clock.now().toISOString();
+      const generated = input.secret === undefined ? newStandardSecret() : null;
       const record: WebhookSubscriptionRecord = {
         id: `whs_${ids().replace(/-/g, "")}`,
         workspaceId,
         url: input.url,
         events: input.events,
-        sealedSecret: await secretBox.seal(input.secret),
+        sealedSecret: await secretBox.seal(input.secret ?? generated!),
+        signatureScheme: input.signature_scheme,
+        previousSealedSecret: null,
+        previousSecretExpiresAt: null,
         enabled: true,
         disabledReason: null,
         createdAt: now,
         updatedAt: now,
       };
       await storage.webhookSubscriptions.insert(record);
-      return subscriptionView(record);
+      return generated === null ? subscriptionView(record) : { ...subscriptionView(record), secret: generated };
     },
 
     async list(workspaceId: string): Promise<Page<SubscriptionView>> {
@@ -104,9 +119,13 @@ export function createSubscriptionService(deps: {
     },
 
     /**
-     * Re-enabling clears `disabled_reason`; a new secret signs every delivery from now on. Only the
+     * Re-enabling clears `disabled_reason`. A new secret signs every delivery from now on, and the
+     * one it replaces signs them too for `rotation.grace_seconds` (default `rotationGraceSeconds`;
+     * 0 switches at once), so the receiver can move to the new secret at its own pace. Only the
      * fields in the body are written, in one statement: a concurrent change of another field (or
-     * the worker disabling the subscription after a 410) is never overwritten by a stale copy.
+     * the worker disabling the subscription after a 410) is never overwritten by a stale copy, and
+     * the replaced secret is read in that statement too. The scheme is read first to judge the
+     * secret: it never changes, so that read can't go stale.
      */
     async update(
       workspaceId: string,
@@ -114,16 +133,23 @@ export function createSubscriptionService(deps: {
       body: unknown,
       call: SubscriptionCallContext = {},
     ): Promise<SubscriptionView> {
-      const patch = await parseSubscriptionUpdate(body, urlCheck(workspaceId, id, call));
+      const { signatureScheme } = await load(workspaceId, id);
+      const patch = await parseSubscriptionUpdate(body, urlCheck(workspaceId, id, call), signatureScheme);
+      const now = clock.now();
+      const graceSeconds = patch.rotation?.grace_seconds ?? deps.rotationGraceSeconds;
       const updated = await storage.webhookSubscriptions.patch(workspaceId, id, {
         url: patch.url,
         events: patch.events,
         sealedSecret: patch.secret === undefined ? undefined : await secretBox.seal(patch.secret),
+        previousSecretExpiresAt:
+          patch.secret === undefined || graceSeconds === 0
+            ? undefined
+            : new Date(now.getTime() + graceSeconds * 1000).toISOString(),
         ...(patch.enabled !== undefined && {
           enabled: patch.enabled,
           disabledReason: patch.enabled ? null : "disabled by API",
         }),
-        updatedAt: clock.now().toISOString(),
+        updatedAt: now.toISOString(),
       });
       if (updated === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
       return subscriptionView(updated);

@@ -4,13 +4,18 @@ import type {
   WebhookSubscriptionRecord,
 } from "../ports/webhook-records.js";
 
-/** The wire shape of a subscription: snake_case, never the secret. */
+/**
+ * The wire shape of a subscription: snake_case, never a secret. `previous_secret_expires_at` is
+ * when the secret replaced by the last rolling rotation stops signing (null when there is none).
+ */
 export function subscriptionView(s: WebhookSubscriptionRecord) {
   return {
     id: s.id,
     object: "webhook_subscription" as const,
     url: s.url,
     events: s.events,
+    signature_scheme: s.signatureScheme,
+    previous_secret_expires_at: s.previousSealedSecret === null ? null : s.previousSecretExpiresAt,
     enabled: s.enabled,
     disabled_reason: s.disabledReason,
     created_at: s.createdAt,

@@ -29,6 +29,13 @@ const NOTICES = {
   resent: "Delivery queued again with a new 24-hour retry window.",
 } as const;
 
+type CreateValues = { url?: string; events?: string[]; signature_scheme?: string };
+
+const SCHEME_LABELS = {
+  vitrina: "Vitrina (Vitrina-Signature: t=…,v1=<hex>)",
+  "standard-webhooks": "Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)",
+} as const;
+
 /**
  * Webhooks: subscriptions (create with a generated secret shown once, enable/disable, delete),
  * their delivery history with every attempt, resend, and a test event. Members read; the
@@ -41,7 +48,7 @@ export function webhookScreens(deps: {
   const { webhooks } = deps;
   const detailPath = (ctx: ScreenContext, id: string) => `${ctx.root}/webhooks/${encodeURIComponent(id)}`;
 
-  function createForm(ctx: ScreenContext, values: { url?: string; events?: string[] }) {
+  function createForm(ctx: ScreenContext, values: CreateValues) {
     if (!canManage(ctx)) return html`<p class="muted">Only an owner or admin can add webhook endpoints.</p>`;
     const chosen = new Set(values.events ?? []);
     const boxes = EVENT_TYPES.map(
@@ -68,15 +75,21 @@ export function webhookScreens(deps: {
         <legend>Event types</legend>
         ${boxes}
       </fieldset>
+      <label for="signature_scheme">Signing scheme</label>
+      <select id="signature_scheme" name="signature_scheme">
+        <option value="vitrina" ${values.signature_scheme === "standard-webhooks" ? html`` : html` selected`}>
+          Vitrina (Vitrina-Signature, verifiable with Stripe's libraries)
+        </option>
+        <option value="standard-webhooks" ${values.signature_scheme === "standard-webhooks" ? html` selected` : html``}>
+          Standard Webhooks (webhook-signature)
+        </option>
+      </select>
       <p class="muted">A signing secret is generated and shown once.</p>
       <div class="actions"><button type="submit">Add endpoint</button></div>
     </form>`;
   }
 
-  async function listPage(
-    screen: ScreenRequest,
-    extra: { errors?: FieldReason[]; values?: { url?: string; events?: string[] } } = {},
-  ) {
+  async function listPage(screen: ScreenRequest, extra: { errors?: FieldReason[]; values?: CreateValues } = {}) {
     const { caller, ctx } = screen;
     const subscriptions = await webhooks.list(caller.workspaceId);
     const rows = subscriptions.data.map(
@@ -138,6 +151,13 @@ export function webhookScreens(deps: {
         <dd>
           ${subscription.enabled ? "enabled" : `disabled (${subscription.disabled_reason ?? "no reason recorded"})`}
         </dd>
+        <dt>Signing scheme</dt>
+        <dd>${SCHEME_LABELS[subscription.signature_scheme]}</dd>
+        ${
+          subscription.previous_secret_expires_at !== null &&
+          html`<dt>Previous secret</dt>
+            <dd>also signs until ${formatTime(subscription.previous_secret_expires_at)}</dd>`
+        }
         <dt>Subscription id</dt>
         <dd><code>${subscription.id}</code></dd>
       </dl>
@@ -156,15 +176,23 @@ export function webhookScreens(deps: {
 
   const create: ScreenHandler = async (screen) => {
     const form = screen.form!;
-    const values = { url: field(form, "url"), events: form.getAll("events") };
+    const scheme = field(form, "signature_scheme");
+    const values = {
+      url: field(form, "url"),
+      events: form.getAll("events"),
+      ...(scheme !== "" && { signature_scheme: scheme }),
+    };
     try {
       requireManager(screen.caller, "add webhook endpoints");
-      const secret = generateSecret("whsec_", 24);
-      const subscription = await webhooks.create(
+      // A Standard Webhooks secret has its own format: the service generates that one.
+      const given = scheme === "standard-webhooks" ? {} : { secret: generateSecret("whsec_", 24) };
+      const created = await webhooks.create(
         screen.caller.workspaceId,
-        { ...values, secret },
+        { ...values, ...given },
         { logger: screen.logger },
       );
+      const { secret: generated, ...subscription } = created;
+      const secret = given.secret ?? generated!;
       screen.logger.info(
         { subscriptionId: subscription.id, memberRef: screen.memberRef },
         "console: webhook endpoint added",
