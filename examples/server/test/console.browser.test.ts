@@ -5,6 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signLead } from "@vitrina/client";
+import { Webhook } from "standardwebhooks";
 import { seedWhatsAppThread } from "../../../packages/http-node/test/support/whatsapp-thread-seed.js";
 import { MEMBER, OWNER, startConsoleServer, startReceiver } from "./support/console-server.js";
 
@@ -136,6 +137,33 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await page.getByRole("button", { name: "Delete endpoint" }).click();
     await page.waitForURL(`${server.url}/console/webhooks`);
     expect(await page.locator("main").textContent()).toContain("No endpoints yet");
+    await page.context().close();
+  });
+
+  it("Webhooks: adds a Standard Webhooks endpoint whose test delivery the standardwebhooks library verifies", async () => {
+    const page = await signIn("owner");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByLabel("conversation.started").check();
+    await page.getByLabel("Signing scheme").selectOption("standard-webhooks");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const secret = (await page.locator("#webhook-secret").textContent())!.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(await page.locator("main").textContent()).toContain("Standard Webhooks (webhook-id");
+    await check(page, "webhook-endpoint-standard");
+    const before = receiver.received.length;
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(before + 1);
+    const got = receiver.received.at(-1)!;
+    const headers = Object.fromEntries(
+      ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, String(got.headers[name])]),
+    );
+    expect(new Webhook(secret).verify(got.body, headers)).toMatchObject({ type: "webhook.test" });
+    // Shown once: the endpoint's page, read again, never has it.
+    await page.goto(page.url());
+    expect(await page.content()).not.toContain(secret);
+    await page.getByLabel("I want to delete this endpoint").check();
+    await page.getByRole("button", { name: "Delete endpoint" }).click();
     await page.context().close();
   });
 

@@ -13,9 +13,6 @@ export const nodeHmac: HmacSha256 = {
   // string copied into Buffer's small-allocation pool measured ~20% faster per verification.
   digest: (secret, timestamp, body) => Buffer.from(mac(secret, timestamp, body).digest("binary"), "latin1"),
   hex: (secret, timestamp, body) => mac(secret, timestamp, body).digest("hex"),
-  digestWithKey: (key, prefix, body) => {
-    const hmac = createHmac("sha256", key).update(prefix);
-    return typeof body === "string" ? hmac.update(body).digest() : hmac.update(body).digest();
-  },
+  digestWithKey: (key, prefix, body) => createHmac("sha256", key).update(prefix).update(body).digest(),
   equal: (a, b) => a.length === b.length && timingSafeEqual(a, b),
 };

@@ -123,6 +123,8 @@ describe("subscription API", () => {
       object: "webhook_subscription",
       url: good.url,
       events: ["order.confirmed", "payment.succeeded"],
+      signature_scheme: "vitrina",
+      previous_secret_expires_at: null,
       enabled: true,
       disabled_reason: null,
       created_at: expect.any(String),
