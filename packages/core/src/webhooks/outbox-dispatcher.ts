@@ -75,7 +75,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const { signatureScheme: scheme, previousSealedSecret: previous, previousSecretExpiresAt: until } = subscription;
     const current = signingKey(scheme, subscription.sealedSecret);
     const rolling = previous !== null && until !== null && now.getTime() < Date.parse(until);
-    return Promise.all(rolling ? [current, signingKey(scheme, previous)] : [current]);
+    return rolling ? Promise.all([current, signingKey(scheme, previous)]) : [await current];
   };
 
   async function attempt({ delivery, event, subscription }: ClaimedDelivery): Promise<AttemptResult | Terminal> {

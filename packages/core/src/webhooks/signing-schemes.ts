@@ -63,12 +63,17 @@ export async function signatureHeaders(request: {
   headerPrefix: string;
 }): Promise<Record<string, string>> {
   const t = String(request.unixSeconds);
+  // Sequential on purpose: one key outside a rotation, two during one; Node's HMAC is synchronous.
+  const signAll = async (data: Uint8Array<ArrayBuffer>, format: (hex: string) => string) => {
+    const signatures: string[] = [];
+    for (const key of request.keys) signatures.push(format(await hmacSha256Hex(key, data)));
+    return signatures;
+  };
   if (request.scheme === "vitrina") {
-    const data = signedPayload(t, request.body);
-    const v1 = await Promise.all(request.keys.map(async (key) => `v1=${await hmacSha256Hex(key, data)}`));
-    return { [`${request.headerPrefix}-Signature`]: [`t=${t}`, ...v1].join(",") };
+    const v1 = await signAll(signedPayload(t, request.body), (hex) => `v1=${hex}`);
+    return { [`${request.headerPrefix}-Signature`]: `t=${t},${v1.join(",")}` };
   }
   const data = concatBytes(utf8Bytes(`${request.eventId}.${t}.`), utf8Bytes(request.body));
-  const v1 = await Promise.all(request.keys.map(async (key) => `v1,${hexToBase64(await hmacSha256Hex(key, data))}`));
+  const v1 = await signAll(data, (hex) => `v1,${hexToBase64(hex)}`);
   return { "webhook-id": request.eventId, "webhook-timestamp": t, "webhook-signature": v1.join(" ") };
 }
