@@ -130,14 +130,15 @@ async function parseSubscription<T extends CheckedFields>(
   body: unknown,
   check: UrlCheck,
   what: string,
-  scheme: (input: T | null) => SignatureScheme,
+  /** Judges the secret: each scheme has its own format. */
+  scheme: SignatureScheme,
   extraReasons: (input: T | null) => FieldReason[],
 ): Promise<T> {
   const parsed = shape.safeParse(body, PLAIN_REASONS);
   const input = parsed.success ? parsed.data : null;
   const reasons = [
     ...(parsed.success ? [] : reasonsFromZod(parsed.error)),
-    ...(await fieldReasons(input ?? wellTypedFields(body), check, scheme(input))),
+    ...(await fieldReasons(input ?? wellTypedFields(body), check, scheme)),
     ...extraReasons(input),
   ];
   if (!parsed.success || reasons.length > 0)
@@ -156,17 +157,11 @@ export async function parseSubscriptionCreate(
   check: UrlCheck,
 ): Promise<SubscriptionCreate & { signature_scheme: SignatureScheme }> {
   const scheme = requestedScheme(body);
-  const input = await parseSubscription(
-    createShape,
-    body,
-    check,
-    "webhook subscription",
-    () => scheme,
-    (input) =>
-      // Only a Standard Webhooks secret has a format Vitrina can generate for the receiver.
-      input !== null && input.secret === undefined && scheme === "vitrina"
-        ? [{ field: "secret", reason: "is required for the vitrina scheme; e.g. `openssl rand -hex 32`" }]
-        : [],
+  const input = await parseSubscription(createShape, body, check, "webhook subscription", scheme, (input) =>
+    // Only a Standard Webhooks secret has a format Vitrina can generate for the receiver.
+    input !== null && input.secret === undefined && scheme === "vitrina"
+      ? [{ field: "secret", reason: "is required for the vitrina scheme; e.g. `openssl rand -hex 32`" }]
+      : [],
   );
   return { ...input, signature_scheme: scheme, events: [...new Set(input.events)] };
 }
@@ -189,7 +184,7 @@ export async function parseSubscriptionUpdate(
     typeof body === "object" && body !== null && immutable.length > 0 ? withoutScheme(body) : body,
     check,
     "webhook subscription update",
-    () => scheme,
+    scheme,
     (input) => [
       ...immutable,
       ...(input?.rotation !== undefined && input.secret === undefined
