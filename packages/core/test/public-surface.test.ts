@@ -134,10 +134,12 @@ const expected: Record<string, string[]> = {
     "UNSTORABLE_TEXT_REASON",
     "assertStorableText",
     "deliveryStatusOf",
+    "erasedContact",
     "fannedOutDelivery",
     "findUnstorableText",
     "isStorableText",
     "mergeDelivery",
+    "noErasureCounts",
   ],
   "@vitrina/core/http": [
     "DEFAULT_MAX_JSON_DEPTH",

@@ -5,7 +5,7 @@ import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcom
 import { toContact } from "./contacts.js";
 import { deliveryField, joinDelivery } from "./whatsapp.js";
 
-const toOutbound = (r: any): OutboundMessageRecord => ({
+export const toOutbound = (r: any): OutboundMessageRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   leadEventId: r.lead_event_id,

@@ -9,14 +9,15 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "../ports/records.js";
-import type { ClaimForSendingResult, Storage } from "../ports/storage.js";
+import type { ClaimForSendingResult, Storage, StorageTransaction } from "../ports/storage.js";
 import { handOver } from "./send-first-message.js";
 import { decideFirstMessage, type FirstMessageDecision, type FirstMessageOptions } from "./first-message.js";
 import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
 import { leadContact } from "./lead-contact.js";
-import { leadConsentEntry } from "../consent/record-consent-change.js";
+import { leadConsentEntry, recordConsentChange } from "../consent/record-consent-change.js";
+import type { SuppressionHasher } from "../privacy/suppression-hash.js";
 
 /** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
 export class DuplicateLead extends Error {}
@@ -90,10 +91,19 @@ interface LeadIds {
  */
 export async function registerLead(
   storage: Storage,
-  deps: { clock: Clock; ids: IdGenerator; firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs"> },
+  deps: {
+    clock: Clock;
+    ids: IdGenerator;
+    firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs">;
+    suppression?: SuppressionHasher | null;
+  },
   input: LeadToRegister,
 ): Promise<RegisteredLead> {
   const now = deps.clock.now();
+  const phoneHash =
+    deps.suppression == null
+      ? undefined
+      : await deps.suppression.phone(input.workspace.id, input.payload.contact.phone_e164);
   const at = now.toISOString();
   const ids: LeadIds = { lead: deps.ids(), contact: deps.ids(), opportunity: deps.ids(), outbound: deps.ids() };
   const candidate = leadContact({
@@ -124,6 +134,7 @@ export async function registerLead(
       outbound,
       secretVersion,
       ledgerEntry(candidate.id),
+      phoneHash,
     )
   )
     return handedOver === null ? asNewPerson : { lead, outbound, claimed: { contact: candidate, claimed: handedOver } };
@@ -131,7 +142,7 @@ export async function registerLead(
   return storage.transaction(async (tx) => {
     // registerNewPerson checked this in its own step; this path checks it in its transaction.
     if ((await tx.connectors.get(input.connector.id))?.secretVersion !== secretVersion) throw new SignerChanged();
-    const resolved = await tx.contacts.resolveForLead(candidate);
+    const resolved = await carryOverSuppression(tx, deps, await tx.contacts.resolveForLead(candidate), phoneHash);
     // The contact row is locked until this transaction ends: the decision below cannot be undercut
     // by an opt-out or by another lead for the same person deciding at the same time.
     const decision = await limitToOneWelcome(
@@ -147,6 +158,35 @@ export async function registerLead(
     if (entry !== undefined) await tx.consentLedger.append(entry);
     return records;
   });
+}
+
+/**
+ * An erased person who had opted out stays opted out: when the phone has a suppression entry, the
+ * contact (new or not) is opted out as of the entry's opt-out, recorded in the consent ledger, under
+ * the row lock `resolveForLead` took, so the decision that follows blocks the first message. A
+ * resume on the channel lifts it, as it would have lifted the original opt-out.
+ */
+async function carryOverSuppression(
+  tx: StorageTransaction,
+  deps: { clock: Clock; ids: IdGenerator },
+  resolved: { contact: ContactRecord; created: boolean },
+  phoneHash: string | undefined,
+): Promise<{ contact: ContactRecord; created: boolean }> {
+  if (phoneHash === undefined || resolved.contact.whatsappOptedOutAt !== null) return resolved;
+  const { workspaceId, id: contactId } = resolved.contact;
+  const entry = await tx.personalData.findSuppression(workspaceId, { phoneHash });
+  if (entry === null) return resolved;
+  const { contact } = await recordConsentChange(tx, deps, {
+    workspaceId,
+    contactId,
+    kind: "opted_out",
+    source: "service",
+    sourceRef: "suppression",
+    evidence: { reason: "erased_person_had_opted_out" },
+    occurredAt: entry.optedOutAt,
+    dedupeKey: null,
+  });
+  return { ...resolved, contact: contact ?? resolved.contact };
 }
 
 /** The lead event, opportunity and first-message record of `input` for `contact`, given the decision. */
