@@ -373,6 +373,7 @@ export function createVitrina(options: VitrinaOptions) {
           webhooks: outbox.subscriptions,
           sendTestDelivery,
           contacts,
+          privacy,
           whatsappChannels,
         })),
     ...(options.rest?.enabled === true
