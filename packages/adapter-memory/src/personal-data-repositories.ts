@@ -1,6 +1,7 @@
 import type { StorageRepositories } from "@vitrina/core";
 import { erasedContact, noErasureCounts } from "@vitrina/core/storage";
 import type { PageCursor, PersonalDataKind, PersonalDataRows } from "@vitrina/core/storage";
+import type { MessageRecord } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 import { withDelivery } from "./whatsapp-repositories.js";
@@ -8,7 +9,12 @@ import { withDelivery } from "./whatsapp-repositories.js";
 type Row = PersonalDataRows[PersonalDataKind];
 
 /** Each kind's time (the one its PostgreSQL page is ordered by) and its rows of one contact. */
-function kindOf(state: MemoryState, workspaceId: string, contactId: string, kind: PersonalDataKind) {
+function kindOf(
+  state: MemoryState,
+  workspaceId: string,
+  contactId: string,
+  kind: Exclude<PersonalDataKind, "messages">,
+) {
   const mine = <T extends { workspaceId: string; contactId: string }>(r: T) =>
     r.workspaceId === workspaceId && r.contactId === contactId;
   switch (kind) {
@@ -23,16 +29,6 @@ function kindOf(state: MemoryState, workspaceId: string, contactId: string, kind
       };
     case "conversations":
       return { at: (r: any) => r.createdAt as string, rows: () => state.conversations.filter(mine) };
-    case "messages": {
-      const conversations = new Set(state.conversations.filter(mine).map((c) => c.id));
-      return {
-        at: (r: any) => r.createdAt as string,
-        rows: () =>
-          state.messages
-            .filter((m) => m.workspaceId === workspaceId && conversations.has(m.conversationId))
-            .map((m) => withDelivery(state, m)),
-      };
-    }
     case "consent":
       return { at: (r: any) => r.recordedAt as string, rows: () => state.consentLedger.filter(mine) };
     case "events":
@@ -45,6 +41,36 @@ function kindOf(state: MemoryState, workspaceId: string, contactId: string, kind
 
 const after = (at: string, id: string, cursor: PageCursor | null) =>
   cursor === null || at > cursor.at || (at === cursor.at && id > cursor.id);
+const byCreated = (a: MessageRecord, b: MessageRecord) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+
+/**
+ * The contact's messages after the cursor: the first `limit` of each conversation (its index, a
+ * partial selection), then the first `limit` of those, as PostgreSQL pages them: a long history
+ * costs each page one pass over it, not a sort of all of it.
+ */
+function messagesPage(
+  state: MemoryState,
+  workspaceId: string,
+  contactId: string,
+  cursor: PageCursor | null,
+  limit: number,
+) {
+  const conversations = state.conversations.filter((c) => c.workspaceId === workspaceId && c.contactId === contactId);
+  const firsts = conversations.flatMap((c) =>
+    state.messages.select(
+      (m) => m.workspaceId === workspaceId && after(m.createdAt, m.id, cursor),
+      byCreated,
+      limit,
+      () => true,
+      { within: { index: "conversation", value: c.id } },
+    ),
+  );
+  return firsts
+    .sort(byCreated)
+    .slice(0, limit)
+    .map((m) => withDelivery(state, m));
+}
 
 /** A person's data in memory: the same selections and the same redactions as the PostgreSQL adapter's. */
 export function createPersonalDataRepository(
@@ -54,6 +80,7 @@ export function createPersonalDataRepository(
   return {
     personalData: {
       async exportPage(workspaceId, contactId, kind, cursor, limit) {
+        if (kind === "messages") return messagesPage(state, workspaceId, contactId, cursor, limit) as never;
         const { at, rows } = kindOf(state, workspaceId, contactId, kind);
         return (rows() as Row[])
           .filter((r) => after(at(r), r.id, cursor))

@@ -60,6 +60,18 @@ async function seedPerson(storage: Storage, f: Fixtures, seedWorkspace: Seed, ov
     ...(n === 1 && { providerMessageId: inbound, kind: "image", details: { caption: "mi casa" }, replyTo: "wamid.x" }),
   }));
   for (const message of messages) await storage.messages.insert(message);
+  // A second, closed conversation whose messages fall before and after the first's: pages interleave them.
+  const earlier = f.conversation(workspaceId, contact.id, { channel: "web", status: "closed" });
+  await storage.conversations.insert(earlier);
+  const web = [1999, 2003].map((n) => ({
+    id: f.id(),
+    workspaceId,
+    conversationId: earlier.id,
+    sender: "contact",
+    content: `web ${n}`,
+    createdAt: f.at(n),
+  }));
+  for (const message of web) await storage.messages.insert(message);
   await storage.deliveryReports.recordStatuses(workspaceId, [
     {
       providerMessageId: outbound.providerMessageId!,
@@ -118,6 +130,7 @@ async function seedPerson(storage: Storage, f: Fixtures, seedWorkspace: Seed, ov
     duplicate,
     leads,
     conversation,
+    earlier,
     messages,
     event,
     deliveries: { sent, pending },
@@ -167,13 +180,22 @@ function personalDataContract(storage: () => Storage, f: Fixtures, seedWorkspace
       const outbound = await allPages(s, workspaceId, id, "outbound", 1, byCreated);
       expect(outbound).toEqual([(await s.outbound.findByLeadEvent(p.leads[0]!.id))!]);
       expect(outbound[0]!.delivery?.status).toBe("delivered");
-      expect(await allPages(s, workspaceId, id, "conversations", 1, byCreated)).toEqual([
-        (await s.conversations.get(workspaceId, p.conversation.id))!,
-      ]);
+      const conversations = [p.conversation, p.earlier].sort(
+        (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+      );
+      expect(await allPages(s, workspaceId, id, "conversations", 1, byCreated)).toEqual(
+        await Promise.all(conversations.map(async (c) => (await s.conversations.get(workspaceId, c.id))!)),
+      );
       const messages = await allPages(s, workspaceId, id, "messages", 2, byCreated);
-      expect(messages).toEqual((await s.messages.listByConversation(p.conversation.id)).reverse());
-      expect(messages.map((m) => m.content)).toEqual(p.messages.map((m) => m.content));
-      expect(messages[1]).toMatchObject({ kind: "image", details: { caption: "mi casa" }, replyTo: "wamid.x" });
+      const stored = [
+        ...(await s.messages.listByConversation(p.conversation.id)),
+        ...(await s.messages.listByConversation(p.earlier.id)),
+      ];
+      expect(messages).toEqual(
+        stored.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)),
+      );
+      expect(messages.map((m) => m.content)).toEqual(["web 1999", ...p.messages.map((m) => m.content), "web 2003"]);
+      expect(messages[2]).toMatchObject({ kind: "image", details: { caption: "mi casa" }, replyTo: "wamid.x" });
       expect(await allPages(s, workspaceId, id, "consent", 1, (e) => e.recordedAt)).toEqual(
         await s.consentLedger.listByContact(workspaceId, id, { limit: 10 }),
       );
@@ -219,7 +241,7 @@ function personalDataContract(storage: () => Storage, f: Fixtures, seedWorkspace
         leads: 2,
         opportunities: 2,
         outbound: 1,
-        messages: 3,
+        messages: 5,
         consent: 1,
         events: 1,
         deliveriesCancelled: 1,
