@@ -407,6 +407,7 @@ export function createVitrina(options: VitrinaOptions) {
       channels: channelCache,
       maxBodyBytes: options.whatsapp?.maxBodyBytes ?? DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
       firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
+      suppression,
     }),
     leadIntakeRoute({
       intake: leads,

@@ -9,14 +9,15 @@ import type {
   OutboundMessageRecord,
   WorkspaceRecord,
 } from "../ports/records.js";
-import type { ClaimForSendingResult, Storage, StorageTransaction } from "../ports/storage.js";
+import type { ClaimForSendingResult, Storage } from "../ports/storage.js";
 import { handOver } from "./send-first-message.js";
 import { decideFirstMessage, type FirstMessageDecision, type FirstMessageOptions } from "./first-message.js";
 import { limitToOneWelcome } from "./one-welcome-per-contact.js";
 import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
 import { leadContact } from "./lead-contact.js";
-import { leadConsentEntry, recordConsentChange } from "../consent/record-consent-change.js";
+import { leadConsentEntry } from "../consent/record-consent-change.js";
+import { carryOverSuppression } from "../privacy/carry-over-suppression.js";
 import type { SuppressionHasher } from "../privacy/suppression-hash.js";
 
 /** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
@@ -142,7 +143,10 @@ export async function registerLead(
   return storage.transaction(async (tx) => {
     // registerNewPerson checked this in its own step; this path checks it in its transaction.
     if ((await tx.connectors.get(input.connector.id))?.secretVersion !== secretVersion) throw new SignerChanged();
-    const resolved = await carryOverSuppression(tx, deps, await tx.contacts.resolveForLead(candidate), phoneHash);
+    const found = await tx.contacts.resolveForLead(candidate);
+    // Under the row lock just taken: an erased person who had opted out stays opted out.
+    const hashes = phoneHash === undefined ? null : { phoneHash, userIdHash: null };
+    const resolved = { ...found, contact: await carryOverSuppression(tx, deps, found.contact, hashes) };
     // The contact row is locked until this transaction ends: the decision below cannot be undercut
     // by an opt-out or by another lead for the same person deciding at the same time.
     const decision = await limitToOneWelcome(
@@ -158,35 +162,6 @@ export async function registerLead(
     if (entry !== undefined) await tx.consentLedger.append(entry);
     return records;
   });
-}
-
-/**
- * An erased person who had opted out stays opted out: when the phone has a suppression entry, the
- * contact (new or not) is opted out as of the entry's opt-out, recorded in the consent ledger, under
- * the row lock `resolveForLead` took, so the decision that follows blocks the first message. A
- * resume on the channel lifts it, as it would have lifted the original opt-out.
- */
-async function carryOverSuppression(
-  tx: StorageTransaction,
-  deps: { clock: Clock; ids: IdGenerator },
-  resolved: { contact: ContactRecord; created: boolean },
-  phoneHash: string | undefined,
-): Promise<{ contact: ContactRecord; created: boolean }> {
-  if (phoneHash === undefined || resolved.contact.whatsappOptedOutAt !== null) return resolved;
-  const { workspaceId, id: contactId } = resolved.contact;
-  const entry = await tx.personalData.findSuppression(workspaceId, { phoneHash });
-  if (entry === null) return resolved;
-  const { contact } = await recordConsentChange(tx, deps, {
-    workspaceId,
-    contactId,
-    kind: "opted_out",
-    source: "service",
-    sourceRef: "suppression",
-    evidence: { reason: "erased_person_had_opted_out" },
-    occurredAt: entry.optedOutAt,
-    dedupeKey: null,
-  });
-  return { ...resolved, contact: contact ?? resolved.contact };
 }
 
 /** The lead event, opportunity and first-message record of `input` for `contact`, given the decision. */
