@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileString, percentEncode } from "../../core/test/support/hostile-strings.js";
 import { startAdminHarness, type AdminHarness } from "./support/admin-harness.js";
 import { sampleLead } from "./support/lead-harness.js";
+import { recordingLogger } from "./support/recording-logger.js";
 
 // A person's data on request through the admin API, over a real socket: owners and admins find a
 // person, download everything held about them, erase them; members and read-only keys can't.
@@ -152,5 +153,44 @@ describe("admin API: a person's data on request", () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("admin API: an erasure in the logs", () => {
+  it("is logged with ids, who asked and counts, and nothing of the person", async () => {
+    const { logger, entries } = recordingLogger();
+    const h = await startAdminHarness({ logger });
+    try {
+      const { connector, secret } = await h.vitrina.connectors.create(
+        { userId: "owner-1" },
+        { workspaceId: h.workspace.id, name: "HubSpot", systemId: "hubspot-main" },
+      );
+      const lead = sampleLead();
+      const { json } = await h.sendLead(`${h.url}/functions/v1/lead-intake`, connector.id, secret, lead);
+      await h.vitrina.contacts.optOutOfWhatsApp({ workspaceId: h.workspace.id, phoneE164: lead.contact.phone_e164 });
+      entries.length = 0;
+      const erased = await h.call("POST", `/v1/contacts/${json.contact_id}/erase`, h.adminKey);
+      expect(erased.status).toBe(200);
+      const logged = entries.filter((e) => e.message === "contact erased");
+      expect(logged).toEqual([
+        {
+          level: "info",
+          message: "contact erased",
+          fields: {
+            workspaceId: h.workspace.id,
+            contactId: json.contact_id,
+            erasureId: erased.json.id,
+            requestedBy: "api_key",
+            counts: erased.json.counts,
+            suppressed: true,
+          },
+        },
+      ]);
+      const everything = JSON.stringify(entries);
+      for (const value of [lead.contact.phone_e164, lead.contact.email, lead.contact.name])
+        expect(everything).not.toContain(value);
+    } finally {
+      await h.close();
+    }
   });
 });

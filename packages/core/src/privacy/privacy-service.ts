@@ -85,7 +85,8 @@ export function createPrivacyService(deps: {
           workspaceId: recorded.workspaceId,
           contactId: recorded.contactId,
           erasureId: recorded.id,
-          requestedBy: recorded.requestedBy,
+          // Only the kind of requester: a console user id may be an email; the record names them.
+          requestedBy: recorded.requestedBy.split(":")[0],
           counts: recorded.counts,
           suppressed,
         },
