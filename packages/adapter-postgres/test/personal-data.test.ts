@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostileString } from "../../core/test/support/hostile-strings.js";
 import { startLeadHarness, sampleLead, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
 import { seedPerson } from "../../http-node/test/support/person-scenario.js";
 import { backends, openTestStorage } from "./support.js";
@@ -110,6 +112,24 @@ describe.each(backends)("a person's data on %s", (backend) => {
     expect((await erase(welcomed.contactId)).status).toBe(200);
     const again = await h.send(sampleLead({ contact: { phone_e164: welcomed.phone, name: "Nueva" } }));
     expect(again.json.outbound.status).toBe("sent");
+  });
+
+  it("answers hostile lookups (U+0000, lone surrogates, 10 KB) with invalid_payload or not_found, never a storage error", async () => {
+    const value = fc.oneof(hostileString({ maxLength: 30 }), hostileString({ minLength: 10_000, maxLength: 10_100 }));
+    const lookup = fc.record(
+      { contact_id: value, phone: value, email: value, whatsapp_user_id: value, other: value },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(lookup, async (input) => {
+        const outcome = await h.vitrina.privacy.find(h.workspace.id, input).then(
+          () => "found",
+          (error: { code?: string }) => error.code,
+        );
+        expect(["invalid_payload", "not_found"]).toContain(outcome);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it(`a lead racing the erasure of its person lands after it (new person, blocked) or before it (erased with it) (${RACES_ON[backend]} races)`, async () => {
