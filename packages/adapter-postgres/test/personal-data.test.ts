@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileString } from "../../core/test/support/hostile-strings.js";
 import { startLeadHarness, sampleLead, type LeadHarness } from "../../http-node/test/support/lead-harness.js";
-import { seedPerson } from "../../http-node/test/support/person-scenario.js";
+import { seedPerson, sendOnce } from "../../http-node/test/support/person-scenario.js";
 import { backends, openTestStorage } from "./support.js";
 import { scanSchema, scannedShape } from "./schema-scan.js";
 
@@ -148,7 +148,7 @@ describe.each(backends)("a person's data on %s", (backend) => {
             requestedBy: "test",
           }),
         ),
-        h.send(sampleLead({ contact: { phone_e164: person.phone, name: person.name, email: person.email } })),
+        sendOnce(h, sampleLead({ contact: { phone_e164: person.phone, name: person.name, email: person.email } })),
       ]);
       const label = `${person.phone} (jitter ${jitterMs} ms)`;
       if (erasure.counts.contacts !== 1) wrong.push(`${label}: erased ${erasure.counts.contacts} contacts`);
