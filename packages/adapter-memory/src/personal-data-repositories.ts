@@ -1,5 +1,5 @@
 import type { StorageRepositories } from "@vitrina/core";
-import { erasedContact, noErasureCounts } from "@vitrina/core/storage";
+import { erasedContact, erasedTraceEntry, noErasureCounts } from "@vitrina/core/storage";
 import type { PageCursor, PersonalDataKind, PersonalDataRows } from "@vitrina/core/storage";
 import type { MessageRecord } from "@vitrina/core";
 import type { MemoryState } from "./state.js";
@@ -150,7 +150,21 @@ export function createPersonalDataRepository(
           state.consentLedger.replace({ ...entry, evidence: {}, dedupeKey: null }, undo);
           counts.consent++;
         }
-        const events = state.events.filter((e) => e.workspaceId === workspaceId && e.data.contact_id === contactId);
+        // Agent traces name a contact inside a capability's input: found by its id anywhere in the JSON.
+        const names = (value: unknown) => JSON.stringify(value).includes(JSON.stringify(contactId));
+        for (const run of state.agentRuns.filter((r) => r.workspaceId === workspaceId && names(r.trace))) {
+          state.agentRuns.replace({ ...run, trace: run.trace.map(erasedTraceEntry) }, undo);
+          counts.agentRuns++;
+        }
+        for (const task of state.tasks.filter((r) => r.workspaceId === workspaceId && names(r.input))) {
+          state.tasks.replace({ ...task, input: {} }, undo);
+          counts.tasks++;
+        }
+        const events = state.events.filter(
+          (e) =>
+            e.workspaceId === workspaceId &&
+            (e.data.contact_id === contactId || (e.type === "agent.run.completed" && names(e.data))),
+        );
         const eventIds = new Set(events.map((e) => e.id));
         const deliveries = state.webhookDeliveries.filter((d) => eventIds.has(d.eventId));
         for (const d of deliveries) {

@@ -55,6 +55,7 @@ describe.each(backends)("a person's data on %s", (backend) => {
       "lead_events.payload",
       "messages.content",
       "webhook_attempts.response_body_prefix",
+      "agent_runs.trace",
     ])
       expect(before.map((f) => f.where)).toContain(where);
 

@@ -135,6 +135,7 @@ const expected: Record<string, string[]> = {
     "assertStorableText",
     "deliveryStatusOf",
     "erasedContact",
+    "erasedTraceEntry",
     "fannedOutDelivery",
     "findUnstorableText",
     "isStorableText",

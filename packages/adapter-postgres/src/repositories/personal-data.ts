@@ -140,7 +140,8 @@ const erasureSteps = (
     kind: "events+",
     usesAt: true,
     fourth: (at) => json({ erased_at: at }),
-    text: `WITH ev AS (SELECT id FROM ${s}.events WHERE workspace_id = $1 AND data->>'contact_id' = $2 FOR UPDATE),
+    text: `WITH ev AS (SELECT id FROM ${s}.events WHERE workspace_id = $1 AND (data->>'contact_id' = $2
+               OR (type = 'agent.run.completed' AND strpos(data::text, to_jsonb($2::text)::text) > 0)) FOR UPDATE),
              dl AS (SELECT id, status FROM ${s}.webhook_deliveries WHERE event_id IN (SELECT id FROM ev) FOR UPDATE),
              cancelled AS (UPDATE ${s}.webhook_deliveries SET status = 'failed', last_error = 'contact erased',
                              next_attempt_at = $3, lease_until = NULL, leased_by = NULL
@@ -152,6 +153,19 @@ const erasureSteps = (
              events AS (UPDATE ${s}.events SET data = $4::jsonb WHERE id IN (SELECT id FROM ev) RETURNING 1)
            SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM cancelled) AS cancelled,
              (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM cleared) AS cleared`,
+  },
+  {
+    // A capability's input names the contact by id somewhere in the trace: the id as a JSON string,
+    // found in the JSON's text. Each entry keeps which capability ran, when and how it ended.
+    kind: "agentRuns",
+    text: `UPDATE ${s}.agent_runs SET trace = (
+             SELECT coalesce(jsonb_agg((e - 'input' - 'output' - 'error') || '{"input":null}'::jsonb ORDER BY n), '[]')
+             FROM jsonb_array_elements(trace) WITH ORDINALITY AS x(e, n))
+           WHERE workspace_id = $1 AND strpos(trace::text, to_jsonb($2::text)::text) > 0`,
+  },
+  {
+    kind: "tasks",
+    text: `UPDATE ${s}.tasks SET input = '{}' WHERE workspace_id = $1 AND strpos(input::text, to_jsonb($2::text)::text) > 0`,
   },
   {
     kind: "contacts",

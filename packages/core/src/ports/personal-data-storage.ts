@@ -68,6 +68,10 @@ export interface ErasureCounts {
   deliveriesCancelled: number;
   attempts: number;
   deliveryReports: number;
+  /** Agent runs whose trace named the contact: each entry's input, output and error dropped. */
+  agentRuns: number;
+  /** Tasks (policy reviews) whose input named the contact: the input emptied. */
+  tasks: number;
 }
 
 /** The record of one erasure: who asked, when, and the counts; never the data. */
@@ -109,7 +113,9 @@ export interface PersonalDataRepository {
    * ids and qualification, its opportunities' landing page, qualification and attribution, its
    * messages' text and details, its consent evidence, the data of its events; cancels their pending
    * deliveries; clears their attempts' errors and response prefixes; drops the provider message ids
-   * and their delivery reports; clears other contacts' `possibleDuplicateOf` pointing to it. Then
+   * and their delivery reports; clears other contacts' `possibleDuplicateOf` pointing to it. Agent
+   * runs, tasks and `agent.run.completed` events whose JSON holds the contact's id (a capability's
+   * input naming it) lose their inputs, outputs and errors, or their data. Then
    * stores `suppression` (when given) and `record` with the counts it returns.
    */
   erase(

@@ -1,4 +1,5 @@
 import type { ContactRecord } from "../ports/records.js";
+import type { TraceEntry } from "../ports/capability-records.js";
 import type { ErasureCounts } from "../ports/storage.js";
 
 /**
@@ -25,6 +26,12 @@ export function erasedContact(
   };
 }
 
+/** A trace entry with what a capability was given and answered dropped: which, when, how it ended stay. */
+export function erasedTraceEntry(entry: TraceEntry): TraceEntry {
+  const { input: _input, output: _output, error: _error, ...kept } = entry;
+  return { ...kept, input: null };
+}
+
 /** Zero of every kind, for an adapter to count an erasure into. */
 export function noErasureCounts(): ErasureCounts {
   return {
@@ -38,5 +45,7 @@ export function noErasureCounts(): ErasureCounts {
     deliveriesCancelled: 0,
     attempts: 0,
     deliveryReports: 0,
+    agentRuns: 0,
+    tasks: 0,
   };
 }

@@ -3,7 +3,7 @@ import type { ContactRecord, EventRecord, MessageRecord } from "../ports/records
 import type { PageCursor, PersonalDataKind, PersonalDataRows, Storage } from "../ports/storage.js";
 import type { ContractSection, Fixtures, Seed } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
-import { erasedContact } from "../privacy/erased-rows.js";
+import { erasedContact, erasedTraceEntry } from "../privacy/erased-rows.js";
 
 const w = webhookFixtures();
 
@@ -122,6 +122,49 @@ async function seedPerson(storage: Storage, f: Fixtures, seedWorkspace: Seed, ov
     error: null,
     responseBodyPrefix: `{"echo":"${contact.name}"}`,
   });
+  // An agent renamed them: the trace, the task a policy opened and the run's event name them by id.
+  const entry = (contactId: string) => ({
+    capability: "contacts.update",
+    input: { contact_id: contactId, name: contact.name },
+    outcome: "ok" as const,
+    output: { ok: true },
+    startedAt: f.at(6000),
+    durationMs: 3,
+  });
+  const run = {
+    id: f.id(),
+    workspaceId,
+    agentId: "sales-bot",
+    actorId: null,
+    status: "completed" as const,
+    startedAt: f.at(6000),
+    completedAt: f.at(6001),
+  };
+  const runs = {
+    naming: { ...run, trace: [entry(contact.id)] },
+    other: { ...run, id: f.id(), trace: [entry(duplicate.id)] },
+  };
+  for (const r of Object.values(runs)) await storage.agentRuns.insert(r);
+  const task = {
+    id: f.id(),
+    workspaceId,
+    kind: "policy_review" as const,
+    status: "open" as const,
+    title: "Review contacts.update",
+    reason: "writes need a person",
+    capability: "contacts.update",
+    input: { contact_id: contact.id, phone: contact.phoneE164 },
+    actorId: null,
+    agentId: "sales-bot",
+    createdAt: f.at(6002),
+  };
+  await storage.tasks.insert(task);
+  const runEvent: EventRecord = w.event(workspaceId, {
+    type: "agent.run.completed",
+    created: f.at(6003),
+    data: { run_id: runs.naming.id, agent_id: "sales-bot", trace: runs.naming.trace },
+  });
+  await storage.events.append(runEvent);
   const stored = (await storage.contacts.get(workspaceId, contact.id))!;
   return {
     workspaceId,
@@ -134,6 +177,9 @@ async function seedPerson(storage: Storage, f: Fixtures, seedWorkspace: Seed, ov
     messages,
     event,
     deliveries: { sent, pending },
+    runs,
+    task,
+    runEvent,
   };
 }
 
@@ -243,10 +289,12 @@ function personalDataContract(storage: () => Storage, f: Fixtures, seedWorkspace
         outbound: 1,
         messages: 5,
         consent: 1,
-        events: 1,
+        events: 2,
         deliveriesCancelled: 1,
         attempts: 1,
         deliveryReports: 1,
+        agentRuns: 1,
+        tasks: 1,
       });
       expect(await s.contacts.get(workspaceId, id)).toEqual(erasedContact(p.contact, at));
       const { possibleDuplicateOf, ...unflagged } = p.duplicate;
@@ -286,6 +334,20 @@ function personalDataContract(storage: () => Storage, f: Fixtures, seedWorkspace
       const [attempt] = await s.webhookAttempts.listByDeliveries([p.deliveries.sent.id]);
       expect(attempt).toMatchObject({ statusCode: 200, error: null });
       expect(attempt!.responseBodyPrefix ?? null).toBeNull();
+      expect(await s.agentRuns.get(workspaceId, p.runs.naming.id)).toEqual({
+        ...p.runs.naming,
+        trace: p.runs.naming.trace.map(erasedTraceEntry),
+      });
+      expect((await s.agentRuns.get(workspaceId, p.runs.naming.id))!.trace[0]).toEqual({
+        capability: "contacts.update",
+        input: null,
+        outcome: "ok",
+        startedAt: f.at(6000),
+        durationMs: 3,
+      });
+      expect(await s.agentRuns.get(workspaceId, p.runs.other.id)).toEqual(p.runs.other);
+      expect(await s.tasks.get(workspaceId, p.task.id)).toEqual({ ...p.task, input: {} });
+      expect(await s.events.get(p.runEvent.id)).toEqual({ ...p.runEvent, data: { erased_at: at } });
       expect(await s.personalData.findSuppression(workspaceId, { phoneHash: suppression.phoneHash })).toEqual(
         suppression,
       );

@@ -15,8 +15,8 @@ export function sendOnce(h: LeadHarness, lead: unknown) {
 /**
  * One person as Vitrina comes to hold them: two leads (payload, metadata, qualification, a landing
  * page with their email), their welcome (its thread message names them), an opt-out asked for with
- * a note, an inbound message with a caption, and an event naming them with a sent delivery whose
- * receiver echoed their name and a pending one. `needles` are the strings no table may hold after
+ * a note, an inbound message with a caption, an event naming them with a sent delivery whose
+ * receiver echoed their name and a pending one, and an agent run that set their name. `needles` are the strings no table may hold after
  * their erasure.
  */
 export async function seedPerson(h: LeadHarness, options: { optOut?: boolean } = {}) {
@@ -40,6 +40,19 @@ export async function seedPerson(h: LeadHarness, options: { optOut?: boolean } =
   if (options.optOut !== false)
     await h.vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: phone, note: `no más, ${word}` });
   await addConversationAndEvent(storage, workspace.id, contactId, { name, word, tag });
+  // An agent corrected their name: its run's trace (and the run's event) hold the name it was given.
+  const run = h.vitrina.capabilities.startRun({
+    principal: { workspaceId: workspace.id, scopes: ["customers:write"] },
+    agentId: "sales-bot",
+  });
+  const renamed = await run.invoke(
+    "contacts.update",
+    { contact_id: contactId, name },
+    { idempotencyKey: `rename-${tag}` },
+  );
+  if ((renamed.output as { ok?: boolean }).ok !== true)
+    throw new Error(`contacts.update failed: ${JSON.stringify(renamed.output)}`);
+  await run.complete();
   return {
     tag,
     phone,
