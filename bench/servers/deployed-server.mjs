@@ -38,6 +38,8 @@ async function startVitrina() {
   const logger = pino({ level: "info" }, pino.destination({ dest: logFile, sync: false }));
   const env = {
     ...(onPostgres ? { DATABASE_URL: process.env.DATABASE_URL, VITRINA_DB_SCHEMA: schema } : {}),
+    // Unset in `pnpm bench` (the default pool); set to compare pool sizes on the same configuration.
+    ...(process.env.VITRINA_DB_POOL_SIZE && { VITRINA_DB_POOL_SIZE: process.env.VITRINA_DB_POOL_SIZE }),
     VITRINA_DATA_DIR: join(workDir, "data"),
     VITRINA_SECRET_KEY: randomBytes(32).toString("base64"),
     WHATSAPP_ACCESS_TOKEN: "bench-access-token",

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -253,6 +253,50 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(ledger[0]).toMatch(/opted out\s*console\s*owner@example\.com[\s\S]*note: Phoned on Monday/);
     expect(await page.getByRole("button", { name: "Opt out on request" }).count()).toBe(0);
     await check(page, "contact-opted-out");
+    await page.context().close();
+  });
+
+  it("Contact data request: an owner downloads everything held about the person, then erases them; a member can't", async () => {
+    const { contact } = await seedWhatsAppThread(server.vitrina.storage, server.workspaceId, {
+      now: new Date(),
+      name: "Ignacio Valdivia",
+      phone: "+56922220002",
+      inbound: "Quiero borrar mis datos, por favor",
+    });
+    const member = await signIn("member");
+    await member.goto(`${server.url}/console/contacts/${contact.id}`);
+    expect(await member.locator("#export-link").count()).toBe(0);
+    expect(await member.locator("main").textContent()).toContain("Only an owner or admin can export or erase");
+    const refused = await member.request.get(`${server.url}/console/contacts/${contact.id}/export`, {
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(403);
+    await member.context().close();
+
+    const page = await signIn("owner");
+    await page.goto(`${server.url}/console/contacts/${contact.id}`);
+    await check(page, "contact-data-request");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#export-link").click()]);
+    expect(download.suggestedFilename()).toBe(`contact-${contact.id}.json`);
+    const exported = JSON.parse(await readFile((await download.path())!, "utf8"));
+    expect(exported).toMatchObject({
+      format: "vitrina.personal-data",
+      version: 1,
+      contact: { name: "Ignacio Valdivia" },
+    });
+    expect(exported.messages.map((m: { content: string }) => m.content)).toContain(
+      "Quiero borrar mis datos, por favor",
+    );
+
+    await page.getByRole("button", { name: "Erase this person" }).click();
+    // The box must be ticked first: the browser refuses the form without it.
+    expect(page.url()).toBe(`${server.url}/console/contacts/${contact.id}`);
+    await page.getByLabel("I understand this can't be undone").check();
+    await page.getByRole("button", { name: "Erase this person" }).click();
+    await page.waitForURL(`${server.url}/console/contacts/${contact.id}?notice=erased`);
+    expect(await page.getByRole("status").textContent()).toContain("Erased");
+    expect(await page.locator("main").textContent()).not.toContain("Ignacio Valdivia");
+    await check(page, "contact-erased");
     await page.context().close();
   });
 

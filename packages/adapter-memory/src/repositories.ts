@@ -8,6 +8,7 @@ import { createContactRepositories, flaggedIfEmailKnown } from "./contact-reposi
 import { appendAndFanOut, createWebhookRepositories } from "./webhook-repositories.js";
 import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
+import { createPersonalDataRepository } from "./personal-data-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
 import { createAdminRepositories } from "./admin-repositories.js";
 import { createWhatsAppRepositories, withDelivery } from "./whatsapp-repositories.js";
@@ -108,9 +109,12 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
         state.outbound.insert(outbound, undo);
         return true;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent, phoneHash) {
         if (state.connectors.peek(lead.connectorId)?.secretVersion !== secretVersion) return false;
         if (state.contacts.holds("phone", contact) || state.leads.holds("source", lead)) return false;
+        const suppressed = (e: { workspaceId: string; phoneHash: string | null }) =>
+          e.workspaceId === contact.workspaceId && e.phoneHash === phoneHash;
+        if (phoneHash !== undefined && state.suppressions.count(suppressed) > 0) return false;
         state.contacts.insert(flaggedIfEmailKnown(state, contact), undo);
         state.leads.insert(lead, undo);
         state.opportunities.insert(opportunity, undo);
@@ -234,5 +238,6 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     ...createWebhookRepositories(state, undo),
     ...createRetentionRepository(state, undo),
     ...createWhatsAppRepositories(state, undo),
+    ...createPersonalDataRepository(state, undo),
   });
 }

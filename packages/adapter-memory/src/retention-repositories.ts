@@ -17,6 +17,8 @@ export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pi
     new Set(state.webhookDeliveries.filter((d) => !doomed(d)).map((d) => d.eventId));
   const unredacted = (before: string) =>
     state.leads.filter((l) => l.payloadRedactedAt === undefined && l.receivedAt < before);
+  const unredactedMessages = (before: string) =>
+    state.messages.filter((m) => m.contentRedactedAt === undefined && m.createdAt < before);
 
   return {
     retention: {
@@ -45,9 +47,17 @@ export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pi
           state.leads.replace({ ...lead, payload: { redacted_at: redactedAt }, payloadRedactedAt: redactedAt }, undo);
         return leads.length;
       },
+      async redactMessageTexts(before, limit, redactedAt) {
+        const messages = unredactedMessages(before)
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+          .slice(0, limit);
+        for (const { details: _details, ...message } of messages)
+          state.messages.replace({ ...message, content: "", contentRedactedAt: redactedAt }, undo);
+        return messages.length;
+      },
       async countEligible(cutoffs: RetentionCutoffs): Promise<RetentionCounts> {
         const before = cutoffs.deliveriesFinishedBefore;
-        const counts: RetentionCounts = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0 };
+        const counts: RetentionCounts = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0, messageTexts: 0 };
         if (before !== null) {
           const doomed = state.webhookDeliveries.filter((d) => finishedBefore(d, before));
           counts.deliveries = doomed.length;
@@ -56,6 +66,8 @@ export function createRetentionRepository(state: MemoryState, undo: UndoLog): Pi
           counts.events = state.events.count((e) => e.created < before && !delivered.has(e.id));
         }
         if (cutoffs.leadsReceivedBefore !== null) counts.leadPayloads = unredacted(cutoffs.leadsReceivedBefore).length;
+        if (cutoffs.messagesCreatedBefore !== null)
+          counts.messageTexts = unredactedMessages(cutoffs.messagesCreatedBefore).length;
         return counts;
       },
     },

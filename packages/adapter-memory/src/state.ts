@@ -25,6 +25,8 @@ import type {
   WebhookDeliveryRecord,
   WebhookSubscriptionRecord,
   WhatsAppChannelRecord,
+  ErasureRecord,
+  SuppressionEntry,
 } from "@vitrina/core/storage";
 import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
@@ -109,6 +111,9 @@ export function createMemoryState() {
       { status: (d) => d.status },
     ),
     webhookAttempts: new MemoryTable<WebhookAttemptRecord>((a) => a.id),
+    // Keyed by position: several erasures may keep entries for the same hashes.
+    suppressions: new MemoryTable<SuppressionEntry & { key: string }>((e) => e.key),
+    erasures: new MemoryTable<ErasureRecord>((e) => e.id),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

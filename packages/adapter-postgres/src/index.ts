@@ -20,6 +20,7 @@ import { conversationRepositories } from "./repositories/conversations.js";
 import { leadRepositories } from "./repositories/leads.js";
 import { outboundRepository } from "./repositories/outbound.js";
 import { retentionRepository } from "./repositories/retention.js";
+import { personalDataRepository } from "./repositories/personal-data.js";
 import { oauthRepositories } from "./repositories/oauth.js";
 import { workspaceRepositories } from "./repositories/workspaces.js";
 import { commerceRepositories } from "./repositories/commerce.js";
@@ -107,6 +108,7 @@ function repositories(q: Queryable, s: string, queued: DeliveriesQueued, mode: S
     ...retentionRepository(mapped, s),
     ...adminRepositories(mapped, s),
     ...whatsappRepositories(mapped, s),
+    ...personalDataRepository(mapped, s),
   };
 }
 

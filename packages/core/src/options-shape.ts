@@ -135,6 +135,7 @@ const optionShapes: Record<string, Shape> = {
     fields({
       deliveriesDays: { kinds: ["number"], literals: [null] },
       leadPayloadsDays: { kinds: ["number"], literals: [null] },
+      messageTextDays: { kinds: ["number"], literals: [null] },
       batchSize: "number",
       intervalMs: "number",
       timeBudgetMs: "number",

@@ -3,6 +3,8 @@ import type { CapabilityPolicy } from "./capabilities/policies.js";
 import { wholeNumberOption } from "./capabilities/whole-number-option.js";
 import { createConnectorService } from "./connectors/connector-service.js";
 import { createContactService } from "./contacts/contact-service.js";
+import { createPrivacyService } from "./privacy/privacy-service.js";
+import { suppressionHasher } from "./privacy/suppression-hash.js";
 import { leadIntakeRoute } from "./leads/lead-intake-route.js";
 import { createRouter, type Handler, type Route } from "./http/router.js";
 import { resolveMount, type MountOptions } from "./http/mount.js";
@@ -248,6 +250,8 @@ export function createVitrina(options: VitrinaOptions) {
   const workspaces = createWorkspaceService({ storage, clock, ids });
   const connectors = createConnectorService({ storage, secretBox, clock, ids });
   const contacts = createContactService({ storage, clock, ids });
+  const suppression = suppressionHasher(secretBox);
+  const privacy = createPrivacyService({ storage, clock, ids, logger, hasher: suppression });
   checkLeadIntakeLimits(options.leadIntake);
   const verifier = createLeadSignatureVerifier({
     connectors: storage.connectors,
@@ -266,6 +270,7 @@ export function createVitrina(options: VitrinaOptions) {
     firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
     verticals: options.leadIntake?.verticals ?? defaultVerticals,
     consentClockSkewMs: options.leadIntake?.consentClockSkewMs,
+    suppression,
   });
 
   const oauth =
@@ -339,7 +344,7 @@ export function createVitrina(options: VitrinaOptions) {
     apiKeys: createApiKeyAdmin({ storage, clock, ids }),
     members: createMemberAdmin({ storage, clock }),
     whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
-    contacts: createContactAdmin({ contacts, clock }),
+    contacts: createContactAdmin({ contacts, privacy, clock }),
   };
 
   // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
@@ -394,6 +399,7 @@ export function createVitrina(options: VitrinaOptions) {
           webhooks: outbox.subscriptions,
           sendTestDelivery,
           contacts,
+          privacy,
           whatsappChannels,
         })),
     ...(options.rest?.enabled === true
@@ -428,6 +434,7 @@ export function createVitrina(options: VitrinaOptions) {
       channels: channelCache,
       maxBodyBytes: options.whatsapp?.maxBodyBytes ?? DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
       firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
+      suppression,
     }),
     leadIntakeRoute({
       intake: leads,
@@ -475,6 +482,8 @@ export function createVitrina(options: VitrinaOptions) {
     workspaces,
     connectors,
     contacts,
+    /** A person's data on request: find, export (streamed JSON), erase (also under `/v1/contacts`). */
+    privacy,
     capabilities,
     leads,
     apiKeys,

@@ -135,10 +135,13 @@ const expected: Record<string, string[]> = {
     "UNSTORABLE_TEXT_REASON",
     "assertStorableText",
     "deliveryStatusOf",
+    "erasedContact",
+    "erasedTraceEntry",
     "fannedOutDelivery",
     "findUnstorableText",
     "isStorableText",
     "mergeDelivery",
+    "noErasureCounts",
   ],
   "@vitrina/core/http": [
     "DEFAULT_MAX_JSON_DEPTH",

@@ -34,6 +34,16 @@ async function seedOldRecords() {
     await s.leads.insertIfNew(
       f.lead(workspace.id, connector.id, { contactId: contact.id, receivedAt: "2020-01-01T00:00:00.000Z" }),
     );
+    const conversation = f.conversation(workspace.id, contact.id);
+    await s.conversations.insert(conversation);
+    await s.messages.insert({
+      id: "msg_old",
+      workspaceId: workspace.id,
+      conversationId: conversation.id,
+      sender: "contact",
+      content: "un texto antiguo",
+      createdAt: "2020-01-01T00:00:00.000Z",
+    });
     await s.events.append({
       id: "evt_old",
       workspaceId: workspace.id,
@@ -77,7 +87,7 @@ async function seedOldRecords() {
 describe("vitrina cleanup", () => {
   it("counts with --dry-run, then removes, per kind; lead payloads only when configured", async () => {
     await seedOldRecords();
-    const kept = { deliveriesDays: 30, leadPayloadsDays: null };
+    const kept = { deliveriesDays: 30, leadPayloadsDays: null, messageTextDays: null };
     expect(await cleanup({ "dry-run": true })).toMatchObject({
       attempts: 2,
       deliveries: 1,
@@ -101,8 +111,14 @@ describe("vitrina cleanup", () => {
     expect(await cleanup({})).toMatchObject({
       deliveries: 0,
       leadPayloads: 1,
-      settings: { deliveriesDays: null, leadPayloadsDays: 365 },
+      messageTexts: 0,
+      settings: { deliveriesDays: null, leadPayloadsDays: 365, messageTextDays: null },
     });
+
+    process.env.VITRINA_RETENTION_MESSAGE_TEXT_DAYS = "90";
+    expect(await cleanup({ "dry-run": true })).toMatchObject({ messageTexts: 1, settings: { messageTextDays: 90 } });
+    expect(await cleanup({})).toMatchObject({ messageTexts: 1, leadPayloads: 0 });
+    expect(await cleanup({})).toMatchObject({ messageTexts: 0 });
   }, 60_000);
 
   it("refuses a retention setting that is not a number of days or keep", async () => {

@@ -1,7 +1,7 @@
 /**
  * Webhook signing schemes and rolling secret rotation. Existing subscriptions keep Vitrina's scheme
  * (the column default, a constant, so adding it rewrites nothing); a rotation's replaced secret
- * stays sealed like the current one. Version 15 is another migration's: versions only need to grow.
+ * stays sealed like the current one.
  */
 export const migration016 = (s: string): string[] => [
   `ALTER TABLE ${s}.webhook_subscriptions

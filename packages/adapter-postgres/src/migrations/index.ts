@@ -14,6 +14,7 @@ import { migration011 } from "./011-claim-without-index-change.js";
 import { migration012 } from "./012-resend-retry-cycle.js";
 import { migration013 } from "./013-whatsapp-channel.js";
 import { migration014 } from "./014-console-session-epoch.js";
+import { migration015 } from "./015-personal-data.js";
 import { migration016 } from "./016-webhook-signing.js";
 
 export interface Migration {
@@ -39,6 +40,7 @@ export const migrations: Migration[] = [
   { version: 12, name: "resend-retry-cycle", statements: migration012 },
   { version: 13, name: "whatsapp-channel", statements: migration013 },
   { version: 14, name: "console-session-epoch", statements: migration014 },
+  { version: 15, name: "personal-data", statements: migration015 },
   { version: 16, name: "webhook-signing", statements: migration016 },
 ];
 

@@ -3,7 +3,7 @@ import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, json, many, one, placeholders } from "../rows.js";
 import { deliveryField, joinDelivery } from "./whatsapp.js";
 
-const toConversation = (r: any): ConversationRecord => ({
+export const toConversation = (r: any): ConversationRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   contactId: r.contact_id,
@@ -14,7 +14,7 @@ const toConversation = (r: any): ConversationRecord => ({
   updatedAt: iso(r.updated_at),
 });
 
-const toMessage = (r: any): MessageRecord => ({
+export const toMessage = (r: any): MessageRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   conversationId: r.conversation_id,
@@ -25,6 +25,7 @@ const toMessage = (r: any): MessageRecord => ({
   ...(r.reply_to != null && { replyTo: r.reply_to }),
   ...(r.details != null && { details: r.details }),
   ...deliveryField(r),
+  ...(r.content_redacted_at != null && { contentRedactedAt: iso(r.content_redacted_at) }),
   createdAt: iso(r.created_at),
 });
 

@@ -5,7 +5,7 @@ import { CONTACT_COLUMNS, contactValues, oldestWithEmail } from "./contacts.js";
 import { outboundValues } from "./outbound.js";
 import { LEDGER_COLUMNS, ledgerValues } from "./whatsapp.js";
 
-const toLead = (r: any): LeadEventRecord => ({
+export const toLead = (r: any): LeadEventRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   connectorId: r.connector_id,
@@ -48,7 +48,7 @@ const opportunityValues = (o: OpportunityRecord) => [
   o.createdAt,
 ];
 
-const toOpportunity = (r: any): OpportunityRecord => ({
+export const toOpportunity = (r: any): OpportunityRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   contactId: r.contact_id,
@@ -91,14 +91,15 @@ const insertsFromLead = (s: string, first: number) => {
 
 /**
  * The text of `registerNewPerson`'s statement (its parameters: contactValues' first 12,
- * leadValues, opportunityValues, outboundValues, then the secret version, $46). $15 is the lead's
- * connector_id.
+ * leadValues, opportunityValues, outboundValues, then the secret version, $46, and the phone's
+ * keyed hash, $47, null for no suppression check). $15 is the lead's connector_id.
  */
 const newPersonStatement = (s: string, withConsent: boolean) => `WITH contact AS (
      INSERT INTO ${s}.contacts (${CONTACT_COLUMNS})
      SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::float8, $8::float8, $9::jsonb, $10::timestamptz, $11::timestamptz,
        $12::timestamptz, ${oldestWithEmail(s, 2, 5)}
      WHERE EXISTS (SELECT 1 FROM ${s}.connectors WHERE id = $15 AND secret_version = $46::int)
+       AND NOT EXISTS (SELECT 1 FROM ${s}.suppressions WHERE workspace_id = $2 AND phone_hash = $47::text)
      ON CONFLICT ON CONSTRAINT contacts_phone_key DO NOTHING RETURNING id
    ), lead AS (
      INSERT INTO ${s}.lead_events (${LEAD_COLUMNS})
@@ -108,13 +109,13 @@ const newPersonStatement = (s: string, withConsent: boolean) => `WITH contact AS
      withConsent
        ? `, consent AS (
      INSERT INTO ${s}.consent_ledger (${LEDGER_COLUMNS})
-     SELECT $47, $48, $49, $50, $51, $52, $53::jsonb, $54::timestamptz, $55::timestamptz, $56 FROM lead
+     SELECT $48, $49, $50, $51, $52, $53, $54::jsonb, $55::timestamptz, $56::timestamptz, $57 FROM lead
    )`
        : ""
    }
    SELECT count(*)::int AS registered FROM lead`;
 const newPersonText = textPerSchema((s) => newPersonStatement(s, false));
-/** `registerNewPerson`'s statement that also appends the lead's consent evidence to the ledger ($47–$56). */
+/** `registerNewPerson`'s statement that also appends the lead's consent evidence to the ledger ($48–$57). */
 const newPersonWithConsentText = textPerSchema((s) => newPersonStatement(s, true));
 
 export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositories, "leads" | "opportunities"> {
@@ -144,7 +145,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
         );
         return rows[0]?.registered === 1;
       },
-      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent) {
+      async registerNewPerson(contact, lead, opportunity, outbound, secretVersion, consent, phoneHash) {
         // One statement, no transaction: the contact's insert drives the lead's, which drives the
         // other two, so a phone that already has a contact (DO NOTHING: no row; a concurrent insert
         // of it is waited for) or a connector whose secret was rotated since (no row from the
@@ -159,6 +160,7 @@ export function leadRepositories(q: Queryable, s: string): Pick<StorageRepositor
           ...opportunityValues(opportunity),
           ...outboundValues(outbound),
           secretVersion,
+          phoneHash ?? null,
           ...(consent === undefined ? [] : ledgerValues(consent)),
         ];
         try {

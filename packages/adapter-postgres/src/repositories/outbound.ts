@@ -6,7 +6,7 @@ import { toContact } from "./contacts.js";
 import { deliveryField, joinDelivery } from "./whatsapp.js";
 import type { DeliveriesQueued } from "../notifications.js";
 
-const toOutbound = (r: any): OutboundMessageRecord => ({
+export const toOutbound = (r: any): OutboundMessageRecord => ({
   id: r.id,
   workspaceId: r.workspace_id,
   leadEventId: r.lead_event_id,

@@ -17,6 +17,7 @@ export function retentionRepository(q: Queryable, s: string): Pick<StorageReposi
     `SELECT e.id FROM ${s}.events e WHERE e.created < $1
        AND NOT EXISTS (SELECT 1 FROM ${s}.webhook_deliveries d WHERE d.event_id = e.id${deliveryFilter})`;
   const unredactedLeads = `SELECT id FROM ${s}.lead_events WHERE payload_redacted_at IS NULL AND received_at < $1`;
+  const unredactedMessages = `SELECT id FROM ${s}.messages WHERE content_redacted_at IS NULL AND created_at < $1`;
   const count = async (text: string, params: unknown[]) =>
     (await one(q, `SELECT count(*) AS n FROM (${text}) x`, params, (r) => num(r.n))) ?? 0;
 
@@ -50,8 +51,16 @@ export function retentionRepository(q: Queryable, s: string): Pick<StorageReposi
         );
         return affected(result);
       },
-      async countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore }) {
-        const counts = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0 };
+      async redactMessageTexts(before, limit, redactedAt) {
+        const result = await q.query(
+          `UPDATE ${s}.messages SET content = '', details = NULL, content_redacted_at = $3
+           WHERE id IN (${unredactedMessages} ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+          [before, limit, redactedAt],
+        );
+        return affected(result);
+      },
+      async countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore, messagesCreatedBefore }) {
+        const counts = { attempts: 0, deliveries: 0, events: 0, leadPayloads: 0, messageTexts: 0 };
         if (before !== null) {
           counts.deliveries = await count(finishedDeliveries, [before]);
           counts.attempts = await count(
@@ -65,6 +74,8 @@ export function retentionRepository(q: Queryable, s: string): Pick<StorageReposi
           );
         }
         if (leadsReceivedBefore !== null) counts.leadPayloads = await count(unredactedLeads, [leadsReceivedBefore]);
+        if (messagesCreatedBefore !== null)
+          counts.messageTexts = await count(unredactedMessages, [messagesCreatedBefore]);
         return counts;
       },
     },

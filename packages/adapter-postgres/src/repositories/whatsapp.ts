@@ -41,7 +41,7 @@ export const deliveryField = (r: any) => (r.delivery == null ? {} : { delivery: 
 export const joinDelivery = (s: string, alias: string) =>
   `LEFT JOIN ${s}.delivery_reports d ON d.workspace_id = ${alias}.workspace_id AND d.provider_message_id = ${alias}.provider_message_id`;
 
-const toEntry = (r: any): ConsentLedgerEntry => ({
+export const toEntry = (r: any): ConsentLedgerEntry => ({
   id: r.id,
   workspaceId: r.workspace_id,
   contactId: r.contact_id,

@@ -1,5 +1,7 @@
 import type { ContactService } from "../contacts/contact-service.js";
 import type { Clock } from "../ports/clock.js";
+import type { ErasureRecord } from "../ports/storage.js";
+import type { PrivacyService } from "../privacy/privacy-service.js";
 import { requireManager, type AdminCaller } from "./admin-caller.js";
 import { consentEntryView, contactConsentView, type ConsentEntryView, type ContactConsentView } from "./admin-views.js";
 
@@ -8,8 +10,13 @@ import { consentEntryView, contactConsentView, type ConsentEntryView, type Conta
  * owners and admins record an opt-out asked for off the channel. The ledger names who recorded it:
  * the console user, or the credential's id (an API key's; an OAuth grant's).
  */
-export function createContactAdmin(deps: { contacts: ContactService; clock: Clock }) {
-  const { contacts, clock } = deps;
+export function createContactAdmin(deps: { contacts: ContactService; privacy: PrivacyService; clock: Clock }) {
+  const { contacts, privacy, clock } = deps;
+  /** Who asked, as the erasure record and the logs name them (never the person erased). */
+  const requester = (caller: AdminCaller) =>
+    caller.principal.kind === "console"
+      ? `console:${caller.userId ?? ""}`
+      : `${caller.principal.kind}:${caller.principal.keyId}`;
   return {
     async get(caller: AdminCaller, contactId: string): Promise<ContactConsentView> {
       return contactConsentView(await contacts.get(caller.workspaceId, contactId), clock.now());
@@ -32,6 +39,28 @@ export function createContactAdmin(deps: { contacts: ContactService; clock: Cloc
         ...(note !== undefined && { note }),
       });
       return contactConsentView(contact, clock.now());
+    },
+
+    /** The contact a lookup names (`contact_id`, `phone`, `email` or `whatsapp_user_id`): its id only. */
+    async lookup(caller: AdminCaller, lookup: unknown): Promise<{ contact_id: string }> {
+      requireManager(caller, "look people up for a data request");
+      return { contact_id: (await privacy.find(caller.workspaceId, lookup)).id };
+    },
+
+    /** Everything held about the contact, as one streamed JSON document. */
+    async exportData(caller: AdminCaller, contactId: string): Promise<ReadableStream<Uint8Array>> {
+      requireManager(caller, "export a person's data");
+      return privacy.exportContact(caller.workspaceId, contactId);
+    },
+
+    async erase(caller: AdminCaller, contactId: string): Promise<ErasureRecord> {
+      requireManager(caller, "erase a person's data");
+      return privacy.eraseContact({ workspaceId: caller.workspaceId, contactId, requestedBy: requester(caller) });
+    },
+
+    async erasures(caller: AdminCaller, limit?: number): Promise<{ items: ErasureRecord[] }> {
+      requireManager(caller, "read the erasure record");
+      return { items: await privacy.listErasures(caller.workspaceId, limit) };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { CONSENT_LEDGER_LIMIT } from "../contacts/contact-service.js";
+import { ERASURES_LIMIT } from "../privacy/privacy-service.js";
 import { jsonResponse } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route } from "../http/router.js";
@@ -18,7 +19,24 @@ async function optionalJsonBody(request: Request): Promise<unknown> {
   return readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
 }
 
-/** `/v1/contacts/{id}…`: the contact's consent view, its consent ledger, and an opt-out asked for off the channel. */
+/** The lookup's fields, read from the query string (each at most once: a repeated one is refused). */
+const LOOKUP_FIELDS = ["contact_id", "phone", "email", "whatsapp_user_id"] as const;
+
+function lookupFromQuery(search: URLSearchParams): Record<string, unknown> {
+  const lookup: Record<string, unknown> = {};
+  for (const [name, value] of search) {
+    // Unknown or repeated names reach the strict schema as such and are refused naming the field.
+    lookup[name] = name in lookup ? [lookup[name], value] : value;
+  }
+  return lookup;
+}
+
+/**
+ * `/v1/contacts/{id}…`: the contact's consent view, its consent ledger, an opt-out asked for off
+ * the channel; a person's data on request (owners and admins): `/v1/privacy/lookup` finds the
+ * contact, `/v1/contacts/{id}/export` streams everything held about them, `/v1/contacts/{id}/erase`
+ * erases them, `/v1/privacy/erasures` lists what was erased, by whom and when.
+ */
 export function contactRoutes(options: {
   contacts: ContactAdmin;
   guard: (route: string, handler: AdminHandler) => Route["handler"];
@@ -44,6 +62,43 @@ export function contactRoutes(options: {
       handler: guard("contacts.opt_out", async (caller, request, p) => {
         const { note } = parseContactOptOut(await optionalJsonBody(request));
         return jsonResponse(await contacts.optOut(caller, p.id!, note));
+      }),
+    },
+    {
+      method: "GET",
+      path: "/v1/privacy/lookup",
+      handler: guard("privacy.lookup", async (caller, request) =>
+        jsonResponse(await contacts.lookup(caller, lookupFromQuery(new URL(request.url).searchParams))),
+      ),
+    },
+    {
+      method: "GET",
+      path: "/v1/contacts/:id/export",
+      handler: guard("contacts.export", async (caller, _request, p) => {
+        const body = await contacts.exportData(caller, p.id!);
+        return new Response(body, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            "content-disposition": `attachment; filename="contact-${encodeURIComponent(p.id!)}.json"`,
+            "cache-control": "no-store",
+          },
+        });
+      }),
+    },
+    {
+      method: "POST",
+      path: "/v1/contacts/:id/erase",
+      handler: guard("contacts.erase", async (caller, request, p) => {
+        await optionalJsonBody(request);
+        return jsonResponse(await contacts.erase(caller, p.id!));
+      }),
+    },
+    {
+      method: "GET",
+      path: "/v1/privacy/erasures",
+      handler: guard("privacy.erasures", async (caller, request) => {
+        const limit = queryLimit(new URL(request.url).searchParams, ERASURES_LIMIT);
+        return jsonResponse(await contacts.erasures(caller, limit));
       }),
     },
   ];

@@ -23,6 +23,7 @@ import {
 import { createConsoleSessions } from "./console-session.js";
 import { apiKeyScreens } from "./screens/api-keys.js";
 import { contactScreens } from "./screens/contact.js";
+import type { PrivacyService } from "../privacy/privacy-service.js";
 import { conversationScreens } from "./screens/conversations.js";
 import { integrationScreens } from "./screens/integrations.js";
 import { memberScreens } from "./screens/members.js";
@@ -47,6 +48,7 @@ export function consoleRoutes(deps: {
   webhooks: SubscriptionService;
   sendTestDelivery: ReturnType<typeof createTestDelivery>;
   contacts: ContactService;
+  privacy: PrivacyService;
   whatsappChannels: WhatsAppChannelService;
 }): Route[] {
   const root = `${deps.mount.basePath}${CONSOLE_PATH}`;
@@ -70,7 +72,7 @@ export function consoleRoutes(deps: {
     ...apiKeyScreens({ apiKeys: deps.apiKeys }),
     ...memberScreens({ members: deps.members }),
     ...conversationScreens({ storage: deps.storage, clock: deps.clock }),
-    ...contactScreens({ contacts: deps.contacts, clock: deps.clock }),
+    ...contactScreens({ contacts: deps.contacts, privacy: deps.privacy, clock: deps.clock }),
     ...whatsAppChannelScreens({
       channels: deps.whatsappChannels,
       // The same path the webhook route is mounted at, under the origin and basePath clients reach.

@@ -1,4 +1,4 @@
-import { base64ToBytes, bytesToBase64Url, utf8Bytes } from "./encoding.js";
+import { base64ToBytes, bytesToBase64Url, bytesToHex, utf8Bytes } from "./encoding.js";
 import { VitrinaError } from "../errors.js";
 
 import type { SecretBox } from "../ports/secret-box.js";
@@ -18,7 +18,18 @@ export function createAesGcmSecretBox(key: Uint8Array | string): SecretBox {
     "encrypt",
     "decrypt",
   ]);
+  // HKDF over the same 32 bytes: a derived key reveals nothing about the sealing key, and a new
+  // sealing key gives new derived keys (an erasure's suppression entries then no longer match).
+  const hkdfKey = crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, "HKDF", false, ["deriveBits"]);
   return {
+    async deriveKey(purpose) {
+      const bits = await crypto.subtle.deriveBits(
+        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8Bytes(`vitrina:${purpose}`) },
+        await hkdfKey,
+        256,
+      );
+      return bytesToHex(new Uint8Array(bits));
+    },
     async seal(plaintext) {
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await cryptoKey, utf8Bytes(plaintext));

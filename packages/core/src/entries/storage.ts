@@ -19,3 +19,4 @@ export { CONSENT_WITHDRAWN_REASON, NO_CONSENT_REASON } from "../leads/send-first
 export { fannedOutDelivery } from "../events/fanned-out-delivery.js";
 export { mergeDelivery, deliveryStatusOf } from "../channels/whatsapp/delivery-status.js";
 export { ACCEPTED_BY_PROVIDER } from "../leads/send-first-message.js";
+export { erasedContact, erasedTraceEntry, noErasureCounts } from "../privacy/erased-rows.js";

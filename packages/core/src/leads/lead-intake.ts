@@ -9,6 +9,7 @@ import type {
   OutboundStatus,
   RejectedQualification,
 } from "../ports/records.js";
+import type { SuppressionHasher } from "../privacy/suppression-hash.js";
 import type { Storage } from "../ports/storage.js";
 import { decodeJsonBody, DEFAULT_MAX_JSON_DEPTH } from "../http/read-json.js";
 import { annotateActiveSpan } from "../telemetry/tracing.js";
@@ -47,6 +48,8 @@ export interface LeadIntakeDeps {
   verticals: VerticalDefinitions;
   /** How far ahead of `clock` a consent timestamp may be; later is refused. Default 5 minutes. */
   consentClockSkewMs?: number;
+  /** Hashes the phone for the erasures' suppression entries; absent or null: none are consulted. */
+  suppression?: SuppressionHasher | null;
 }
 
 /** Deep enough for any real CRM payload; deeper is refused before anything stores it. */

@@ -17,6 +17,8 @@ import type { LeadPayload } from "./lead-schema.js";
 import type { QualificationOutcome } from "./qualification.js";
 import { leadContact } from "./lead-contact.js";
 import { leadConsentEntry } from "../consent/record-consent-change.js";
+import { carryOverSuppression } from "../privacy/carry-over-suppression.js";
+import type { SuppressionHasher } from "../privacy/suppression-hash.js";
 
 /** Thrown inside the general path's transaction to roll it back when the lead turns out to be a resend. */
 export class DuplicateLead extends Error {}
@@ -90,10 +92,19 @@ interface LeadIds {
  */
 export async function registerLead(
   storage: Storage,
-  deps: { clock: Clock; ids: IdGenerator; firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs"> },
+  deps: {
+    clock: Clock;
+    ids: IdGenerator;
+    firstMessage?: Pick<FirstMessageOptions, "oncePerContactWithinMs">;
+    suppression?: SuppressionHasher | null;
+  },
   input: LeadToRegister,
 ): Promise<RegisteredLead> {
   const now = deps.clock.now();
+  const phoneHash =
+    deps.suppression == null
+      ? undefined
+      : await deps.suppression.phone(input.workspace.id, input.payload.contact.phone_e164);
   const at = now.toISOString();
   const ids: LeadIds = { lead: deps.ids(), contact: deps.ids(), opportunity: deps.ids(), outbound: deps.ids() };
   const candidate = leadContact({
@@ -124,6 +135,7 @@ export async function registerLead(
       outbound,
       secretVersion,
       ledgerEntry(candidate.id),
+      phoneHash,
     )
   )
     return handedOver === null ? asNewPerson : { lead, outbound, claimed: { contact: candidate, claimed: handedOver } };
@@ -131,7 +143,10 @@ export async function registerLead(
   return storage.transaction(async (tx) => {
     // registerNewPerson checked this in its own step; this path checks it in its transaction.
     if ((await tx.connectors.get(input.connector.id))?.secretVersion !== secretVersion) throw new SignerChanged();
-    const resolved = await tx.contacts.resolveForLead(candidate);
+    const found = await tx.contacts.resolveForLead(candidate);
+    // Under the row lock just taken: an erased person who had opted out stays opted out.
+    const hashes = phoneHash === undefined ? null : { phoneHash, userIdHash: null };
+    const resolved = { ...found, contact: await carryOverSuppression(tx, deps, found.contact, hashes) };
     // The contact row is locked until this transaction ends: the decision below cannot be undercut
     // by an opt-out or by another lead for the same person deciding at the same time.
     const decision = await limitToOneWelcome(

@@ -12,6 +12,8 @@ export interface RetentionOptions {
   deliveriesDays?: number | null;
   /** Lead payloads (personal data) are redacted this long after the lead arrived. Default null: kept. */
   leadPayloadsDays?: number | null;
+  /** Message text (and a message's details) is blanked this long after it was written; the row stays. Default null: kept. */
+  messageTextDays?: number | null;
   /** Rows per statement. Default 500. */
   batchSize?: number;
   /** How often the worker runs retention. Default 3600000 (hourly). */
@@ -36,6 +38,7 @@ export interface RetentionStep {
 export interface RetentionSettings {
   deliveriesDays: number | null;
   leadPayloadsDays: number | null;
+  messageTextDays: number | null;
   batchSize: number;
   intervalMs: number;
   timeBudgetMs: number;
@@ -60,6 +63,7 @@ export function resolveRetention(options: RetentionOptions = {}): RetentionSetti
   const settings: RetentionSettings = {
     deliveriesDays: options.deliveriesDays === undefined ? 30 : options.deliveriesDays,
     leadPayloadsDays: options.leadPayloadsDays ?? null,
+    messageTextDays: options.messageTextDays ?? null,
     batchSize: options.batchSize ?? 500,
     intervalMs: options.intervalMs ?? 3600_000,
     timeBudgetMs: options.timeBudgetMs ?? 60_000,
@@ -67,6 +71,7 @@ export function resolveRetention(options: RetentionOptions = {}): RetentionSetti
   };
   checked(settings.deliveriesDays, "deliveriesDays", true);
   checked(settings.leadPayloadsDays, "leadPayloadsDays", true);
+  checked(settings.messageTextDays, "messageTextDays", true);
   for (const field of ["batchSize", "intervalMs", "timeBudgetMs"] as const) checked(settings[field], field, false);
   settings.batchSize = Math.floor(settings.batchSize);
   return settings;
@@ -77,7 +82,7 @@ const cutoff = (now: Date, days: number | null) =>
 
 /**
  * One retention run: deliveries (attempts first), then events nothing references any more, then
- * lead payloads, then `extraSteps`, each in batches of `batchSize` until a batch comes back short
+ * lead payloads, then message texts, then `extraSteps`, each in batches of `batchSize` until a batch comes back short
  * or the time budget (measured on `clock`) is spent. A dry run only counts.
  *
  * ```ts
@@ -93,10 +98,12 @@ export async function runRetention(
   const now = clock.now();
   const deliveriesBefore = cutoff(now, settings.deliveriesDays);
   const leadsBefore = cutoff(now, settings.leadPayloadsDays);
+  const messagesBefore = cutoff(now, settings.messageTextDays);
   if (options.dryRun) {
     const counts = await storage.retention.countEligible({
       deliveriesFinishedBefore: deliveriesBefore,
       leadsReceivedBefore: leadsBefore,
+      messagesCreatedBefore: messagesBefore,
     });
     return { ...counts, extra: {}, complete: true, dryRun: true };
   }
@@ -105,6 +112,7 @@ export async function runRetention(
     deliveries: 0,
     events: 0,
     leadPayloads: 0,
+    messageTexts: 0,
     extra: {},
     complete: true,
     dryRun: false,
@@ -132,6 +140,13 @@ export async function runRetention(
     await drain(async () => {
       const redacted = await storage.retention.redactLeadPayloads(leadsBefore, limit, now.toISOString());
       report.leadPayloads += redacted;
+      return redacted;
+    });
+  }
+  if (messagesBefore !== null) {
+    await drain(async () => {
+      const redacted = await storage.retention.redactMessageTexts(messagesBefore, limit, now.toISOString());
+      report.messageTexts += redacted;
       return redacted;
     });
   }

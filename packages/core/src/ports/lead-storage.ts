@@ -51,6 +51,12 @@ export interface LeadRepository {
     secretVersion: number,
     /** The lead's consent evidence for the consent ledger, written in the same step (absent without consent). */
     consent?: ConsentLedgerEntry,
+    /**
+     * The keyed hash of `contact.phoneE164` (see `personalData`): `false`, with nothing written, when
+     * the workspace holds a suppression entry for it, checked in the same atomic step; the general
+     * path then applies the suppression under the contact's lock. Absent: no check.
+     */
+    phoneHash?: string,
   ): Promise<boolean>;
   findBySourceId(connectorId: string, sourceLeadId: string): Promise<LeadEventRecord | null>;
   get(id: string): Promise<LeadEventRecord | null>;

@@ -234,6 +234,8 @@ export interface MessageRecord {
   details?: Record<string, unknown>;
   /** The provider's delivery reports for a message we sent, once one arrived. */
   delivery?: DeliveryState;
+  /** Set when retention blanked `content` and `details`; absent while the text is kept. */
+  contentRedactedAt?: string;
   createdAt: string;
 }
 

@@ -19,13 +19,19 @@ export interface RetentionRepository {
    * redacted once.
    */
   redactLeadPayloads(before: string, limit: number, redactedAt: string): Promise<number>;
-  /** What the three methods above would change now with these cutoffs (null: that kind is kept), for a dry run. */
+  /**
+   * Blanks the text (`content` becomes empty) and `details` of messages created before `before` and
+   * sets their `contentRedactedAt`; the message row stays (who wrote when, its delivery). Each once.
+   */
+  redactMessageTexts(before: string, limit: number, redactedAt: string): Promise<number>;
+  /** What the four methods above would change now with these cutoffs (null: that kind is kept), for a dry run. */
   countEligible(cutoffs: RetentionCutoffs): Promise<RetentionCounts>;
 }
 
 export interface RetentionCutoffs {
   deliveriesFinishedBefore: string | null;
   leadsReceivedBefore: string | null;
+  messagesCreatedBefore: string | null;
 }
 
 export interface RetentionCounts {
@@ -33,4 +39,5 @@ export interface RetentionCounts {
   deliveries: number;
   events: number;
   leadPayloads: number;
+  messageTexts: number;
 }

@@ -7,6 +7,7 @@ import type {
   WebhookSubscriptionRepository,
 } from "./webhook-storage.js";
 import type { RetentionRepository } from "./retention-storage.js";
+import type { PersonalDataRepository } from "./personal-data-storage.js";
 import type { ConnectorRepository, WorkspaceRepository } from "./workspace-storage.js";
 import type { ContactRepository } from "./contact-storage.js";
 import type { LeadRepository, OpportunityRepository, OutboundMessageRepository } from "./lead-storage.js";
@@ -35,6 +36,7 @@ export type * from "./retention-storage.js";
 export type * from "./admin-storage.js";
 export type * from "./member-storage.js";
 export type * from "./whatsapp-storage.js";
+export type * from "./personal-data-storage.js";
 
 /**
  * The version of the Storage contract: the `Storage` interface and the behaviour the contract suite
@@ -77,6 +79,11 @@ export type * from "./whatsapp-storage.js";
  * 13: console sign-out is real: `workspaces.getMember` returns the membership's `sessionEpoch` (a new
  *    random one for every new membership, kept by a role change) and `workspaces.endSessions`
  *    replaces it, ending every console session signed in under the old one.
+ * 14: a person's data on request: `personalData` (`exportPage` and `deliveriesOf` read one contact's
+ *    rows page by page; `lockForErasure` and `erase` remove or redact them in one transaction and keep
+ *    a `SuppressionEntry`; `findSuppression`, `listErasures`); `leads.registerNewPerson` takes the
+ *    phone's keyed hash and writes nothing when it is suppressed; `retention.redactMessageTexts`, and
+ *    `RetentionCutoffs` / `RetentionCounts` gain message texts.
  * 15: webhook subscriptions carry a `signatureScheme` (`vitrina` or `standard-webhooks`, set at
  *    insert, never patched) and a rolling rotation: `patch` with `sealedSecret` and
  *    `previousSecretExpiresAt` moves the stored secret to `previousSealedSecret` in the same atomic
@@ -112,6 +119,7 @@ export interface StorageRepositories extends CapabilityRepositories {
   whatsappChannels: WhatsAppChannelRepository;
   deliveryReports: DeliveryReportRepository;
   consentLedger: ConsentLedgerRepository;
+  personalData: PersonalDataRepository;
 }
 
 /** The repositories bound to one open transaction. */

@@ -73,12 +73,17 @@ export function retentionContract(create: () => Promise<Storage>): void {
       const before = f.at(10 * DAY);
 
       expect(
-        await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null }),
+        await storage.retention.countEligible({
+          deliveriesFinishedBefore: before,
+          leadsReceivedBefore: null,
+          messagesCreatedBefore: null,
+        }),
       ).toEqual({
         attempts: 4,
         deliveries: 2,
         events: 3,
         leadPayloads: 0,
+        messageTexts: 0,
       });
       expect(await storage.retention.purgeFinishedDeliveries(before, 1)).toEqual({ deliveries: 1, attempts: 2 });
       expect(await storage.webhookDeliveries.get(workspaceId, succeeded.id)).toBeNull();
@@ -95,12 +100,17 @@ export function retentionContract(create: () => Promise<Storage>): void {
       for (const kept of [e3, e4, fresh]) expect(await storage.events.get(kept.id)).toEqual(kept);
       expect(await storage.webhookDeliveries.get(workspaceId, pending.id)).toEqual(pending);
       expect(
-        await storage.retention.countEligible({ deliveriesFinishedBefore: before, leadsReceivedBefore: null }),
+        await storage.retention.countEligible({
+          deliveriesFinishedBefore: before,
+          leadsReceivedBefore: null,
+          messagesCreatedBefore: null,
+        }),
       ).toEqual({
         attempts: 0,
         deliveries: 0,
         events: 0,
         leadPayloads: 0,
+        messageTexts: 0,
       });
     });
 
@@ -111,8 +121,13 @@ export function retentionContract(create: () => Promise<Storage>): void {
       for (const lead of [old, young]) await storage.leads.insertIfNew(lead);
       const before = f.at(-300 * DAY);
       expect(
-        (await storage.retention.countEligible({ deliveriesFinishedBefore: null, leadsReceivedBefore: before }))
-          .leadPayloads,
+        (
+          await storage.retention.countEligible({
+            deliveriesFinishedBefore: null,
+            leadsReceivedBefore: before,
+            messagesCreatedBefore: null,
+          })
+        ).leadPayloads,
       ).toBe(1);
       expect(await storage.retention.redactLeadPayloads(before, 10, f.at(5))).toBe(1);
       expect(await storage.retention.redactLeadPayloads(before, 10, f.at(6))).toBe(0);

@@ -18,6 +18,7 @@ import type { DirectReader } from "./direct-reader.js";
 import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 import { whatsappContract } from "./contract-whatsapp.js";
+import { personalDataSection } from "./contract-personal-data.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
 export const CONTRACT_SECTIONS: readonly ContractSection[] = [
@@ -45,6 +46,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "retention", run: (c) => retentionContract(c.create) },
   { name: "admin", run: (c) => adminContract(c.storage) },
   { name: "whatsapp", run: (c) => whatsappContract(c.storage, c.f, c.seedWorkspace) },
+  personalDataSection,
   deliveryListenerSection,
   directReadSection,
 ];
@@ -59,6 +61,7 @@ export type ContractSectionName =
   | "lead intake"
   | "admin"
   | "whatsapp"
+  | "personal data"
   | "retention"
   | "delivery notifications"
   | "direct read-back";

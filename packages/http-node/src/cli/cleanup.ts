@@ -17,8 +17,8 @@ function days(value: string | undefined, name: string): number | null | undefine
 
 /**
  * Retention settings shared by the CLI's worker and `cleanup`, from the environment:
- * VITRINA_RETENTION_DELIVERIES_DAYS (default 30) and VITRINA_RETENTION_LEAD_PAYLOADS_DAYS
- * (default keep), each a number of days or `keep`.
+ * VITRINA_RETENTION_DELIVERIES_DAYS (default 30), VITRINA_RETENTION_LEAD_PAYLOADS_DAYS and
+ * VITRINA_RETENTION_MESSAGE_TEXT_DAYS (default keep), each a number of days or `keep`.
  */
 export function retentionFromEnv(env: Record<string, string | undefined>): RetentionOptions {
   const options: RetentionOptions = {};
@@ -26,6 +26,8 @@ export function retentionFromEnv(env: Record<string, string | undefined>): Reten
   const leadPayloads = days(env.VITRINA_RETENTION_LEAD_PAYLOADS_DAYS, "VITRINA_RETENTION_LEAD_PAYLOADS_DAYS");
   if (deliveries !== undefined) options.deliveriesDays = deliveries;
   if (leadPayloads !== undefined) options.leadPayloadsDays = leadPayloads;
+  const messageText = days(env.VITRINA_RETENTION_MESSAGE_TEXT_DAYS, "VITRINA_RETENTION_MESSAGE_TEXT_DAYS");
+  if (messageText !== undefined) options.messageTextDays = messageText;
   return options;
 }
 
@@ -46,7 +48,11 @@ export const cleanupCommand: CliCommand = {
           {
             ...counts,
             ...extra,
-            settings: { deliveriesDays: settings.deliveriesDays, leadPayloadsDays: settings.leadPayloadsDays },
+            settings: {
+              deliveriesDays: settings.deliveriesDays,
+              leadPayloadsDays: settings.leadPayloadsDays,
+              messageTextDays: settings.messageTextDays,
+            },
           },
           null,
           2,

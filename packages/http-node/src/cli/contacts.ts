@@ -11,6 +11,7 @@ import {
   type Flags,
 } from "./command.js";
 import { printList, printRecord } from "./output.js";
+import { eraseAction, exportAction } from "./contacts-privacy.js";
 
 /** What the person at the console typed for the service's fields, to name it in a refusal. */
 const TYPED_AS: Record<string, string> = { phoneE164: "--phone", contactId: "--contact", note: "--note" };
@@ -24,21 +25,30 @@ const MAX_LEDGER_ENTRIES = 200;
  */
 export const contactsCommand: CliCommand = {
   name: "contacts",
-  summary: "opt a contact out of WhatsApp, show a contact's consent ledger",
+  summary: "opt a contact out of WhatsApp, show a contact's consent ledger, export or erase a person's data",
   usage: `vitrina contacts opt-out --workspace <id> (--contact <contactId> | --phone <+E164>) [--note <text>]
-vitrina contacts consent --workspace <id> --contact <contactId> [--limit 1..${MAX_LEDGER_ENTRIES}]`,
+vitrina contacts consent --workspace <id> --contact <contactId> [--limit 1..${MAX_LEDGER_ENTRIES}]
+vitrina contacts export --workspace <id> (--contact <id> | --phone <+E164> | --email <address> | --whatsapp-user-id <id>) [--out <file>]
+vitrina contacts erase --workspace <id> (--contact <id> | --phone <+E164> | --email <address> | --whatsapp-user-id <id>) --yes`,
   flags: {
     workspace: { type: "string" },
     contact: { type: "string" },
     phone: { type: "string" },
     note: { type: "string" },
     limit: { type: "string" },
+    email: { type: "string" },
+    "whatsapp-user-id": { type: "string" },
+    out: { type: "string" },
+    yes: { type: "boolean" },
   },
   prepare(args, flags) {
     const [action] = args;
-    if (action !== "opt-out" && action !== "consent") unknownAction(contactsCommand, action);
+    if (action !== "opt-out" && action !== "consent" && action !== "export" && action !== "erase")
+      unknownAction(contactsCommand, action);
     noExtraArguments(args, 1);
     const workspaceId = required(flags.workspace, "workspace");
+    if (action === "export") return exportAction(workspaceId, flags);
+    if (action === "erase") return eraseAction(workspaceId, flags);
     if (action === "opt-out") return optOut(workspaceId, flags);
     const contactId = required(flags.contact, "contact");
     const limit = positiveInteger(flags.limit, "limit", MAX_LEDGER_ENTRIES);

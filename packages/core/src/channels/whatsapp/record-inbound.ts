@@ -5,6 +5,8 @@ import type { IdGenerator } from "../../ports/ids.js";
 import type { ContactRecord } from "../../ports/records.js";
 import type { Storage, StorageTransaction } from "../../ports/storage.js";
 import { matchKeyword } from "./keywords.js";
+import { carryOverSuppression, suppressionHashes } from "../../privacy/carry-over-suppression.js";
+import type { SuppressionHasher } from "../../privacy/suppression-hash.js";
 import type { OpenedChannel } from "./channel-cache.js";
 import type { InboundItem, PreferenceItem } from "./webhook-payload.js";
 
@@ -12,6 +14,8 @@ export interface InboundDeps {
   storage: Storage;
   clock: Clock;
   ids: IdGenerator;
+  /** Hashes a new sender's phone and user id for the erasures' suppression entries; absent: none consulted. */
+  suppression?: SuppressionHasher | null;
 }
 
 /** What became of one inbound message. */
@@ -72,10 +76,14 @@ export async function recordInboundMessage(
   recordedAt: string,
 ): Promise<InboundOutcome> {
   const workspaceId = channel.record.workspaceId;
+  const hashes = await suppressionHashes(deps.suppression, workspaceId, item);
   return deps.storage.transaction(async (tx) => {
-    const { contact, created } = await tx.contacts.resolveForInbound(
+    const resolved = await tx.contacts.resolveForInbound(
       inboundCandidate(deps, workspaceId, { phoneE164: item.phoneE164, userId: item.userId, name: item.profileName }),
     );
+    const { created } = resolved;
+    // A person Vitrina erased after they opted out, writing again: their new contact starts opted out.
+    const contact = created ? await carryOverSuppression(tx, deps, resolved.contact, hashes) : resolved.contact;
     const outcome = { contactId: contact.id, contactCreated: created };
     if ((await tx.messages.findByProviderId(workspaceId, item.providerMessageId)) !== null)
       return { ...outcome, result: "duplicate", conversationId: null, conversationOpened: false, keyword: null };

@@ -9,12 +9,16 @@ import { seeOther } from "../console-guard.js";
 import { csrfField, dataTable, formatTime, type ScreenContext, screenResponse } from "../console-page.js";
 import { html } from "../html.js";
 import { contactLabel, contactPath, evidenceSummary, serviceWindowLine } from "./whatsapp-format.js";
+import type { PrivacyService } from "../../privacy/privacy-service.js";
 
 /** The ledger rows the page shows; the full history is in the admin API. */
 const LEDGER_ROWS = 50;
 
 /** What the contact page says after a change, by the code its redirect carries (never text from the URL). */
-const NOTICES = { opted_out: "Opt-out recorded: no WhatsApp message is sent to this contact any more." } as const;
+const NOTICES = {
+  opted_out: "Opt-out recorded: no WhatsApp message is sent to this contact any more.",
+  erased: "Erased: this person's data was removed or redacted everywhere Vitrina stored it.",
+} as const;
 
 function consentState(contact: ContactRecord, now: Date) {
   const consent = contact.whatsappConsent;
@@ -89,9 +93,42 @@ function optOutForm(ctx: ScreenContext, contact: ContactRecord, note: string) {
   </form>`;
 }
 
-/** A contact: details, WhatsApp consent state, the consent ledger, and "opt out on request" for owners and admins. */
-export function contactScreens(deps: { contacts: ContactService; clock: Clock }): ScreenRoute[] {
-  const { contacts } = deps;
+/** The data request panel: download everything held about the person, or erase them (owners and admins). */
+function dataRequestPanel(ctx: ScreenContext, contact: ContactRecord) {
+  if (!canManage(ctx)) return html`<p class="muted">Only an owner or admin can export or erase a person's data.</p>`;
+  const path = contactPath(ctx, contact.id);
+  return html`<section class="panel" aria-labelledby="data-request">
+    <h2 id="data-request">Data request</h2>
+    <p>
+      When this person asks what Vitrina holds about them, download it as one JSON file: the contact, consent ledger,
+      leads with their payloads, opportunities, conversations and messages, and the events that named them with their
+      webhook deliveries.
+    </p>
+    <p><a id="export-link" href="${path}/export" download>Download this person's data (JSON)</a></p>
+    <form method="post" action="${path}/erase">
+      ${csrfField(ctx)}
+      <p>
+        Erasing removes or redacts their personal data everywhere Vitrina stored it; counts of what happened stay. It
+        can't be undone. Webhook receivers keep the copies they already received.
+      </p>
+      <label class="inline"
+        ><input type="checkbox" name="confirm" value="yes" required /> I understand this can't be undone</label
+      >
+      <div class="actions"><button class="danger" type="submit">Erase this person</button></div>
+    </form>
+  </section>`;
+}
+
+/**
+ * A contact: details, WhatsApp consent state, the consent ledger, "opt out on request", and a data
+ * request (download everything, erase) for owners and admins.
+ */
+export function contactScreens(deps: {
+  contacts: ContactService;
+  privacy: PrivacyService;
+  clock: Clock;
+}): ScreenRoute[] {
+  const { contacts, privacy } = deps;
 
   async function page(screen: ScreenRequest, extra: { notice?: string; errors?: FieldReason[]; note?: string } = {}) {
     const { caller, ctx, params } = screen;
@@ -112,7 +149,7 @@ export function contactScreens(deps: { contacts: ContactService; clock: Clock })
       <h2>WhatsApp consent</h2>
       ${consentState(contact, deps.clock.now())}
       <h2>Consent ledger</h2>
-      ${ledgerTable(ledger)} ${optOutForm(ctx, contact, extra.note ?? "")}
+      ${ledgerTable(ledger)} ${optOutForm(ctx, contact, extra.note ?? "")} ${dataRequestPanel(ctx, contact)}
       <p><a href="${ctx.root}/conversations">All conversations</a></p>`;
     return screenResponse(ctx, {
       title: `Contact: ${contactLabel(contact)}`,
@@ -142,6 +179,30 @@ export function contactScreens(deps: { contacts: ContactService; clock: Clock })
     return seeOther(`${contactPath(screen.ctx, contactId)}?notice=opted_out`);
   };
 
+  const exportData: ScreenHandler = async (screen) => {
+    requireManager(screen.caller, "export a person's data");
+    const contactId = screen.params.id!;
+    const body = await privacy.exportContact(screen.caller.workspaceId, contactId);
+    screen.logger.info({ contactId, memberRef: screen.memberRef }, "console: contact data exported");
+    return new Response(body, {
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "content-disposition": `attachment; filename="contact-${encodeURIComponent(contactId)}.json"`,
+        "cache-control": "no-store",
+      },
+    });
+  };
+
+  const erase: ScreenHandler = async (screen) => {
+    requireManager(screen.caller, "erase a person's data");
+    const contactId = screen.params.id!;
+    if (field(screen.form!, "confirm") !== "yes")
+      return page(screen, { errors: [{ field: "confirm", reason: "tick the box to confirm the erasure" }] });
+    const requestedBy = `console:${screen.ctx.userId}`;
+    await privacy.eraseContact({ workspaceId: screen.caller.workspaceId, contactId, requestedBy });
+    return seeOther(`${contactPath(screen.ctx, contactId)}?notice=erased`);
+  };
+
   return [
     {
       method: "GET",
@@ -150,5 +211,7 @@ export function contactScreens(deps: { contacts: ContactService; clock: Clock })
       screen: (s) => page(s, { notice: NOTICES[s.url.searchParams.get("notice") as keyof typeof NOTICES] }),
     },
     { method: "POST", path: "/contacts/:id/opt-out", route: "console.contacts.opt_out", screen: optOut },
+    { method: "GET", path: "/contacts/:id/export", route: "console.contacts.export", screen: exportData },
+    { method: "POST", path: "/contacts/:id/erase", route: "console.contacts.erase", screen: erase },
   ];
 }
