@@ -57,8 +57,9 @@ function positiveWholeNumberFrom(
 
 /**
  * PostgreSQL connections the pool opens at most (`VITRINA_DB_POOL_SIZE`). pg's default, 10, stays
- * the default: the LISTEN of an in-process worker no longer takes one of them, and neither the
- * lead path nor the worker holds one across anything but its own statements.
+ * the default: the LISTEN of an in-process worker no longer takes one of them, neither the lead
+ * path nor the worker holds one across anything but its own statements, and on the deployed bench
+ * (`pnpm bench deployed`) a pool of 16 was not faster than 10.
  */
 export const DEFAULT_POOL_SIZE = 10;
 
