@@ -46,28 +46,30 @@ function leadProfile(target) {
   };
 }
 
-/** MCP `tools/call` of the target's tool, one JSON-RPC message per POST, as a stateless client (or one session) sends it. */
-function mcpProfile(target) {
+/** Request i: one JSON-RPC `method` call with `params`, POSTed to the target's path with `headers`. */
+function jsonRpcProfile(target, headers, method, params) {
   const path = new URL(target.url).pathname;
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    authorization: `Bearer ${target.token}`,
-    "mcp-protocol-version": "2025-06-18",
-    ...(target.sessionId ? { "mcp-session-id": target.sessionId } : {}),
-  };
   return (i) => ({
     method: "POST",
     path,
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: i,
-      method: "tools/call",
-      params: { name: target.tool, arguments: target.arguments },
-    }),
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: i, method, params: params(i) }),
   });
 }
+
+/** MCP `tools/call` of the target's tool, one JSON-RPC message per POST, as a stateless client (or one session) sends it. */
+const mcpProfile = (target) =>
+  jsonRpcProfile(
+    target,
+    {
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${target.token}`,
+      "mcp-protocol-version": "2025-06-18",
+      ...(target.sessionId ? { "mcp-session-id": target.sessionId } : {}),
+    },
+    "tools/call",
+    () => ({ name: target.tool, arguments: target.arguments }),
+  );
 
 /** A REST GET of the target's URL (path and query), with the bearer token. */
 function restProfile(target) {
@@ -78,31 +80,14 @@ function restProfile(target) {
 }
 
 /** A2A `SendMessage` of the target's capability and arguments, one data part, as an A2A v1.0 client sends it. */
-function a2aProfile(target) {
-  const path = new URL(target.url).pathname;
-  const headers = {
-    "content-type": "application/json",
-    authorization: `Bearer ${target.token}`,
-    "a2a-version": "1.0",
-  };
-  return (i) => ({
-    method: "POST",
-    path,
-    headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: i,
-      method: "SendMessage",
-      params: {
-        message: {
-          messageId: `bench-${i}`,
-          role: "ROLE_USER",
-          parts: [{ data: { capability: target.capability, input: target.arguments }, mediaType: "application/json" }],
-        },
-      },
-    }),
-  });
-}
+const a2aProfile = (target) =>
+  jsonRpcProfile(target, { authorization: `Bearer ${target.token}`, "a2a-version": "1.0" }, "SendMessage", (i) => ({
+    message: {
+      messageId: `bench-${i}`,
+      role: "ROLE_USER",
+      parts: [{ data: { capability: target.capability, input: target.arguments }, mediaType: "application/json" }],
+    },
+  }));
 
 /** How many people the inbound profile's texts come from: after the first pass, replies in open threads. */
 const WHATSAPP_SENDERS = 1000;

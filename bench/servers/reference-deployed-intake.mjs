@@ -7,10 +7,9 @@
 // in-process worker, with none of a product's rules: a floor, not a competitor.
 // `db` is a pg Pool (named prepared statements) or a PGlite instance (text and parameters).
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import { request } from "undici";
 import { signWebhook } from "@vitrina/client";
-import { commitLeadValues, named, referenceStatements, signedBySecret } from "./reference-postgres-intake.mjs";
+import { commitLeadOn, named, referenceStatements, startSignedLeadServer } from "./reference-postgres-intake.mjs";
 
 /** One statement on `db`: pg takes the named config, PGlite its text and values. */
 const queryOn = (db) =>
@@ -49,71 +48,47 @@ export async function startReferenceDeployedIntake(options) {
     await query(named("reference_record_delivered", recordDelivered, [deliveryId, new Date().toISOString()]));
   }
 
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", async () => {
-      const body = Buffer.concat(chunks);
-      if (!signedBySecret(req, body, secret)) {
-        res.writeHead(401).end();
-        return;
-      }
-      try {
-        const lead = JSON.parse(body.toString("utf8"));
-        const now = new Date().toISOString();
-        const outboundId = randomUUID();
-        const values = commitLeadValues({ workspaceId, connectorId }, lead, body.toString("utf8"), now, outboundId);
-        const { rows } = await query(named("reference_commit_lead", commitLead, values));
-        let delivery = null;
-        if (rows.length > 0) {
-          const sent = JSON.parse(
-            await postJson(
-              `${graphUrl}/v21.0/bench/messages`,
-              JSON.stringify({
-                messaging_product: "whatsapp",
-                to: lead.contact.phone_e164.slice(1),
-                type: "template",
-                template: { name: "vitrina_welcome", language: { code: "es" } },
-              }),
-              { authorization: "Bearer bench" },
-            ),
-          );
-          const answeredAt = new Date().toISOString();
-          const [conversationId, eventId, deliveryId] = [
-            randomUUID(),
-            `evt_${randomUUID().replace(/-/g, "")}`,
-            randomUUID(),
-          ];
-          await query(
-            named("reference_record_sent", recordSent, [
-              outboundId,
-              workspaceId,
-              sent.messages[0].id,
-              answeredAt,
-              conversationId,
-              randomUUID(),
-              eventId,
-              deliveryId,
-              subscriptionId,
-            ]),
-          );
-          delivery = () => deliver(deliveryId, eventId, conversationId, rows[0].contact_id, answeredAt);
-        }
-        const answer = JSON.stringify({
-          accepted: true,
-          duplicate: rows.length === 0,
-          lead_event_id: rows[0]?.id ?? null,
-        });
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
-        res.end(answer);
-        // After the answer, as a worker would: the lead is committed with its delivery queued.
-        await delivery?.();
-      } catch (error) {
-        if (!res.headersSent) res.writeHead(500).end(String(error));
-        else console.error("reference delivery failed:", error);
-      }
-    });
+  return startSignedLeadServer({
+    secret,
+    async register(lead, body) {
+      const { rows, outboundId } = await commitLeadOn(query, commitLead, { workspaceId, connectorId }, lead, body);
+      if (rows.length === 0) return { leadEventId: null };
+      const sent = JSON.parse(
+        await postJson(
+          `${graphUrl}/v21.0/bench/messages`,
+          JSON.stringify({
+            messaging_product: "whatsapp",
+            to: lead.contact.phone_e164.slice(1),
+            type: "template",
+            template: { name: "vitrina_welcome", language: { code: "es" } },
+          }),
+          { authorization: "Bearer bench" },
+        ),
+      );
+      const answeredAt = new Date().toISOString();
+      const [conversationId, eventId, deliveryId] = [
+        randomUUID(),
+        `evt_${randomUUID().replace(/-/g, "")}`,
+        randomUUID(),
+      ];
+      await query(
+        named("reference_record_sent", recordSent, [
+          outboundId,
+          workspaceId,
+          sent.messages[0].id,
+          answeredAt,
+          conversationId,
+          randomUUID(),
+          eventId,
+          deliveryId,
+          subscriptionId,
+        ]),
+      );
+      // After the answer, as a worker would: the lead is committed with its delivery queued.
+      return {
+        leadEventId: rows[0].id,
+        after: () => deliver(deliveryId, eventId, conversationId, rows[0].contact_id, answeredAt),
+      };
+    },
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
 }

@@ -78,8 +78,20 @@ export function referenceStatements(schema, { queueDelivery = false } = {}) {
   return { commitLead, recordSent };
 }
 
+/**
+ * Runs the reference's first statement for `lead` (parsed) and its raw `body` through `query` (one
+ * named statement); resolves `{ rows, outboundId }`: the lead's row (none for a duplicate) and the
+ * id its first message got.
+ */
+export async function commitLeadOn(query, commitLead, ids, lead, body) {
+  const outboundId = randomUUID();
+  const values = commitLeadValues(ids, lead, body, new Date().toISOString(), outboundId);
+  const { rows } = await query(named("reference_commit_lead", commitLead, values));
+  return { rows, outboundId };
+}
+
 /** The values of `commitLead` for `lead` (parsed), its raw `body`, and the id its first message gets. */
-export function commitLeadValues({ workspaceId, connectorId }, lead, body, now, outboundId) {
+function commitLeadValues({ workspaceId, connectorId }, lead, body, now, outboundId) {
   return [
     randomUUID(),
     workspaceId,
@@ -97,9 +109,13 @@ export function commitLeadValues({ workspaceId, connectorId }, lead, body, now, 
   ];
 }
 
-/** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
-export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
-  const { commitLead, recordSent } = referenceStatements(schema);
+/**
+ * A node:http server for signed leads: reads the body, checks the HMAC (401 if wrong), and answers
+ * `{ accepted, duplicate, lead_event_id }` from what `register(lead, bodyText)` resolves to:
+ * `{ leadEventId }` (null for a duplicate) and optionally `after`, run once the answer is written
+ * (the deployed reference's webhook delivery, as a worker would send it). Listening on 127.0.0.1:0.
+ */
+export async function startSignedLeadServer({ secret, register }) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -110,43 +126,45 @@ export async function startReferencePostgresIntake({ pool, schema, workspaceId, 
         return;
       }
       try {
-        const lead = JSON.parse(body.toString("utf8"));
-        const now = new Date().toISOString();
-        const outboundId = randomUUID();
-        const { rows } = await pool.query(
-          named(
-            "reference_commit_lead",
-            commitLead,
-            commitLeadValues({ workspaceId, connectorId }, lead, body.toString("utf8"), now, outboundId),
-          ),
-        );
-        // The send: the bench's Vitrina uses the log transport, which costs nothing either.
-        const answeredAt = new Date().toISOString();
-        if (rows.length > 0) {
-          await pool.query(
-            named("reference_record_sent", recordSent, [
-              outboundId,
-              workspaceId,
-              `wamid.${rows[0].id}`,
-              answeredAt,
-              randomUUID(),
-              randomUUID(),
-              `evt_${randomUUID().replace(/-/g, "")}`,
-            ]),
-          );
-        }
-        const answer = JSON.stringify({
-          accepted: true,
-          duplicate: rows.length === 0,
-          lead_event_id: rows[0]?.id ?? null,
-        });
+        const text = body.toString("utf8");
+        const { leadEventId, after } = await register(JSON.parse(text), text);
+        const answer = JSON.stringify({ accepted: true, duplicate: leadEventId === null, lead_event_id: leadEventId });
         res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
         res.end(answer);
+        await after?.();
       } catch (error) {
-        res.writeHead(500).end(String(error));
+        if (!res.headersSent) res.writeHead(500).end(String(error));
+        else console.error("reference: work after the answer failed:", error);
       }
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return server;
+}
+
+/** Starts the reference on `pool` with Vitrina's schema `schema` (migrated), for one workspace and connector. */
+export async function startReferencePostgresIntake({ pool, schema, workspaceId, connectorId, secret }) {
+  const { commitLead, recordSent } = referenceStatements(schema);
+  return startSignedLeadServer({
+    secret,
+    async register(lead, body) {
+      const query = (config) => pool.query(config);
+      const { rows, outboundId } = await commitLeadOn(query, commitLead, { workspaceId, connectorId }, lead, body);
+      // The send: the bench's Vitrina uses the log transport, which costs nothing either.
+      if (rows.length > 0) {
+        await pool.query(
+          named("reference_record_sent", recordSent, [
+            outboundId,
+            workspaceId,
+            `wamid.${rows[0].id}`,
+            new Date().toISOString(),
+            randomUUID(),
+            randomUUID(),
+            `evt_${randomUUID().replace(/-/g, "")}`,
+          ]),
+        );
+      }
+      return { leadEventId: rows[0]?.id ?? null };
+    },
+  });
 }

@@ -1,10 +1,9 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { emitEvent } from "@vitrina/core/webhooks";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
 import { startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { deliveryAnnouncer } from "../src/notifications.js";
-import { DATABASE_URL, uniqueSchema } from "./support.js";
+import { BEHIND_TRANSACTION_POOLER, DATABASE_URL, fanOutAgainAndRollBack, uniqueSchema } from "./support.js";
 
 /** Every statement a pg Pool runs, with whether it ran inside a checked-out client's BEGIN … COMMIT. */
 function recordingPool(pool: pg.Pool) {
@@ -60,7 +59,11 @@ describe.runIf(DATABASE_URL)("announcing committed deliveries on PostgreSQL", ()
       await pool.end();
     });
     const statements = recordingPool(pool);
-    const storage = postgresStorage(pool, { schema, closeDriver: false });
+    const storage = postgresStorage(pool, {
+      schema,
+      closeDriver: false,
+      ...(BEHIND_TRANSACTION_POOLER && { transactionPooler: true }),
+    });
     const h = await startWebhookHarness({ storage });
     const receiver = await startReceiver();
     closers.push(receiver.close);
@@ -79,17 +82,7 @@ describe.runIf(DATABASE_URL)("announcing committed deliveries on PostgreSQL", ()
     expect(statements.indexOf(notifies(statements)[0]!)).toBeGreaterThan(commitAt);
 
     statements.length = 0;
-    const [created] = await storage.events.listByWorkspace(h.workspace.id, { type: "quote.created" });
-    await expect(
-      storage.transaction(async (tx) => {
-        await emitEvent(
-          tx,
-          { clock: h.clock, ids: () => crypto.randomUUID() },
-          { workspaceId: h.workspace.id, type: "quote.created", data: created!.data as never },
-        );
-        throw new Error("rolled back");
-      }),
-    ).rejects.toThrow("rolled back");
+    await expect(fanOutAgainAndRollBack(storage, h)).rejects.toThrow("rolled back");
     // An event nobody subscribes to queues no delivery, so nothing is announced either.
     await storage.events.append({
       id: `evt_${crypto.randomUUID().replace(/-/g, "")}`,

@@ -1,12 +1,11 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
-import { emitEvent } from "@vitrina/core/webhooks";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { postgresStorage } from "@vitrina/adapter-postgres";
 import { SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { deliveriesChannel } from "../src/notifications.js";
-import { DATABASE_URL, backends, openTestStorage } from "./support.js";
+import { DATABASE_URL, backends, fanOutAgainAndRollBack, openTestStorage } from "./support.js";
 
 /** A second storage on the same database and schema, as another process would open it. */
 async function secondStorage(
@@ -54,17 +53,7 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
     expect(notified).toBe(1);
 
     // The same event again, fanned out to a delivery inside a transaction that then fails.
-    const [created] = await first.storage.events.listByWorkspace(h.workspace.id, { type: "quote.created" });
-    await expect(
-      first.storage.transaction(async (tx) => {
-        await emitEvent(
-          tx,
-          { clock: h.clock, ids: () => crypto.randomUUID() },
-          { workspaceId: h.workspace.id, type: "quote.created", data: created!.data as never },
-        );
-        throw new Error("rolled back");
-      }),
-    ).rejects.toThrow("rolled back");
+    await expect(fanOutAgainAndRollBack(first.storage, h)).rejects.toThrow("rolled back");
     // A committed one after it: when its notification arrives, a rolled-back one would have too.
     await h.quote();
     await waitForNotification(1);

@@ -9,8 +9,16 @@ import pg from "pg";
 import { migrate, postgresStorage, type PostgresStorageOptions } from "@vitrina/adapter-postgres";
 import { createVitrina, silentLogger, type Storage, type VitrinaOptions } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
+import { emitEvent } from "@vitrina/core/webhooks";
 
 export const DATABASE_URL = process.env.DATABASE_URL;
+
+/**
+ * `VITRINA_DB_POOLER=transaction`: DATABASE_URL is a PgBouncer in transaction mode (as managed
+ * PostgreSQL often hands out connections), so the suites' storages run without named prepared
+ * statements or LISTEN, as `storageFromEnv` sets them up there.
+ */
+export const BEHIND_TRANSACTION_POOLER = process.env.VITRINA_DB_POOLER === "transaction";
 
 // Where PGlite was installed from names its version (pnpm's store path does), so a cached data
 // directory never outlives the PGlite that wrote it.
@@ -87,7 +95,12 @@ export async function openTestStorage(backend: "PGlite" | "PostgreSQL", options:
   }
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
   await migrate(pool, { schema });
-  const storage = postgresStorage(pool, { ...options, schema, closeDriver: false });
+  const storage = postgresStorage(pool, {
+    ...(BEHIND_TRANSACTION_POOLER && { transactionPooler: true }),
+    ...options,
+    schema,
+    closeDriver: false,
+  });
   return {
     db: pool,
     schema,
@@ -135,4 +148,23 @@ export async function waitsOnALock(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return false;
+}
+
+/**
+ * Emits the workspace's first `quote.created` again inside a transaction that then throws "rolled
+ * back": a fan-out to its subscriptions that never commits (for tests of what a rollback announces).
+ */
+export async function fanOutAgainAndRollBack(
+  storage: Storage,
+  h: { workspace: { id: string }; clock: { now(): Date } },
+): Promise<never> {
+  const [created] = await storage.events.listByWorkspace(h.workspace.id, { type: "quote.created" });
+  return storage.transaction(async (tx) => {
+    await emitEvent(
+      tx,
+      { clock: h.clock as never, ids: () => crypto.randomUUID() },
+      { workspaceId: h.workspace.id, type: "quote.created", data: created!.data as never },
+    );
+    throw new Error("rolled back");
+  });
 }
