@@ -1,5 +1,10 @@
 import { ConflictError, type StorageRepositories } from "@vitrina/core";
-import { fannedOutDelivery, type EventRecord, type WebhookDeliveryRecord } from "@vitrina/core/storage";
+import {
+  fannedOutDelivery,
+  type EventRecord,
+  type WebhookAttemptRecord,
+  type WebhookDeliveryRecord,
+} from "@vitrina/core/storage";
 import type { MemoryState } from "./state.js";
 import type { UndoLog } from "./table.js";
 
@@ -35,6 +40,27 @@ export function appendAndFanOut(
     state.webhookDeliveries.insert(delivery, undo);
     return delivery;
   });
+}
+
+/**
+ * `completeClaims`' health write for one recorded attempt: the newest attempt wins, a success
+ * clears `failingSince`, a failure sets it when not set (see WebhookDeliveryRepository.completeClaims).
+ */
+function recordHealth(state: MemoryState, undo: UndoLog, subscriptionId: string, attempt: WebhookAttemptRecord) {
+  const subscription = state.webhookSubscriptions.get(subscriptionId);
+  if (subscription === null) return;
+  if ((subscription.lastAttemptAt ?? null) !== null && subscription.lastAttemptAt! > attempt.attemptedAt) return;
+  const failed = attempt.error !== null;
+  state.webhookSubscriptions.replace(
+    {
+      ...subscription,
+      lastAttemptAt: attempt.attemptedAt,
+      lastAttemptStatusCode: attempt.statusCode,
+      lastAttemptError: attempt.error,
+      failingSince: failed ? (subscription.failingSince ?? attempt.attemptedAt) : null,
+    },
+    undo,
+  );
 }
 
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);
@@ -73,7 +99,9 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
     },
     webhookSubscriptions: {
       async insert(subscription) {
-        state.webhookSubscriptions.insert(subscription, undo);
+        // Health is written by completeClaims only; a new subscription starts with none.
+        const health = { failingSince: null, lastAttemptAt: null, lastAttemptStatusCode: null, lastAttemptError: null };
+        state.webhookSubscriptions.insert({ ...subscription, ...health }, undo);
       },
       async get(workspaceId, id) {
         return inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
@@ -84,10 +112,17 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async listEnabledForEvent(workspaceId, eventType) {
         return enabledSubscribers(state, workspaceId, eventType);
       },
-      async patch(workspaceId, id, { onlyIfEnabled, onlyIfUrl, previousSecretExpiresAt, ...changes }) {
+      async patch(
+        workspaceId,
+        id,
+        { onlyIfEnabled, onlyIfUrl, onlyIfFailingSince, previousSecretExpiresAt, ...changes },
+      ) {
         const current = inWorkspace(state.webhookSubscriptions.get(id), workspaceId);
         if (current === null || (onlyIfEnabled === true && !current.enabled)) return null;
         if (onlyIfUrl !== undefined && current.url !== onlyIfUrl) return null;
+        const failingSince = current.failingSince ?? null;
+        if (onlyIfFailingSince !== undefined && (failingSince === null || failingSince > onlyIfFailingSince))
+          return null;
         const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
         // A new secret either rolls (the stored one stays as the previous) or replaces at once.
         const rotation =
@@ -97,7 +132,9 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
                 previousSealedSecret: previousSecretExpiresAt === undefined ? null : current.sealedSecret,
                 previousSecretExpiresAt: previousSecretExpiresAt ?? null,
               };
-        const next = { ...current, ...given, ...rotation };
+        // A re-enable starts the endpoint's health afresh.
+        const reset = changes.enabled === true && !current.enabled ? { failingSince: null } : {};
+        const next = { ...current, ...given, ...rotation, ...reset };
         state.webhookSubscriptions.replace(next, undo);
         return next;
       },
@@ -154,7 +191,10 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
           // The lease too, not only the worker: the same worker may have claimed the row again.
           if (current === null || current.leasedBy !== workerId || current.leaseUntil !== leaseUntil) return false;
           state.webhookDeliveries.replace({ ...current, ...outcome, leaseUntil: null, leasedBy: null }, undo);
-          if (attempt !== undefined) state.webhookAttempts.insert(attempt, undo);
+          if (attempt !== undefined) {
+            state.webhookAttempts.insert(attempt, undo);
+            recordHealth(state, undo, current.subscriptionId, attempt);
+          }
           return true;
         });
       },
@@ -183,12 +223,66 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
         return { pending: pending.length, oldestDueAt: due[0] ?? null };
       },
       async listBySubscription(subscriptionId, options) {
-        const rows = state.webhookDeliveries.filter((d) => d.subscriptionId === subscriptionId).sort(newestFirst);
-        const start =
-          options.startingAfter === undefined ? 0 : rows.findIndex((d) => d.id === options.startingAfter) + 1;
-        // An unknown cursor yields an empty page rather than restarting from the top.
-        if (options.startingAfter !== undefined && start === 0) return [];
-        return rows.slice(start, start + Math.max(0, options.limit));
+        const rows = state.webhookDeliveries
+          .filter(
+            (d) =>
+              d.subscriptionId === subscriptionId &&
+              (options.status === undefined || d.status === options.status) &&
+              (options.eventType === undefined || d.eventType === options.eventType) &&
+              (options.eventId === undefined || d.eventId === options.eventId),
+          )
+          .sort(newestFirst);
+        const limit = Math.max(0, options.limit);
+        const cursorId = options.startingAfter ?? options.endingBefore;
+        if (cursorId === undefined) return rows.slice(0, limit);
+        // The cursor need not match the filters; an unknown one yields an empty page rather than the top.
+        const cursor = state.webhookDeliveries.get(cursorId);
+        if (cursor === null || cursor.subscriptionId !== subscriptionId) return [];
+        if (options.startingAfter !== undefined) return rows.filter((d) => newestFirst(d, cursor) > 0).slice(0, limit);
+        const newer = rows.filter((d) => newestFirst(d, cursor) < 0);
+        return newer.slice(Math.max(0, newer.length - limit));
+      },
+      async requeueFailed(workspaceId, subscriptionId, { since, limit, now, retryUntil }) {
+        const failed = state.webhookDeliveries
+          .filter(
+            (d) =>
+              d.workspaceId === workspaceId &&
+              d.subscriptionId === subscriptionId &&
+              d.status === "failed" &&
+              d.createdAt >= since,
+          )
+          .sort(oldestFirst);
+        const requeued = failed.slice(0, Math.max(0, limit)).map((d) => {
+          const next = {
+            ...d,
+            status: "pending" as const,
+            nextAttemptAt: now,
+            retryUntil,
+            attemptsBeforeResend: d.attemptCount,
+            leaseUntil: null,
+            leasedBy: null,
+          };
+          state.webhookDeliveries.replace(next, undo);
+          return next;
+        });
+        return { requeued, more: failed.length > requeued.length };
+      },
+      async attemptCounts(workspaceId, subscriptionIds, since) {
+        const wanted = new Set(subscriptionIds);
+        const counts = new Map<string, { subscriptionId: string; attempts: number; succeeded: number }>();
+        const deliveries = new Map(
+          state.webhookDeliveries
+            .filter((d) => d.workspaceId === workspaceId && wanted.has(d.subscriptionId))
+            .map((d) => [d.id, d.subscriptionId]),
+        );
+        for (const a of state.webhookAttempts.filter((a) => deliveries.has(a.deliveryId) && a.attemptedAt >= since)) {
+          const subscriptionId = deliveries.get(a.deliveryId)!;
+          const count = counts.get(subscriptionId) ?? { subscriptionId, attempts: 0, succeeded: 0 };
+          count.attempts++;
+          if (a.error === null) count.succeeded++;
+          counts.set(subscriptionId, count);
+        }
+        return [...counts.values()];
       },
     },
     webhookAttempts: {

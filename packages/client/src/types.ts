@@ -160,6 +160,16 @@ export interface PolicyBlockedData {
   actor_id: string | null;
 }
 
+export interface WebhookEndpointDisabledData {
+  subscription_id: string;
+  /** `failing`: every attempt failed for the auto-disable period; `gone`: the receiver answered 410. */
+  trigger: "failing" | "gone";
+  disabled_reason: string;
+  /** The first attempt of the run of failures that ended in the disable. */
+  failing_since: string | null;
+  disabled_at: string;
+}
+
 /** `data` per event type. */
 export interface WebhookEventDataMap {
   "conversation.started": ConversationStartedData;
@@ -170,6 +180,7 @@ export interface WebhookEventDataMap {
   "payment.succeeded": PaymentSucceededData;
   "agent.run.completed": AgentRunCompletedData;
   "policy.blocked": PolicyBlockedData;
+  "webhook_endpoint.disabled": WebhookEndpointDisabledData;
 }
 
 export interface WebhookEnvelope<T extends WebhookEventType = WebhookEventType> {

@@ -6,7 +6,7 @@ import type { WebhookEnvelope, WebhookEvent, WebhookEventDataMap, WebhookEventTy
 // assertions are checked by `pnpm typecheck` (tsc reads this file): a field added, renamed or
 // made nullable in core's event schemas fails the build until the client says the same.
 describe("client wire types", () => {
-  it("name exactly core's eight event types", () => {
+  it("name exactly core's event types", () => {
     expectTypeOf<WebhookEventType>().toEqualTypeOf<EventType>();
   });
 
@@ -19,6 +19,9 @@ describe("client wire types", () => {
     expectTypeOf<WebhookEventDataMap["payment.succeeded"]>().toEqualTypeOf<EventData<"payment.succeeded">>();
     expectTypeOf<WebhookEventDataMap["agent.run.completed"]>().toEqualTypeOf<EventData<"agent.run.completed">>();
     expectTypeOf<WebhookEventDataMap["policy.blocked"]>().toEqualTypeOf<EventData<"policy.blocked">>();
+    expectTypeOf<WebhookEventDataMap["webhook_endpoint.disabled"]>().toEqualTypeOf<
+      EventData<"webhook_endpoint.disabled">
+    >();
   });
 
   it("narrow data on the event type", () => {

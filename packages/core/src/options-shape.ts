@@ -75,6 +75,7 @@ const optionShapes: Record<string, Shape> = {
     fetch: "function",
     send: "function",
     secretRotationGraceSeconds: "number",
+    autoDisableAfterMs: orFalse("number"),
     externalWorker: "boolean",
   }),
   quotes: fields({ vatRate: { kinds: ["number", "function"] } }),

@@ -46,6 +46,7 @@ import { createConversationService } from "./conversations/conversation-service.
 import { createQuoteService, defaultVatRate, type VatRate } from "./commerce/quote-service.js";
 import { createOrderService } from "./commerce/order-service.js";
 import { webhookRoutes } from "./webhooks/webhook-routes.js";
+import { webhookEndpointRoutes } from "./webhooks/endpoint-routes.js";
 import { createTestDelivery } from "./webhooks/test-delivery.js";
 import { adminRoutes } from "./admin/admin-routes.js";
 import { createContactAdmin } from "./admin/contact-admin.js";
@@ -383,6 +384,7 @@ export function createVitrina(options: VitrinaOptions) {
       maxAgeSeconds: 3600,
     }),
     ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery, oauthElsewhere }),
+    ...webhookEndpointRoutes({ service: outbox.subscriptions, authenticate, oauthElsewhere }),
     // The admin API (connectors, API keys, members, the WhatsApp channel, contacts' consent) under the same authenticator as the webhook API.
     ...adminRoutes({ storage, authenticate, mount, ...admin, oauthElsewhere }),
     // The web console over the same admin services, signed in by the embedder's hook.

@@ -19,6 +19,8 @@ const makesDeliveryDue: Record<keyof WebhookDeliveryRepository, boolean> = {
   completeClaims: false,
   outboxStats: false,
   listBySubscription: false,
+  requeueFailed: true,
+  attemptCounts: false,
 };
 
 /** A Storage whose delivery methods do nothing, to watch only what the wrapper adds. */

@@ -28,4 +28,5 @@ export const toAttempt = (r: any): WebhookAttemptRecord => ({
   durationMs: num(r.duration_ms),
   error: r.error,
   responseBodyPrefix: r.response_body_prefix ?? null,
+  requestHeaders: r.request_headers ?? null,
 });

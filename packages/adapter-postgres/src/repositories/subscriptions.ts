@@ -28,6 +28,10 @@ export const toSubscription = (r: any): WebhookSubscriptionRecord => ({
   disabledReason: r.disabled_reason,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
+  failingSince: isoOrNull(r.failing_since ?? null),
+  lastAttemptAt: isoOrNull(r.last_attempt_at ?? null),
+  lastAttemptStatusCode: r.last_attempt_status_code ?? null,
+  lastAttemptError: r.last_attempt_error ?? null,
 });
 
 const subscriptionValues = (x: WebhookSubscriptionRecord) => [
@@ -110,6 +114,8 @@ export function subscriptionRepositories(
         // change is re-checked on the row it committed, so a 410's disable can't land on a new URL.
         // A rolling rotation reads the secret it replaces from the row being updated (the right-hand
         // sides see the row before this SET), so a concurrent rotation is never written back stale.
+        // A re-enable clears failing_since (judged on that same row: only a disabled one resets), and
+        // an auto-disable's onlyIfFailingSince is re-checked on the newest row like the others.
         one(
           q,
           `UPDATE ${s}.webhook_subscriptions SET url = COALESCE($3, url), events = COALESCE($4::jsonb, events),
@@ -117,8 +123,10 @@ export function subscriptionRepositories(
                WHEN $12::timestamptz IS NULL THEN NULL ELSE sealed_secret END,
              previous_secret_expires_at = CASE WHEN $5::text IS NULL THEN previous_secret_expires_at ELSE $12::timestamptz END,
              sealed_secret = COALESCE($5, sealed_secret), enabled = COALESCE($6, enabled),
-             disabled_reason = CASE WHEN $7::boolean THEN $8 ELSE disabled_reason END, updated_at = $9
+             disabled_reason = CASE WHEN $7::boolean THEN $8 ELSE disabled_reason END, updated_at = $9,
+             failing_since = CASE WHEN $6::boolean AND NOT enabled THEN NULL ELSE failing_since END
            WHERE workspace_id = $1 AND id = $2 AND (NOT $10::boolean OR enabled) AND ($11::text IS NULL OR url = $11)
+             AND ($13::timestamptz IS NULL OR failing_since <= $13::timestamptz)
            RETURNING *`,
           [
             workspaceId,
@@ -133,6 +141,7 @@ export function subscriptionRepositories(
             c.onlyIfEnabled === true,
             c.onlyIfUrl ?? null,
             c.sealedSecret === undefined ? null : (c.previousSecretExpiresAt ?? null),
+            c.onlyIfFailingSince ?? null,
           ],
           toSubscription,
         ),

@@ -83,6 +83,16 @@ export const eventDataSchemas = {
     agent_id: id.nullable(),
     actor_id: id.nullable().describe("user on whose behalf the agent acted, when known"),
   }),
+  // Emitted by the outbox (webhooks/endpoint-disable.ts, gone-receiver.ts) in the disable's own transaction.
+  "webhook_endpoint.disabled": z.strictObject({
+    subscription_id: id,
+    trigger: z
+      .enum(["failing", "gone"])
+      .describe("failing: every attempt failed for webhooks.autoDisableAfterMs; gone: a 410"),
+    disabled_reason: z.string().min(1),
+    failing_since: timestamp.nullable().describe("the first attempt of the run of failures that ended in the disable"),
+    disabled_at: timestamp,
+  }),
 } satisfies Record<EventType, z.ZodType>;
 
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;

@@ -1,4 +1,4 @@
-/** The eight event types a subscriber can choose (spec "Events"). */
+/** The event types a subscriber can choose: the spec's eight ("Events"), then our own. */
 export const EVENT_TYPES = [
   "conversation.started",
   "conversation.escalated",
@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   "payment.succeeded",
   "agent.run.completed",
   "policy.blocked",
+  "webhook_endpoint.disabled",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

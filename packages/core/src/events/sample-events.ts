@@ -84,6 +84,13 @@ export function sampleEventData<T extends EventType>(type: T, id: (kind: string)
       agent_id: "agent_sales",
       actor_id: null,
     },
+    "webhook_endpoint.disabled": {
+      subscription_id: id("whs"),
+      trigger: "failing",
+      disabled_reason: "failed every delivery attempt for 5 days",
+      failing_since: new Date(now.getTime() - 5 * 86_400_000).toISOString(),
+      disabled_at: iso,
+    },
   };
   return samples[type];
 }

@@ -88,8 +88,13 @@ export type * from "./personal-data-storage.js";
  *    insert, never patched) and a rolling rotation: `patch` with `sealedSecret` and
  *    `previousSecretExpiresAt` moves the stored secret to `previousSealedSecret` in the same atomic
  *    step; `sealedSecret` alone clears the previous one.
+ * 16: endpoint health and recovery: `completeClaims` updates each attempted subscription's
+ *    `failingSince` and `lastAttempt*` in the same atomic step; `patch` honours `onlyIfFailingSince`
+ *    and clears `failingSince` when it re-enables; attempts keep `requestHeaders`;
+ *    `listBySubscription` filters (status, event type, event id) and pages both ways
+ *    (`endingBefore`); `webhookDeliveries.requeueFailed` and `attemptCounts`.
  */
-export const STORAGE_CONTRACT_VERSION = 15;
+export const STORAGE_CONTRACT_VERSION = 16;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;

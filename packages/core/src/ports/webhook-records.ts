@@ -41,6 +41,16 @@ export interface WebhookSubscriptionRecord {
   disabledReason: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Endpoint health, written only by `completeClaims` (storage contract 16); absent reads as null.
+   * `failingSince`: when the first attempt of the current unbroken run of failures was made (null
+   * while the last attempt succeeded, before any attempt, and after a re-enable).
+   */
+  failingSince?: string | null;
+  /** The newest recorded attempt's time, HTTP status (null when no answer came) and error (null on success). */
+  lastAttemptAt?: string | null;
+  lastAttemptStatusCode?: number | null;
+  lastAttemptError?: string | null;
 }
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed";
@@ -90,4 +100,9 @@ export interface WebhookAttemptRecord {
    * Optional for stores written before it existed: absent reads as null.
    */
   responseBodyPrefix?: string | null;
+  /**
+   * The request headers the attempt was sent with, signatures redacted (storage contract 16);
+   * absent or null for attempts recorded before.
+   */
+  requestHeaders?: Record<string, string> | null;
 }

@@ -40,6 +40,12 @@ export interface SubscriptionPatch {
    * while that attempt was in flight, the new URL is another receiver and stays enabled.
    */
   onlyIfUrl?: string;
+  /**
+   * Change nothing unless the subscription's `failingSince` is set and at or before this time,
+   * checked in the same statement (an auto-disable must not land after a success cleared it).
+   * Separately, `enabled: true` on a disabled subscription clears `failingSince` in the same step.
+   */
+  onlyIfFailingSince?: string;
   updatedAt: string;
 }
 
@@ -112,6 +118,25 @@ export interface OutboxStats {
   oldestDueAt: string | null;
 }
 
+/** Which deliveries of one subscription a history page holds, and where it starts. */
+export interface DeliveryListOptions {
+  limit: number;
+  /** Older than this delivery (the next page down). */
+  startingAfter?: string;
+  /** Newer than this delivery (the page above); ignored with `startingAfter`. */
+  endingBefore?: string;
+  status?: WebhookDeliveryRecord["status"];
+  eventType?: string;
+  eventId?: string;
+}
+
+/** Attempts to one subscription since a time, for its success rate. */
+export interface AttemptCount {
+  subscriptionId: string;
+  attempts: number;
+  succeeded: number;
+}
+
 export interface WebhookDeliveryRepository {
   /** Fails with `conflict` when (eventId, subscriptionId) already has a delivery. */
   insert(delivery: WebhookDeliveryRecord): Promise<void>;
@@ -140,6 +165,12 @@ export interface WebhookDeliveryRepository {
    * order, whether each was recorded. A delivery appears at most once per call. The worker batches
    * completions that finish while an earlier batch is being written, so under load the outbox
    * costs one statement per batch rather than one per delivery.
+   *
+   * Each recorded attempt also updates its subscription's health in the same step (contract 16):
+   * unless a newer attempt is already recorded there, `lastAttempt*` become this attempt's, and
+   * `failingSince` is cleared by a success, or set by a failure when not set yet (to the first
+   * failure after the batch's last success). Subscriptions are locked in id order, so two batches
+   * touching the same subscriptions can't deadlock.
    */
   completeClaims(completions: readonly ClaimCompletion[]): Promise<boolean[]>;
   /**
@@ -154,11 +185,26 @@ export interface WebhookDeliveryRepository {
    * readers, so it must stay one cheap query (PostgreSQL: the partial index on pending rows).
    */
   outboxStats(now: string): Promise<OutboxStats>;
-  /** Newest first (createdAt, then id), strictly after the cursor delivery when `startingAfter` is given. */
-  listBySubscription(
+  /**
+   * Newest first (createdAt, then id), only those matching every filter given: strictly older than
+   * the `startingAfter` delivery, or else strictly newer than the `endingBefore` one (then the
+   * `limit` newer ones closest to it, still answered newest first). An unknown cursor: empty page.
+   */
+  listBySubscription(subscriptionId: string, options: DeliveryListOptions): Promise<WebhookDeliveryRecord[]>;
+  /**
+   * Recovery: makes up to `limit` failed deliveries of the subscription created at or after `since`
+   * due at `now` again, oldest first, each with a fresh retry cycle as `reschedule` gives it, in one
+   * atomic step that re-checks `failed` on every row it writes: two concurrent calls never requeue
+   * the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`, then a conditional `UPDATE`). `more`
+   * says failed deliveries since `since` were left for another call.
+   */
+  requeueFailed(
+    workspaceId: string,
     subscriptionId: string,
-    options: { limit: number; startingAfter?: string },
-  ): Promise<WebhookDeliveryRecord[]>;
+    options: { since: string; limit: number; now: string; retryUntil: string },
+  ): Promise<{ requeued: WebhookDeliveryRecord[]; more: boolean }>;
+  /** Attempts made at or after `since` to each of these subscriptions, and how many succeeded; absent when none. */
+  attemptCounts(workspaceId: string, subscriptionIds: string[], since: string): Promise<AttemptCount[]>;
 }
 
 export interface WebhookAttemptRepository {

@@ -10,6 +10,7 @@ import { webhookContract } from "./contract-webhooks.js";
 import { webhookGuardContract } from "./contract-webhook-guards.js";
 import { webhookSigningContract } from "./contract-webhook-signing.js";
 import { webhookResendContract } from "./contract-webhook-resend.js";
+import { endpointHealthContract } from "./contract-endpoint-health.js";
 import { retentionContract } from "./contract-retention.js";
 import { basicsSection } from "./contract-basics.js";
 import { deliveryListenerSection, directReadSection } from "./contract-direct-read.js";
@@ -32,6 +33,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
       webhookGuardContract(c.storage, c.f, c.seedWorkspace);
       webhookResendContract(c.storage, c.f, c.seedWorkspace);
       webhookSigningContract(c.storage, c.f, c.seedWorkspace);
+      endpointHealthContract(c.storage, c.f, c.seedWorkspace);
     },
   },
   { name: "bad input", run: (c) => inputContract(c.storage) },

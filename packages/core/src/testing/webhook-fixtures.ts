@@ -87,6 +87,10 @@ export function webhookFixtures() {
       disabledReason: null,
       createdAt: at(),
       updatedAt: at(),
+      failingSince: null,
+      lastAttemptAt: null,
+      lastAttemptStatusCode: null,
+      lastAttemptError: null,
       ...over,
     }),
     delivery: (

@@ -71,6 +71,12 @@ function signalingDeliveries(deliveries: WebhookDeliveryRepository, onWrite: () 
     completeClaims: (...args) => deliveries.completeClaims(...args),
     outboxStats: (...args) => deliveries.outboxStats(...args),
     listBySubscription: (...args) => deliveries.listBySubscription(...args),
+    attemptCounts: (...args) => deliveries.attemptCounts(...args),
+    requeueFailed: async (...args) => {
+      const recovered = await deliveries.requeueFailed(...args);
+      onWrite();
+      return recovered;
+    },
     insert: async (...args) => {
       await deliveries.insert(...args);
       onWrite();

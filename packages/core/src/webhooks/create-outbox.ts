@@ -15,6 +15,8 @@ import { retryPolicyFrom } from "./retry-options.js";
 import type { DestinationPolicy, HostResolver } from "./ssrf-guard.js";
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ROTATION_GRACE_SECONDS } from "./subscription-input.js";
 import { createSubscriptionService } from "./subscription-service.js";
+import { autoDisableAfterMs } from "./endpoint-disable.js";
+import { createEndpointService } from "./endpoint-service.js";
 
 export interface WebhookOptions {
   /** Accept `http://` and deliver to loopback receivers (127.0.0.1, ::1, localhost). Demos and tests only. */
@@ -54,6 +56,12 @@ export interface WebhookOptions {
    * 604800 (7 days); default 86400 (24 hours).
    */
   secretRotationGraceSeconds?: number;
+  /**
+   * Disable a subscription whose every delivery attempt has failed for this many milliseconds (its
+   * `failing_since` is that old), record why, and emit `webhook_endpoint.disabled`. Re-enabling it
+   * starts afresh. Default 432000000 (5 days); `false` never disables on failures (a 410 still does).
+   */
+  autoDisableAfterMs?: number | false;
   /**
    * Deliveries run in another process (`vitrina worker`): don't warn when a subscription is
    * created and no worker was started in this one. Default false.
@@ -138,6 +146,7 @@ export function createOutbox(deps: {
     resolveHost: options.resolveHost,
   };
   const limits = deliveryLimits(options);
+  const disableAfterMs = autoDisableAfterMs(options.autoDisableAfterMs);
   const dispatcher = createOutboxDispatcher({
     storage,
     secretBox: deps.secretBox,
@@ -149,6 +158,7 @@ export function createOutbox(deps: {
     retry: retryPolicyFrom(options.retry),
     headerPrefix: deps.headerPrefix,
     ...limits,
+    autoDisableAfterMs: disableAfterMs,
   });
   const observeOutbox = createOutboxGauges(
     { outboxStats: (now) => deps.storage.webhookDeliveries.outboxStats(now) },
@@ -168,6 +178,12 @@ export function createOutbox(deps: {
     rotationGraceSeconds: rotationGraceSeconds(options),
     logger: deps.logger,
   });
+  const endpoints = createEndpointService({
+    storage,
+    clock: deps.clock,
+    logger: deps.logger,
+    autoDisableAfterMs: disableAfterMs,
+  });
   // A subscription answered 201 while nothing will ever deliver to it is the quickstart trap
   // (`serve(handler)` alone): say so once, at the moment it starts to matter.
   let workerStarted = false;
@@ -178,6 +194,8 @@ export function createOutbox(deps: {
     runningWorkers: (): readonly OutboxWorker[] => [...running],
     subscriptions: {
       ...subscriptions,
+      // Health, recovery and one delivery in full (endpoint-service.ts): the same `vitrina.webhooks`.
+      ...endpoints,
       async create(...args: Parameters<typeof subscriptions.create>) {
         const created = await subscriptions.create(...args);
         if (!workerStarted && !warned) {

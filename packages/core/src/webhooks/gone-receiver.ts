@@ -1,6 +1,6 @@
 import type { Logger } from "../ports/logger.js";
-import type { ClaimCompletion, DeliveryOutcome, Storage } from "../ports/storage.js";
-import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
+import type { ClaimCompletion, DeliveryOutcome, Storage, StorageTransaction } from "../ports/storage.js";
+import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
 
 export const GONE_REASON = "receiver answered 410 Gone";
 
@@ -13,6 +13,8 @@ export interface GoneAttempt {
   /** The completion to write with that outcome. */
   completion(outcome: DeliveryOutcome): ClaimCompletion;
   at: string;
+  /** Runs in the disable's transaction when this attempt disabled the subscription (emits `webhook_endpoint.disabled`). */
+  onDisabled?(tx: StorageTransaction, disabled: WebhookSubscriptionRecord): Promise<unknown>;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function recordGoneAttempt(storage: Storage, logger: Logger, gone: 
         leaseLost = true;
         throw new Error("the delivery's lease was lost: the 410 is left to its new holder");
       }
+      if (written !== null) await gone.onDisabled?.(tx, written);
     });
   } catch (error) {
     // Flagged rather than matched: an adapter may wrap what its transaction rethrows.

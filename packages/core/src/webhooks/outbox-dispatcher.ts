@@ -14,6 +14,9 @@ import { GONE_REASON, recordGoneAttempt } from "./gone-receiver.js";
 import { nextAttemptAt, type RetryPolicy } from "./retry-policy.js";
 import { checkDestination, type DestinationPolicy } from "./ssrf-guard.js";
 import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
+import { disableIfFailingTooLong } from "./endpoint-disable.js";
+import { redactedHeaders } from "./sent-headers.js";
+import { emitEvent } from "../events/emit-event.js";
 
 export interface DispatcherOptions {
   storage: Storage;
@@ -33,6 +36,8 @@ export interface DispatcherOptions {
   concurrency: number;
   /** Of those, at most this many to one subscription, so a hanging receiver can't take every slot. */
   perSubscriptionConcurrency: number;
+  /** Disable a subscription whose every attempt failed for this long (`webhooks.autoDisableAfterMs`); null: never. */
+  autoDisableAfterMs?: number | null;
 }
 
 /** A delivery that can't be attempted and never will be: it ends `failed` without an attempt. */
@@ -209,6 +214,19 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       );
   }
 
+  /** After a recorded failure: disables the endpoint once it has failed every attempt for the period (endpoint-disable.ts). */
+  async function autoDisable({ delivery, subscription }: ClaimedDelivery): Promise<void> {
+    const afterMs = options.autoDisableAfterMs ?? null;
+    if (afterMs === null || subscription === null) return;
+    await disableIfFailingTooLong(options, { subscription, deliveryId: delivery.id, afterMs }).catch((error: unknown) =>
+      // The next failure tries again: the check reads the claim's copy, which still says failing.
+      options.logger.error(
+        { ...idsOf(delivery), error: describeError(error) },
+        "auto-disabling a failing webhook subscription failed; retried after its next failed attempt",
+      ),
+    );
+  }
+
   /**
    * Subscriptions whose receiver answered 410 and whose disable is not written yet (with how many
    * such writes are under way): `claim` counts each as full, so nothing more is claimed for it.
@@ -246,6 +264,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
             durationMs: result.durationMs,
             error: result.error,
             responseBodyPrefix: result.responseBodyPrefix,
+            requestHeaders: result.requestHeaders === undefined ? null : redactedHeaders(result.requestHeaders),
           };
     // A worker whose lease expired meanwhile writes nothing: the new holder owns the row. Outcome
     // and attempt are one atomic step, batched with other finished attempts (one statement on
@@ -267,12 +286,25 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
           outcomeIf: (moved) => outcomeOf(delivery, result, now, moved),
           completion,
           at: now.toISOString(),
+          onDisabled: (tx, disabled) =>
+            emitEvent(tx, options, {
+              workspaceId: delivery.workspaceId,
+              type: "webhook_endpoint.disabled",
+              data: {
+                subscription_id: delivery.subscriptionId,
+                trigger: "gone",
+                disabled_reason: GONE_REASON,
+                failing_since: disabled.failingSince ?? null,
+                disabled_at: now.toISOString(),
+              },
+            }),
         })
       : completions.complete(completion(outcome)).then(() => outcome);
     let decided = outcome;
     try {
       decided = await recorded;
       logAttempt(delivery, result, decided);
+      if (!gone && record !== undefined && record.error !== null) await autoDisable(claimed);
     } catch (error) {
       // The lease runs out and another claim attempts it again: at least once, never lost.
       options.logger.error(

@@ -19,6 +19,8 @@ export interface AttemptResult {
   error: string | null;
   /** The first `RESPONSE_BODY_PREFIX_BYTES` of the answer as text; null when none came. */
   responseBodyPrefix: string | null;
+  /** Every header the request went out with (signatures in clear: redact before storing); absent when none went out. */
+  requestHeaders?: Record<string, string>;
 }
 
 /** One signed POST for a `WebhookSend` to make. */
@@ -149,17 +151,18 @@ export async function postWebhook(request: {
   );
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   let bodySettled = false;
+  const requestHeaders = {
+    ...request.headers,
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    ...(request.signatureHeaders ?? { [`${request.headerPrefix}-Signature`]: request.signature ?? "" }),
+    [`${request.headerPrefix}-Event-Id`]: request.eventId,
+  };
   try {
     const answer = await request.send({
       url: request.url,
       signal: controller.signal,
-      headers: {
-        ...request.headers,
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-        ...(request.signatureHeaders ?? { [`${request.headerPrefix}-Signature`]: request.signature ?? "" }),
-        [`${request.headerPrefix}-Event-Id`]: request.eventId,
-      },
+      headers: requestHeaders,
       body: request.body,
     });
     bodySettled = true;
@@ -169,11 +172,25 @@ export async function postWebhook(request: {
     const ok = status >= 200 && status < 300;
     const error = ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`;
     const head = answer.head.subarray(0, RESPONSE_BODY_PREFIX_BYTES);
-    return { ok, statusCode: status, durationMs: elapsed(), error, responseBodyPrefix: storableText(head) };
+    return {
+      ok,
+      statusCode: status,
+      durationMs: elapsed(),
+      error,
+      responseBodyPrefix: storableText(head),
+      requestHeaders,
+    };
   } catch (error) {
     timedOut ||= elapsed() > request.timeoutMs;
     const failed = describe(error, timedOut, request.timeoutMs);
-    return { ok: false, statusCode: null, durationMs: elapsed(), error: failed, responseBodyPrefix: null };
+    return {
+      ok: false,
+      statusCode: null,
+      durationMs: elapsed(),
+      error: failed,
+      responseBodyPrefix: null,
+      requestHeaders,
+    };
   } finally {
     clearTimeout(timer);
     // Tears down whatever is still in flight after a failure. After a body that ended (or was

@@ -10,6 +10,7 @@ import type { DestinationPolicy } from "./ssrf-guard.js";
 import { newStandardSecret } from "./signing-schemes.js";
 import { parseSubscriptionCreate, parseSubscriptionUpdate, type UrlCheck } from "./subscription-input.js";
 import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionView } from "./subscription-views.js";
+import { checkedDeliveryFilters, type DeliveryPageOptions } from "./delivery-filters.js";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -162,18 +163,19 @@ export function createSubscriptionService(deps: {
       }
     },
 
-    async deliveries(
-      workspaceId: string,
-      id: string,
-      options: { limit?: number; startingAfter?: string },
-    ): Promise<Page<DeliveryView>> {
+    /**
+     * A page of the history, newest first, filtered by status, event type or event id.
+     * `startingAfter` pages down (older), `endingBefore` up (newer); `has_more` says more lie past
+     * the page in the direction asked (Stripe's list semantics).
+     */
+    async deliveries(workspaceId: string, id: string, options: DeliveryPageOptions): Promise<Page<DeliveryView>> {
       const limit = checkedPageSize(options.limit);
+      const filters = checkedDeliveryFilters(options);
       await load(workspaceId, id);
-      const rows = await storage.webhookDeliveries.listBySubscription(id, {
-        limit: limit + 1,
-        startingAfter: options.startingAfter,
-      });
+      const rows = await storage.webhookDeliveries.listBySubscription(id, { ...filters, limit: limit + 1 });
+      if (filters.endingBefore !== undefined) rows.reverse();
       const page = rows.slice(0, limit);
+      if (filters.endingBefore !== undefined) page.reverse();
       const attempts = await storage.webhookAttempts.listByDeliveries(page.map((d) => d.id));
       return {
         object: "list",

@@ -18,9 +18,19 @@ export function subscriptionView(s: WebhookSubscriptionRecord) {
     previous_secret_expires_at: s.previousSealedSecret === null ? null : s.previousSecretExpiresAt,
     enabled: s.enabled,
     disabled_reason: s.disabledReason,
+    failing_since: s.failingSince ?? null,
+    last_attempt: lastAttemptView(s),
     created_at: s.createdAt,
     updated_at: s.updatedAt,
   };
+}
+
+/** The newest attempt to a subscription, from its row; null before any. */
+export function lastAttemptView(s: WebhookSubscriptionRecord) {
+  const at = s.lastAttemptAt ?? null;
+  if (at === null) return null;
+  const error = s.lastAttemptError ?? null;
+  return { at, succeeded: error === null, status_code: s.lastAttemptStatusCode ?? null, error };
 }
 export type SubscriptionView = ReturnType<typeof subscriptionView>;
 

@@ -1,21 +1,13 @@
 import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
-import { checkedPageSize } from "./subscription-service.js";
+import { deliveryPageQuery } from "./delivery-filters.js";
 import { jsonResponse } from "../http/json.js";
-import { queryWholeNumber } from "../http/query-number.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import type { SendTestDelivery } from "./test-delivery.js";
 
 /** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
 const MAX_BODY_BYTES = 16 * 1024;
-
-function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
-  const limit = queryWholeNumber(url.searchParams, "limit");
-  const startingAfter = url.searchParams.get("starting_after") ?? undefined;
-  if (limit === undefined) return { startingAfter };
-  return { limit: checkedPageSize(limit), startingAfter };
-}
 
 /**
  * `/v1/webhooks…`: subscriptions, delivery history and resend, behind `Authorization: Bearer
@@ -83,7 +75,7 @@ export function webhookRoutes(options: {
       method: "GET",
       path: "/v1/webhooks/:id/deliveries",
       handler: guarded(read, async (ws, request, p) =>
-        jsonResponse(await service.deliveries(ws, p.id!, pageOptions(new URL(request.url)))),
+        jsonResponse(await service.deliveries(ws, p.id!, deliveryPageQuery(new URL(request.url)))),
       ),
     },
     {
