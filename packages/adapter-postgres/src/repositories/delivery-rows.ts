@@ -28,5 +28,6 @@ export const toAttempt = (r: any): WebhookAttemptRecord => ({
   durationMs: num(r.duration_ms),
   error: r.error,
   responseBodyPrefix: r.response_body_prefix ?? null,
-  requestHeaders: r.request_headers ?? null,
+  // Absent when none were kept (an attempt recorded without them), as the record was written.
+  ...(r.request_headers != null && { requestHeaders: r.request_headers }),
 });
