@@ -48,7 +48,7 @@ describe("router", () => {
 });
 
 describe("GET /v1/events/schemas", () => {
-  it("publishes the eight event types with their envelope schemas, cacheable with an ETag", async () => {
+  it("publishes every event type with its envelope schema, cacheable with an ETag", async () => {
     const { memoryStorage } = await import("@vitrina/adapter-memory");
     const { createVitrina, EVENT_TYPES } = await import("@vitrina/core");
     const { logMessagingTransport } = await import("@vitrina/core/demo");

@@ -8,6 +8,7 @@ import { leadPayloadSchema } from "../leads/lead-schema.js";
 import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
 import { SIGNATURE_SCHEMES } from "../webhooks/signing-schemes.js";
 import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
+import { deliveryFilterParameters, endpointApiPaths, lastAttemptSchema } from "../webhooks/endpoint-openapi.js";
 import { typesOf } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
@@ -144,6 +145,8 @@ const subscriptionView: Schema = {
         "Only in the answer to a create that gave no secret (standard-webhooks): the generated whsec_ secret, shown this once.",
     },
     disabled_reason: { anyOf: [{ type: "string" }, { type: "null" }] },
+    failing_since: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
+    last_attempt: lastAttemptSchema,
     created_at: { type: "string", format: "date-time" },
     updated_at: { type: "string", format: "date-time" },
   },
@@ -179,6 +182,10 @@ const deliveryView: Schema = {
           response_body_prefix: {
             anyOf: [{ type: "string" }, { type: "null" }],
             description: "The first 1024 bytes of the receiver's answer as UTF-8 text; null when no answer came.",
+          },
+          request_headers: {
+            anyOf: [{ type: "object", additionalProperties: { type: "string" } }, { type: "null" }],
+            description: "Only on one delivery's own page: the headers sent, signatures redacted.",
           },
         },
       },
@@ -267,6 +274,7 @@ function webhookApiPaths(): Record<string, Schema> {
         parameters: [
           { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100 } },
           { name: "starting_after", in: "query", schema: { type: "string" } },
+          ...deliveryFilterParameters,
         ],
         responses: {
           "200": { description: "Deliveries.", content: json(page(ref("Delivery"))) },
@@ -274,6 +282,7 @@ function webhookApiPaths(): Record<string, Schema> {
         },
       },
     },
+    ...endpointApiPaths({ json, errors, ref }),
     "/v1/webhooks/{id}/deliveries/{deliveryId}/resend": {
       parameters: [id, { name: "deliveryId", in: "path", required: true, schema: { type: "string" } }],
       post: {
