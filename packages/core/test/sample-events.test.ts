@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 
 // Item 8 of issue 46: the only test event was the synthetic `webhook.test`. A sample of each of the
-// event type goes through the outbox to one subscription, valid against the JSON Schema receivers get.
+// event types goes through the outbox to one subscription, valid against the JSON Schema receivers get.
 async function setUp() {
   const vitrina = createVitrina({
     storage: memoryStorage(),

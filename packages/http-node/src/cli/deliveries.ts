@@ -17,7 +17,9 @@ const MAX_DELIVERIES_PAGE = 100;
 export const deliveriesCommand: CliCommand = {
   name: "deliveries",
   summary: "list a subscription's webhook deliveries, resend one",
-  usage: `vitrina deliveries list   --workspace <id> --subscription <id> --user <userId> [--limit 1-100] [--starting-after <deliveryId>]
+  usage: `vitrina deliveries list   --workspace <id> --subscription <id> --user <userId> [--limit 1-100]
+                           [--starting-after <deliveryId> | --ending-before <deliveryId>]
+                           [--status pending|succeeded|failed] [--event-type <type>] [--event-id <id>]
 vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --user <userId>
 (find subscription ids with: vitrina webhooks list --workspace <id> --user <userId>)`,
   flags: {
@@ -26,6 +28,10 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
     user: { type: "string" },
     limit: { type: "string" },
     "starting-after": { type: "string" },
+    "ending-before": { type: "string" },
+    status: { type: "string" },
+    "event-type": { type: "string" },
+    "event-id": { type: "string" },
   },
   prepare(args, flags) {
     const [action, deliveryId] = args;
@@ -38,12 +44,20 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
       requireRole(ctx.vitrina.storage, actor, workspaceId, ["owner", "admin"], "manage webhook deliveries");
     if (action === "list") {
       const limit = positiveInteger(flags.limit, "limit", MAX_DELIVERIES_PAGE);
-      const startingAfter = flags["starting-after"] ? String(flags["starting-after"]) : undefined;
+      // Checked by the service, which names the flag's API spelling (status, event_type…) when one is bad.
+      const text = (flag: string) => (typeof flags[flag] === "string" ? (flags[flag] as string) : undefined);
+      const filters = {
+        startingAfter: text("starting-after"),
+        endingBefore: text("ending-before"),
+        status: text("status"),
+        eventType: text("event-type"),
+        eventId: text("event-id"),
+      };
       return async (ctx) => {
         await manage(ctx);
         const page = await ctx.vitrina.webhooks.deliveries(workspaceId, subscriptionId, {
           ...(limit !== undefined ? { limit } : {}),
-          ...(startingAfter !== undefined ? { startingAfter } : {}),
+          ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)),
         });
         printList(
           ctx.out,
