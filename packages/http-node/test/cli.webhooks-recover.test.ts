@@ -1,29 +1,15 @@
-import { describe, expect, it, vi } from "vitest";
-import type { CliCommand } from "../src/cli/command.js";
+import { describe, expect, it } from "vitest";
 import { deliveriesCommand } from "../src/cli/deliveries.js";
 import { webhooksCommand } from "../src/cli/webhooks.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
+import { runCliCommand } from "./support/run-cli-command.js";
 
 useTempPgliteDataDir("vitrina-cli-recover-", { seeded: true });
 
-/** Runs one command in a fresh context (a separate `vitrina …` invocation) and returns its JSON output. */
-async function run(command: CliCommand, args: string[], flags: Record<string, string>) {
-  const printed: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  vi.spyOn(console, "error").mockImplementation(() => {});
-  const action = command.prepare!(args, flags);
-  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
-  try {
-    await action(ctx);
-  } finally {
-    await ctx.vitrina.close();
-    vi.restoreAllMocks();
-  }
-  return JSON.parse(printed.join("\n"));
-}
+const run = runCliCommand;
 
 describe("vitrina webhooks recover / health, deliveries list filters", () => {
   it("recovers failed deliveries since a time in bounded runs, never twice, and shows each endpoint's health", async () => {
