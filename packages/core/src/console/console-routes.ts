@@ -11,6 +11,7 @@ import type { Clock } from "../ports/clock.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { StorageRepositories } from "../ports/storage.js";
 import type { SubscriptionService } from "../webhooks/subscription-service.js";
+import type { EndpointService } from "../webhooks/endpoint-service.js";
 import type { createTestDelivery } from "../webhooks/test-delivery.js";
 import { CONSOLE_ASSETS } from "./console-assets.js";
 import { consoleGuard, seeOther } from "./console-guard.js";
@@ -45,7 +46,7 @@ export function consoleRoutes(deps: {
   connectors: ConnectorAdmin;
   apiKeys: ApiKeyAdmin;
   members: MemberAdmin;
-  webhooks: SubscriptionService;
+  webhooks: SubscriptionService & EndpointService;
   sendTestDelivery: ReturnType<typeof createTestDelivery>;
   contacts: ContactService;
   privacy: PrivacyService;

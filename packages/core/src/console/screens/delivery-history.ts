@@ -28,7 +28,13 @@ export function deliveryHistory(
   const rows = deliveries.map(
     (d) =>
       html`<tr>
-        <td><code>${d.event_type}</code><br /><span class="muted">${d.event_id}</span></td>
+        <td>
+          <code>${d.event_type}</code><br /><a
+            href="${ctx.root}/webhooks/${encodeURIComponent(subscriptionId)}/deliveries/${encodeURIComponent(d.id)}"
+            aria-label="Delivery of event ${d.event_id}: payload and headers"
+            >${d.event_id}</a
+          >
+        </td>
         <td>
           ${d.status}${d.status === "pending" && d.next_attempt_at !== null && html`<br /><span class="muted">next ${formatTime(d.next_attempt_at)}</span>`}
         </td>

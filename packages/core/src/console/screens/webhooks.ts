@@ -11,6 +11,16 @@ import { seeOther } from "../console-guard.js";
 import { csrfField, formatTime, secretOnce, type ScreenContext, screenResponse, dataTable } from "../console-page.js";
 import { html } from "../html.js";
 import { deliveryHistory } from "./delivery-history.js";
+import type { EndpointService } from "../../webhooks/endpoint-service.js";
+import { healthCells, healthPanel, recoverForm, recoveryFromForm, recoveryNotice } from "./endpoint-health.js";
+import { deliveryDetailBody, historyFilters, historyPager, historyQuery } from "./delivery-search.js";
+
+/** The notice after a recovery, from its redirect's two numbers (never text from the URL). */
+function recoveredNotice(url: URL): string | undefined {
+  const requeued = url.searchParams.get("recovered");
+  if (requeued === null || !/^\d{1,4}$/.test(requeued)) return undefined;
+  return recoveryNotice(Number(requeued), url.searchParams.get("more") === "1");
+}
 
 /** What the endpoint page says after a change, by the code its redirect carries. */
 /** The test event's kind: the `webhook.test` ping, or a realistic sample of one of the eight types. */
@@ -42,7 +52,7 @@ const SCHEME_LABELS = {
  * subscription service is workspace-scoped only, so the manager check is made here, before it.
  */
 export function webhookScreens(deps: {
-  webhooks: SubscriptionService;
+  webhooks: SubscriptionService & EndpointService;
   sendTestDelivery: ReturnType<typeof createTestDelivery>;
 }): ScreenRoute[] {
   const { webhooks } = deps;
@@ -92,12 +102,13 @@ export function webhookScreens(deps: {
   async function listPage(screen: ScreenRequest, extra: { errors?: FieldReason[]; values?: CreateValues } = {}) {
     const { caller, ctx } = screen;
     const subscriptions = await webhooks.list(caller.workspaceId);
+    const health = new Map((await webhooks.healthOfAll(caller.workspaceId)).map((h) => [h.subscription_id, h]));
     const rows = subscriptions.data.map(
       (s) =>
         html`<tr>
           <td><a href="${detailPath(ctx, s.id)}">${s.url}</a></td>
           <td>${s.events.map((e) => html`<code>${e}</code> `)}</td>
-          <td>${s.enabled ? "enabled" : html`disabled<br /><span class="muted">${s.disabled_reason ?? ""}</span>`}</td>
+          ${healthCells(health.get(s.id))}
           <td>${formatTime(s.created_at)}</td>
         </tr>`,
     );
@@ -106,7 +117,11 @@ export function webhookScreens(deps: {
         ? html`<p>
             No endpoints yet. Every event you choose is POSTed to the endpoint, signed, and retried for 24 hours.
           </p>`
-        : dataTable("Webhook endpoints of this workspace", ["Endpoint", "Events", "Status", "Created"], rows)
+        : dataTable(
+            "Webhook endpoints of this workspace; success rate over the last 24 hours",
+            ["Endpoint", "Events", "Status", "Success (24 h)", "Last attempt", "Created"],
+            rows,
+          )
     }
     ${createForm(ctx, extra.values ?? {})}`;
     return screenResponse(ctx, { title: "Webhooks", section: "webhooks", body, errors: extra.errors });
@@ -118,10 +133,8 @@ export function webhookScreens(deps: {
     extra: { secret?: string; notice?: string; errors?: FieldReason[] } = {},
   ) {
     const { caller, ctx, url } = screen;
-    const deliveries = await webhooks.deliveries(caller.workspaceId, subscription.id, {
-      limit: 20,
-      startingAfter: url.searchParams.get("starting_after") ?? undefined,
-    });
+    const deliveries = await webhooks.deliveries(caller.workspaceId, subscription.id, historyQuery(url));
+    const health = await webhooks.health(caller.workspaceId, subscription.id);
     const action = (path: string, label: string, style = "secondary", extraFields = html``) =>
       html`<form class="inline-form" method="post" action="${detailPath(ctx, subscription.id)}/${path}">
         ${csrfField(ctx)}${extraFields}<button class="${style}" type="submit">${label}</button>
@@ -161,10 +174,12 @@ export function webhookScreens(deps: {
         <dt>Subscription id</dt>
         <dd><code>${subscription.id}</code></dd>
       </dl>
-      ${manage}
+      ${healthPanel(health)} ${manage}
+      ${recoverForm(ctx, `${detailPath(ctx, subscription.id)}/recover`, subscription.enabled)}
       <h2>Delivery history</h2>
+      ${historyFilters(detailPath(ctx, subscription.id), url)}
       ${deliveryHistory(ctx, subscription.id, deliveries.data, canManage(ctx))}
-      ${deliveries.has_more && html`<p><a href="${detailPath(ctx, subscription.id)}?starting_after=${deliveries.data.at(-1)?.id ?? ""}">Older deliveries</a></p>`}`;
+      ${historyPager(detailPath(ctx, subscription.id), url, deliveries)}`;
     return screenResponse(ctx, {
       title: "Webhook endpoint",
       section: "webhooks",
@@ -246,8 +261,39 @@ export function webhookScreens(deps: {
       route: "console.webhooks.get",
       screen: async (s) =>
         detailPage(s, await webhooks.get(s.caller.workspaceId, s.params.id!), {
-          notice: NOTICES[s.url.searchParams.get("notice") as keyof typeof NOTICES],
+          notice: NOTICES[s.url.searchParams.get("notice") as keyof typeof NOTICES] ?? recoveredNotice(s.url),
         }),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:id/recover",
+      route: "console.webhooks.recover",
+      screen: async (s) => {
+        requireManager(s.caller, "recover webhook deliveries");
+        const id = s.params.id!;
+        try {
+          const done = await webhooks.recover(s.caller.workspaceId, id, recoveryFromForm(s.form!), {
+            logger: s.logger,
+          });
+          s.logger.info(
+            { subscriptionId: id, memberRef: s.memberRef, requeued: done.requeued },
+            "console: deliveries recovered",
+          );
+          return seeOther(`${detailPath(s.ctx, id)}?recovered=${done.requeued}&more=${done.has_more ? 1 : 0}`);
+        } catch (error) {
+          return detailPage(s, await webhooks.get(s.caller.workspaceId, id), { errors: formErrors(error) });
+        }
+      },
+    },
+    {
+      method: "GET",
+      path: "/webhooks/:id/deliveries/:deliveryId",
+      route: "console.webhooks.delivery",
+      screen: async (s) => {
+        const delivery = await webhooks.delivery(s.caller.workspaceId, s.params.id!, s.params.deliveryId!);
+        const body = deliveryDetailBody(detailPath(s.ctx, s.params.id!), delivery);
+        return screenResponse(s.ctx, { title: "Webhook delivery", section: "webhooks", body });
+      },
     },
     {
       method: "POST",
