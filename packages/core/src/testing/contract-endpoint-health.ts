@@ -1,14 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ClaimCompletion, Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
-import type { Fixtures, Seed } from "./contract-section.js";
+import type { ContractContext } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /**
  * Contract 16: endpoint health written with each attempt, the auto-disable's conditional patch,
  * the headers an attempt was sent with, history filters and pages both ways, and recovery.
  */
-export function endpointHealthContract(getStorage: () => Storage, f: Fixtures, seedWorkspace: Seed): void {
+export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }: ContractContext): void {
   const w = webhookFixtures();
   const t = (ms: number) => f.at(ms);
 
