@@ -127,6 +127,8 @@ describe("subscription API", () => {
       previous_secret_expires_at: null,
       enabled: true,
       disabled_reason: null,
+      failing_since: null,
+      last_attempt: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
