@@ -50,7 +50,7 @@ export interface LeadIntakeResponse {
   };
 }
 
-/** The eight event types a subscription can name. */
+/** The event types a subscription can name: the spec's eight and `webhook_endpoint.disabled`. */
 export type WebhookEventType = keyof WebhookEventDataMap;
 
 // The `data` of each event, as core's event schemas (packages/core/src/events/event-schemas.ts)

@@ -22,7 +22,7 @@ export const TEST_EVENT_TYPE = "webhook.test";
  *   "data": { "subscription_id": "…", "message": "This is a test delivery from Vitrina." } }
  * ```
  *
- * With `type` (one of the eight event types), the event is instead a realistic sample of that type
+ * With `type` (one of the event types), the event is instead a realistic sample of that type
  * (`sampleEventData`, valid against its published schema), so a receiver can be tried against what
  * it will really get; the subscription need not have chosen that type.
  */

@@ -8,7 +8,7 @@ import { printRecord } from "./output.js";
 const DELIVER_PASSES = 3;
 
 /**
- * `vitrina trigger <event-type>`: a realistic sample of one of the eight event types (valid against
+ * `vitrina trigger <event-type>`: a realistic sample of one of the event types (valid against
  * its published JSON Schema), delivered through the outbox to one subscription, signed and retried
  * like real traffic. For trying a receiver before real leads, quotes or orders exist.
  */

@@ -23,7 +23,7 @@ function recoveredNotice(url: URL): string | undefined {
 }
 
 /** What the endpoint page says after a change, by the code its redirect carries. */
-/** The test event's kind: the `webhook.test` ping, or a realistic sample of one of the eight types. */
+/** The test event's kind: the `webhook.test` ping, or a realistic sample of one of the event types. */
 const testEventChoice = html`<label class="inline"
   >Event
   <select name="type">
