@@ -145,5 +145,5 @@ describe.skipIf(!hasBrowser)("webhook endpoints in the console, in Chromium", ()
     expect(await page.content()).not.toContain(healthy.secret);
     await check(page, "webhook-delivery");
     await context.close();
-  });
+  }, 90_000);
 });
