@@ -75,6 +75,20 @@ const leaseFree = (d: WebhookDeliveryRecord, now: string) => d.leaseUntil === nu
 export function createWebhookRepositories(state: MemoryState, undo: UndoLog): WebhookRepositories {
   const inWorkspace = <T extends { workspaceId: string }>(row: T | null, workspaceId: string) =>
     row?.workspaceId === workspaceId ? row : null;
+  /** A resend or a recovery: due at `now`, unleased, with a fresh retry cycle (the backoff counts only the attempts from here on). */
+  const dueAgain = (d: WebhookDeliveryRecord, now: string, retryUntil: string) => {
+    const next = {
+      ...d,
+      status: "pending" as const,
+      nextAttemptAt: now,
+      retryUntil,
+      attemptsBeforeResend: d.attemptCount,
+      leaseUntil: null,
+      leasedBy: null,
+    };
+    state.webhookDeliveries.replace(next, undo);
+    return next;
+  };
   return {
     apiKeys: {
       async insert(key) {
@@ -201,18 +215,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
       async reschedule(workspaceId, id, now, retryUntil) {
         const current = inWorkspace(state.webhookDeliveries.get(id), workspaceId);
         if (current === null || !leaseFree(current, now)) return null;
-        const next = {
-          ...current,
-          status: "pending" as const,
-          nextAttemptAt: now,
-          retryUntil,
-          // A fresh retry cycle: the backoff counts only the attempts from here on.
-          attemptsBeforeResend: current.attemptCount,
-          leaseUntil: null,
-          leasedBy: null,
-        };
-        state.webhookDeliveries.replace(next, undo);
-        return next;
+        return dueAgain(current, now, retryUntil);
       },
       async outboxStats(now) {
         const pending = state.webhookDeliveries.filter((d) => d.status === "pending");
@@ -252,19 +255,7 @@ export function createWebhookRepositories(state: MemoryState, undo: UndoLog): We
               d.createdAt >= since,
           )
           .sort(oldestFirst);
-        const requeued = failed.slice(0, Math.max(0, limit)).map((d) => {
-          const next = {
-            ...d,
-            status: "pending" as const,
-            nextAttemptAt: now,
-            retryUntil,
-            attemptsBeforeResend: d.attemptCount,
-            leaseUntil: null,
-            leasedBy: null,
-          };
-          state.webhookDeliveries.replace(next, undo);
-          return next;
-        });
+        const requeued = failed.slice(0, Math.max(0, limit)).map((d) => dueAgain(d, now, retryUntil));
         return { requeued, more: failed.length > requeued.length };
       },
       async attemptCounts(workspaceId, subscriptionIds, since) {
