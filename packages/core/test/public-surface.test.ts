@@ -150,6 +150,7 @@ const expected: Record<string, string[]> = {
     "READ_BODY",
     "RESPOND",
     "WEB_REQUEST",
+    "bodyAlreadyReadResponse",
     "bodyTooLargeResponse",
     "createRouter",
     "decodeJsonBody",

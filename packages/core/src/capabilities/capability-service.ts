@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { MCP_PATH } from "../mcp/mcp-options.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { InventoryProvider } from "../ports/inventory.js";
@@ -89,7 +90,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
   });
   const catalog = (): CatalogDocument =>
     buildCatalogDocument(registry.descriptors(), generatedAt, {
-      mcpUrl: options.mcpUrl ?? "/mcp",
+      mcpUrl: options.mcpUrl ?? MCP_PATH,
       mcpServerName: "vitrina",
       ...(options.restUrl !== undefined && { rest: { url: options.restUrl } }),
       ...(options.a2a !== undefined && { a2a: options.a2a }),
