@@ -1,23 +1,14 @@
 import { a2aSurface } from "./a2a/a2a-surface.js";
 import { A2A_PATH } from "./a2a/a2a-options.js";
-import { adminRoutes } from "./admin/admin-routes.js";
 import { routeCredentials } from "./auth/credential-routing.js";
-import { wholeNumberOption } from "./capabilities/whole-number-option.js";
-import { orphanStatusesRetentionStep } from "./channels/whatsapp/orphan-statuses.js";
-import {
-  DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
-  WHATSAPP_WEBHOOK_PATH,
-  whatsAppWebhookRoutes,
-} from "./channels/whatsapp/webhook-route.js";
+import { WHATSAPP_WEBHOOK_PATH } from "./channels/whatsapp/webhook-route.js";
 import { consoleRoutes } from "./console/console-routes.js";
+import { coreSurface } from "./core-surface.js";
 import { createDomainServices } from "./domain-services.js";
-import { eventSchemasDocument } from "./events/event-schemas.js";
 import { healthRoutes } from "./http/health-routes.js";
-import { publicJsonRoute } from "./http/public-json-route.js";
 import { withRequestPrelude } from "./http/request-prelude.js";
 import { undocumented } from "./http/route-doc.js";
 import { createRouter, type Route } from "./http/router.js";
-import { leadIntakeRoute } from "./leads/lead-intake-route.js";
 import { resolveFirstMessageRecovery } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
 import { resolveRetention } from "./maintenance/retention.js";
@@ -30,7 +21,6 @@ import { REST_PATH } from "./rest/rest-options.js";
 import { restRoutes } from "./rest/rest-routes.js";
 import type { Surface } from "./surface.js";
 import type { VitrinaOptions } from "./vitrina-options.js";
-import { webhookRoutes } from "./webhooks/webhook-routes.js";
 
 export type { VitrinaOptions } from "./vitrina-options.js";
 export { DEFAULT_LEAD_BODY_LIMIT, DEFAULT_LEAD_TOLERANCE_MS } from "./leads/lead-intake-limits.js";
@@ -73,45 +63,10 @@ export function createVitrina(options: VitrinaOptions) {
   });
   const { authenticate, oauthElsewhere } = credentials;
 
-  const core: Surface = {
-    routes: [
-      // The public catalog: cacheable, revised whenever an embedder registers a capability.
-      publicJsonRoute({
-        path: "/v1/capabilities",
-        revision: capabilities.revision,
-        document: capabilities.catalog,
-        openapi: {
-          operationId: "capabilities_catalog",
-          summary: "The capability catalog: every capability, its schemas, scopes and surfaces.",
-        },
-        maxAgeSeconds: wholeNumberOption(
-          "capabilities.catalogMaxAgeSeconds",
-          options.capabilities?.catalogMaxAgeSeconds,
-          { fallback: 300, least: 0, unit: "seconds" },
-        ),
-      }),
-      // The event catalogue for receivers: public, cacheable, fixed for the life of the process.
-      publicJsonRoute({
-        path: "/v1/events/schemas",
-        revision: () => 0,
-        document: eventSchemasDocument,
-        maxAgeSeconds: 3600,
-        openapi: { operationId: "event_schemas", summary: "The JSON Schema of every event type subscribers receive." },
-      }),
-      ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery, oauthElsewhere }),
-      // The admin API under the same authenticator as the webhook API.
-      ...adminRoutes({ storage, authenticate, mount, ...admin, oauthElsewhere }),
-      ...whatsAppWebhookRoutes({
-        storage,
-        clock,
-        ids,
-        channels: services.channelCache,
-        maxBodyBytes: options.whatsapp?.maxBodyBytes ?? DEFAULT_WHATSAPP_WEBHOOK_BODY_LIMIT,
-        firstMessage: resolved.firstMessage,
-        suppression: services.suppression,
-      }),
-      leadIntakeRoute({ intake: services.leads, maxBodyBytes: resolved.leadIntake.maxBodyBytes, headerNames }),
-      ...mcpRoutes({
+  const core = coreSurface({ options, resolved, services, authenticate, oauthElsewhere });
+  const optional: Array<Surface | null> = [
+    {
+      routes: mcpRoutes({
         storage,
         messaging: services.messaging,
         clock,
@@ -125,10 +80,7 @@ export function createVitrina(options: VitrinaOptions) {
         },
         resourceMetadataUrl: oauth === null ? undefined : (request) => oauth.context.urls(request).resourceMetadata,
       }),
-    ],
-    retentionSteps: [orphanStatusesRetentionStep],
-  };
-  const optional: Array<Surface | null> = [
+    },
     oauth && oauthSurface(oauth, [...(surfaces.rest ? [REST_PATH] : []), ...(surfaces.a2a ? [A2A_PATH] : [])]),
     // The web console over the same admin services, signed in by the embedder's hook.
     options.console === undefined

@@ -13,6 +13,7 @@ const expected: Record<string, string[]> = {
     "ForbiddenError",
     "IdempotencyKeyReusedError",
     "InsufficientScopeError",
+    "LEAD_INTAKE_PATH",
     "MessagingError",
     "NotFoundError",
     "PayloadTooLargeError",

@@ -46,7 +46,13 @@ export const apiKeyViewSchema = namedSchema(
 
 export const memberViewSchema = namedSchema(
   "Member",
-  z.object({ object: z.literal("member"), user_id: z.string(), email: z.string(), role, added_at: timestamp }),
+  z.object({
+    object: z.literal("member"),
+    user_id: z.string(),
+    email: z.string().nullable(),
+    role,
+    added_at: timestamp,
+  }),
 );
 
 export const connectorLeadViewSchema = namedSchema(

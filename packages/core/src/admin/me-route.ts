@@ -38,7 +38,7 @@ export function meRoute(options: {
                 required: ["id", "email", "role"],
                 properties: {
                   id: { type: "string" },
-                  email: { type: "string" },
+                  email: { anyOf: [{ type: "string" }, { type: "null" }] },
                   role: { type: "string", enum: ["owner", "admin", "member"] },
                 },
               },
