@@ -1,5 +1,11 @@
-import type { OAuthServer } from "../oauth/oauth-routes.js";
 import { firstOf, type Authenticator } from "./principal.js";
+
+/** The OAuth server's token checks, one per protected resource (structural: auth knows no surface). */
+interface OAuthTokenCheck {
+  authenticate: Authenticator;
+  authenticateRest: Authenticator | null;
+  authenticateA2a: Authenticator | null;
+}
 
 /** Which credentials each surface takes, worked out once for the composition root. */
 export interface CredentialRouting {
@@ -26,7 +32,7 @@ export function routeCredentials(deps: {
   apiKeys: Authenticator;
   authenticators: Authenticator[] | undefined;
   mcpAuthenticate: Authenticator | undefined;
-  oauth: OAuthServer | null;
+  oauth: OAuthTokenCheck | null;
   surfaces: { rest: boolean; a2a: boolean };
 }): CredentialRouting {
   const { oauth } = deps;

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { MCP_PATH } from "../mcp/mcp-options.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { InventoryProvider } from "../ports/inventory.js";
@@ -65,7 +64,8 @@ export interface CapabilityServiceDeps {
   ids: IdGenerator;
   inventoryProviders: readonly InventoryProvider[];
   policies: readonly CapabilityPolicy[];
-  options: CapabilityOptions;
+  /** `mcpUrl` worked out by `createVitrina` (the option, else the mount's MCP path): capabilities know no surface. */
+  options: CapabilityOptions & { mcpUrl: string };
 }
 
 /** The registry, the runtime, agent runs and the catalog, wired together (`vitrina.capabilities`). */
@@ -90,7 +90,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
   });
   const catalog = (): CatalogDocument =>
     buildCatalogDocument(registry.descriptors(), generatedAt, {
-      mcpUrl: options.mcpUrl ?? MCP_PATH,
+      mcpUrl: options.mcpUrl,
       mcpServerName: "vitrina",
       ...(options.restUrl !== undefined && { rest: { url: options.restUrl } }),
       ...(options.a2a !== undefined && { a2a: options.a2a }),
