@@ -17,6 +17,7 @@ import type { Logger } from "./ports/logger.js";
 import type { SecretBox } from "./ports/secret-box.js";
 import { REST_PATH } from "./rest/rest-options.js";
 import type { VitrinaOptions } from "./vitrina-options.js";
+import { eventHeaderNames } from "./webhooks/signing-schemes.js";
 
 /** The lead-intake request headers a connector signs with (they follow `headerPrefix`). */
 export interface LeadHeaderNames {
@@ -76,7 +77,7 @@ export function resolveOptions(options: VitrinaOptions): ResolvedOptions {
       timestamp: `X-${prefix}-Timestamp`,
       signature: `X-${prefix}-Signature`,
     },
-    eventHeaders: { signature: `${prefix}-Signature`, eventId: `${prefix}-Event-Id` },
+    eventHeaders: eventHeaderNames(prefix),
     firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
     leadIntake: {
       maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT,
