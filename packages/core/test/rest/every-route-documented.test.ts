@@ -76,6 +76,8 @@ describe("every route documents itself", () => {
       const bin = join(process.cwd(), "node_modules", ".bin", "redocly");
       const result = await promisify(execFile)(bin, ["lint", file, "--config", config, "--format", "json"], {
         maxBuffer: 32 * 1024 * 1024,
+        // No usage report or update check: the lint must not depend on the network.
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
       }).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
       const report = JSON.parse(result.stdout ?? "{}") as {
         totals?: { errors: number; warnings: number };
