@@ -54,8 +54,7 @@ import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { createMemberAdmin } from "./admin/member-admin.js";
 import { healthRoutes, type HealthOptions } from "./http/health-routes.js";
-import { consoleRoutes } from "./console/console-routes.js";
-import type { ConsoleOptions } from "./console/console-options.js";
+import type { ConsoleSurface } from "./admin/console-host.js";
 import { withRequestId } from "./http/request-context.js";
 import { acceptsDirectBody } from "./http/direct-body.js";
 import { bodyAlreadyRead, bodyAlreadyReadResponse, MOUNT_BEFORE_BODY_PARSERS } from "./http/consumed-body.js";
@@ -179,10 +178,11 @@ export interface VitrinaOptions extends MountOptions {
    */
   a2a?: A2aOptions;
   /**
-   * The web console at `<basePath>/console` (connectors, webhooks, API keys, members): your
-   * `signIn` hook says who the user is. Off unless given. See the core README, "Web console".
+   * The web console at `<basePath>/console` (connectors, webhooks, API keys, members):
+   * `vitrinaConsole({ signIn })` from `@vitrina/console`, whose hook says who the user is. Off
+   * unless given. See the `@vitrina/console` README.
    */
-  console?: ConsoleOptions;
+  console?: ConsoleSurface;
   /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
   retention?: RetentionOptions | false;
 }
@@ -285,11 +285,40 @@ export function createVitrina(options: VitrinaOptions) {
           ...(options.rest?.enabled === true && { restPath: REST_PATH }),
           ...(options.a2a?.enabled === true && { a2aPath: A2A_PATH }),
         });
+  const admin = {
+    connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
+    apiKeys: createApiKeyAdmin({ storage, clock, ids }),
+    members: createMemberAdmin({ storage, clock }),
+    whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
+    contacts: createContactAdmin({ contacts, privacy, clock }),
+  };
+
+  // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
+  const sendTestDelivery = createTestDelivery({ storage, clock, ids });
+  // The web console over the same admin services, signed in by the embedder's hook (@vitrina/console).
+  const consoleSurface = options.console?.mount({
+    storage,
+    secretBox,
+    clock,
+    logger,
+    mount,
+    headerNames,
+    connectors: admin.connectors,
+    apiKeys: admin.apiKeys,
+    members: admin.members,
+    webhooks: outbox.subscriptions,
+    sendTestDelivery,
+    contacts,
+    privacy,
+    whatsappChannels,
+  });
+
   // Expired codes, spent refresh tokens past expiry, ended grants and clients no user approved go
   // with the rest of retention, so an operator has one schedule and one `vitrina cleanup`.
   const builtinRetentionSteps: RetentionStep[] = [
     ...(oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }]),
     { kind: "whatsapp_orphan_statuses", run: orphanStatusesStep },
+    ...(consoleSurface?.retentionSteps ?? []),
   ];
   const retention =
     options.retention === false
@@ -339,16 +368,6 @@ export function createVitrina(options: VitrinaOptions) {
   const conversations = createConversationService({ storage, clock, ids, messaging });
   const quotes = createQuoteService({ storage, clock, ids, vatRate: options.quotes?.vatRate ?? defaultVatRate });
   const orders = createOrderService({ storage, clock, ids });
-  const admin = {
-    connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
-    apiKeys: createApiKeyAdmin({ storage, clock, ids }),
-    members: createMemberAdmin({ storage, clock }),
-    whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
-    contacts: createContactAdmin({ contacts, privacy, clock }),
-  };
-
-  // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
-  const sendTestDelivery = createTestDelivery({ storage, clock, ids });
 
   // The webhook and admin APIs take API keys only; with OAuth on, a JWT sent there is told where it works.
   const oauthSurfaces = [
@@ -385,23 +404,7 @@ export function createVitrina(options: VitrinaOptions) {
     ...webhookRoutes({ service: outbox.subscriptions, authenticate, sendTestDelivery, oauthElsewhere }),
     // The admin API (connectors, API keys, members, the WhatsApp channel, contacts' consent) under the same authenticator as the webhook API.
     ...adminRoutes({ storage, authenticate, mount, ...admin, oauthElsewhere }),
-    // The web console over the same admin services, signed in by the embedder's hook.
-    ...(options.console === undefined
-      ? []
-      : consoleRoutes({
-          options: options.console,
-          storage,
-          secretBox,
-          clock,
-          mount,
-          headerNames,
-          ...admin,
-          webhooks: outbox.subscriptions,
-          sendTestDelivery,
-          contacts,
-          privacy,
-          whatsappChannels,
-        })),
+    ...(consoleSurface?.routes ?? []),
     ...(options.rest?.enabled === true
       ? restRoutes({
           capabilities,
@@ -535,6 +538,7 @@ export function createVitrina(options: VitrinaOptions) {
             a2a: a2a !== null,
           })),
       ...(a2a?.wellKnownPaths ?? []),
+      ...(consoleSurface?.wellKnownPaths ?? []),
     ],
     /**
      * Closes the storage; from the moment it is called every route answers 503 `shutting_down`.
