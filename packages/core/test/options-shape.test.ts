@@ -3,7 +3,7 @@ import { createVitrina, isVitrinaError, silentLogger, type VitrinaOptions } from
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 
-// Item 5 of issue 46: `console: { signIn: demoConsoleSignIn(…) }` was accepted and the sign-in page
+// Item 5 of issue 46: an option given in the wrong shape was accepted, and the sign-in page
 // then answered 500 ("options.signIn is not a function"). Every option's shape is checked up front.
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
 const base = () => ({
