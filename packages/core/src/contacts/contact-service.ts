@@ -4,7 +4,7 @@ import type { ConsentLedgerEntry, ConsentSource, ContactRecord } from "../ports/
 import type { Storage } from "../ports/storage.js";
 import { NotFoundError } from "../errors.js";
 import { parseOrThrow } from "../validation.js";
-import { e164Phone } from "../leads/lead-schema.js";
+import { e164Phone } from "../validation/e164-phone.js";
 import { recordConsentChange } from "../consent/record-consent-change.js";
 import { isStorableText } from "../validation/storable-text.js";
 import { z } from "zod";
