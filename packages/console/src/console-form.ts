@@ -1,35 +1,13 @@
-import { type FieldReason, isVitrinaError, ValidationError, VitrinaError } from "@vitrina/core";
-import { readBodyLimited } from "@vitrina/core/http";
-import { isStorableText, UNSTORABLE_TEXT_REASON } from "@vitrina/core/storage";
+import { type FieldReason, isVitrinaError } from "@vitrina/core";
+import { readFormBody } from "@vitrina/core/http";
 import type { ScreenContext } from "./console-page.js";
 
-/** Console forms are a few short fields; anything larger is not one of ours. */
-const MAX_FORM_BYTES = 16 * 1024;
-
 /**
- * A console form post (`application/x-www-form-urlencoded`, UTF-8, at most 16 KiB). Repeated
- * names are kept (checkbox groups); a value PostgreSQL can't store is refused naming its field.
+ * A console form post, read by core's one form reader (the OAuth forms' too): urlencoded, UTF-8 down
+ * to every percent-escape, at most 16 KiB, text PostgreSQL can store. Repeated names are kept
+ * (checkbox groups).
  */
-export async function readConsoleForm(request: Request): Promise<URLSearchParams> {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  const bytes = await readBodyLimited(request, MAX_FORM_BYTES);
-  if (type !== "application/x-www-form-urlencoded")
-    throw new VitrinaError("unsupported_media_type", "console forms are sent as application/x-www-form-urlencoded");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (cause) {
-    throw new VitrinaError("invalid_argument", "the form is not valid UTF-8", { cause });
-  }
-  const form = new URLSearchParams(text);
-  const reasons = [...form].filter(([, value]) => !isStorableText(value));
-  if (reasons.length > 0)
-    throw new ValidationError(
-      "the form is invalid",
-      reasons.map(([field]) => ({ field, reason: UNSTORABLE_TEXT_REASON })),
-    );
-  return form;
-}
+export const readConsoleForm = (request: Request): Promise<URLSearchParams> => readFormBody(request);
 
 /** A single text field, trimmed; "" when absent. */
 export function field(form: URLSearchParams, name: string): string {

@@ -144,6 +144,7 @@ const expected: Record<string, string[]> = {
     "noErasureCounts",
   ],
   "@vitrina/core/http": [
+    "DEFAULT_FORM_MAX_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "DIRECT_BODY_HANDLER",
     "MOUNT_BEFORE_BODY_PARSERS",
@@ -159,6 +160,7 @@ const expected: Record<string, string[]> = {
     "parseOrThrow",
     "publicJsonRoute",
     "readBodyLimited",
+    "readFormBody",
     "readJsonBody",
     "reasonsFromZod",
     "statusForCode",

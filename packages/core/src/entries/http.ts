@@ -3,6 +3,7 @@
 export { createRouter, type Handler, type Route, type RouteHandler } from "../http/router.js";
 export { jsonResponse, errorResponse, statusForCode } from "../http/json.js";
 export { readBodyLimited, isJsonContentType } from "../http/read-body.js";
+export { readFormBody, DEFAULT_FORM_MAX_BYTES } from "../http/read-form.js";
 export {
   READ_BODY,
   WEB_REQUEST,
