@@ -285,6 +285,7 @@ export function createVitrina(options: VitrinaOptions) {
           ...(options.rest?.enabled === true && { restPath: REST_PATH }),
           ...(options.a2a?.enabled === true && { a2aPath: A2A_PATH }),
         });
+  // The admin services and the console come before retention: a console surface may add retention steps.
   const admin = {
     connectors: createConnectorAdmin({ storage, secretBox, clock, ids }),
     apiKeys: createApiKeyAdmin({ storage, clock, ids }),
