@@ -45,3 +45,6 @@ export type { ClaimedDelivery } from "../ports/storage.js";
 export { MIN_SECRET_LENGTH } from "../webhooks/subscription-input.js";
 export type { SubscriptionService, Page } from "../webhooks/subscription-service.js";
 export type { SubscriptionView, DeliveryView } from "../webhooks/subscription-views.js";
+export type { EndpointService, EndpointHealthView } from "../webhooks/endpoint-service.js";
+export type { DeliveryPageOptions } from "../webhooks/delivery-filters.js";
+export { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";

@@ -4,6 +4,7 @@ import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import type { Logger } from "../ports/logger.js";
 import type { EndpointService } from "./endpoint-service.js";
+import { endpointOperations } from "./endpoint-openapi.js";
 
 /** A recovery body is `{ since, limit }`. */
 const MAX_RECOVER_BODY_BYTES = 4 * 1024;
@@ -35,11 +36,13 @@ export function webhookEndpointRoutes(options: {
     {
       method: "GET",
       path: "/v1/webhooks/:id/health",
+      openapi: endpointOperations.health,
       handler: withScope("webhooks:read", async (ws, _r, p) => jsonResponse(await service.health(ws, p.id!))),
     },
     {
       method: "POST",
       path: "/v1/webhooks/:id/recover",
+      openapi: endpointOperations.recover,
       handler: withScope("webhooks:write", async (ws, request, p, logger) => {
         const body = await readJsonBody(request, { maxBytes: MAX_RECOVER_BODY_BYTES });
         return jsonResponse(await service.recover(ws, p.id!, body, { logger }), 202);
@@ -48,6 +51,7 @@ export function webhookEndpointRoutes(options: {
     {
       method: "GET",
       path: "/v1/webhooks/:id/deliveries/:deliveryId",
+      openapi: endpointOperations.delivery,
       handler: withScope("webhooks:read", async (ws, _r, p) =>
         jsonResponse(await service.delivery(ws, p.id!, p.deliveryId!)),
       ),
