@@ -6,7 +6,7 @@ export type { Surface } from "../surface.js";
 export type { ConsoleHost, ConsoleSurface } from "../admin/console-host.js";
 export { resolveAdminCaller, requireManager, type AdminCaller } from "../admin/admin-caller.js";
 export { parseApiKeyIssue, parseConnectorCreate, parseMemberAdd, parseMemberUpdate } from "../admin/admin-input.js";
-export { LEAD_INTAKE_PATH } from "../admin/admin-routes.js";
+export { LEAD_INTAKE_PATH } from "../leads/lead-intake-route.js";
 export type { ApiKeyAdmin } from "../admin/api-key-admin.js";
 export type { ConnectorAdmin } from "../admin/connector-admin.js";
 export type { MemberAdmin } from "../admin/member-admin.js";
