@@ -1,13 +1,11 @@
 import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { jsonResponse } from "../http/json.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import type { Logger } from "../ports/logger.js";
 import type { EndpointService } from "./endpoint-service.js";
 import { endpointOperations } from "./endpoint-openapi.js";
-
-/** A recovery body is `{ since, limit }`. */
-const MAX_RECOVER_BODY_BYTES = 4 * 1024;
 
 /**
  * Operating an endpoint: `GET /v1/webhooks/:id/health`, `POST /v1/webhooks/:id/recover` and
@@ -44,7 +42,7 @@ export function webhookEndpointRoutes(options: {
       path: "/v1/webhooks/:id/recover",
       openapi: endpointOperations.recover,
       handler: withScope("webhooks:write", async (ws, request, p, logger) => {
-        const body = await readJsonBody(request, { maxBytes: MAX_RECOVER_BODY_BYTES });
+        const body = await readJsonBody(request, { maxBytes: API_BODY_LIMIT });
         return jsonResponse(await service.recover(ws, p.id!, body, { logger }), 202);
       }),
     },

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Vitrina } from "@vitrina/core";
+import { vitrinaConsole } from "@vitrina/console";
 import { routesOf } from "../../src/vitrina.js";
 import { restVitrina } from "./openapi-types.js";
 
@@ -14,7 +15,7 @@ const everySurface = (): Vitrina =>
     a2a: { enabled: true },
     health: true,
     oauth: { authorize: async () => ({ userId: "u", workspaceId: "w", grantedScopes: [] }) },
-    console: { signIn: async () => null },
+    console: vitrinaConsole({ signIn: async () => null }),
   });
 
 describe("every route documents itself", () => {
