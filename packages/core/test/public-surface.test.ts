@@ -67,6 +67,7 @@ const expected: Record<string, string[]> = {
     "MIN_SECRET_LENGTH",
     "RESPONSE_BODY_PREFIX_BYTES",
     "RETRY_WINDOW_MS",
+    "TEST_EVENT_TYPE",
     "USER_AGENT",
     "addressRefusal",
     "checkDestination",
