@@ -1,49 +1,21 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sampleEventData } from "../../core/src/events/sample-events.js";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
-import { startConsoleServer, startReceiver } from "./support/console-server.js";
+import { checkScreen as check, hasBrowser, useConsoleBrowser } from "./support/browser.js";
 
-// Endpoint health, recovery and the searchable history in a real browser (see console.browser.test.ts).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser) console.warn(`skipping the endpoint console browser tests: no Chromium at ${CHROMIUM}`);
-const SHOTS = fileURLToPath(new URL("../../../screenshots/console/", import.meta.url));
+// Endpoint health, recovery and the searchable history in a real browser (see support/browser.ts).
 /** Port 9 (discard) on loopback: nothing listens, so every attempt is refused. */
 const REFUSING_URL = "http://127.0.0.1:9/refusing";
 
 describe.skipIf(!hasBrowser)("webhook endpoints in the console, in Chromium", () => {
-  let server: Awaited<ReturnType<typeof startConsoleServer>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await mkdir(SHOTS, { recursive: true });
-    [server, receiver, browser] = await Promise.all([
-      startConsoleServer(),
-      startReceiver(),
-      chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
-    ]);
+  const env = useConsoleBrowser();
+  let server: ReturnType<typeof env.server>;
+  let receiver: ReturnType<typeof env.receiver>;
+  let browser: ReturnType<typeof env.browser>;
+  beforeAll(() => {
+    [server, receiver, browser] = [env.server(), env.receiver(), env.browser()];
   });
-  afterAll(async () => {
-    await browser?.close();
-    await receiver?.close();
-    await server?.close();
-  });
-
-  /** No serious or critical axe-core violation on this screen, and a screenshot of it. */
-  async function check(page: Page, name: string) {
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-    expect(serious, `axe on ${name}`).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-  }
 
   /** Adds an endpoint and sends it a test event; the redirect lands on the endpoint's own page. */
   async function addEndpoint(page: Page, url: string) {
