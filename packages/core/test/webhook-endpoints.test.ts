@@ -223,7 +223,7 @@ describe("auto-disable", () => {
 
 describe("recovery", () => {
   it("requeues the failed deliveries since a time, bounded per call, and a second run requeues nothing again", async () => {
-    const { api, subscribe, quote, drain, clock, vitrina, workspaceId } = await setUp();
+    const { api, subscribe, quote, drain, clock, vitrina, workspaceId, lines } = await setUp();
     const broken = await subscribe("broken");
     const before = clock.now().toISOString();
     for (let i = 0; i < 3; i++) {
@@ -271,6 +271,15 @@ describe("recovery", () => {
     expect(await bad({ since: before, everything: true })).toMatchObject({
       error: { reasons: [{ field: "everything" }] },
     });
+    // Each refusal is logged with the endpoint and the fields at fault, never the values sent.
+    const refusals = lines.filter((l) => l.message === "webhook recovery refused: invalid input");
+    expect(refusals.map((l) => l.fields)).toEqual([
+      { requestId: expect.any(String), workspaceId, subscriptionId: broken, fields: ["since"] },
+      { requestId: expect.any(String), workspaceId, subscriptionId: broken, fields: ["limit"] },
+      { requestId: expect.any(String), workspaceId, subscriptionId: broken, fields: ["since"] },
+      { requestId: expect.any(String), workspaceId, subscriptionId: broken, fields: ["everything"] },
+    ]);
+    expect(JSON.stringify(refusals)).not.toContain("2999-01-01");
     // A disabled endpoint is enabled first.
     await vitrina.webhooks.update(workspaceId, broken, { enabled: false });
     expect((await api("POST", `/v1/webhooks/${broken}/recover`, { since: before })).json).toMatchObject({
@@ -281,7 +290,7 @@ describe("recovery", () => {
 
 describe("delivery history", () => {
   it("filters by status and event type, finds an event's delivery, pages newer and older, and shows the body and headers sent", async () => {
-    const { api, subscribe, quote, drain, clock, vitrina, workspaceId } = await setUp();
+    const { api, subscribe, quote, drain, clock, vitrina, workspaceId, lines } = await setUp();
     const ok = await subscribe("ok");
     for (let i = 0; i < 5; i++) {
       await quote();
@@ -335,5 +344,7 @@ describe("delivery history", () => {
         json: { error: { code: "invalid_payload", reasons: [expect.objectContaining({ field })] } },
       });
     }
+    const refused = lines.filter((l) => l.message === "webhook delivery history refused: invalid input");
+    expect(refused.map((l) => l.fields.fields)).toEqual([["status"], ["event_type"], ["ending_before"], ["event_id"]]);
   });
 });

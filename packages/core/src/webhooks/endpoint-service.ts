@@ -95,9 +95,11 @@ export function createEndpointService(deps: {
      * never requeues what the first did: what it requeued is `pending` by then.
      */
     async recover(workspaceId: string, id: string, body: unknown, call: { logger?: Logger } = {}) {
-      const { since, limit } = checkedRecovery(body, clock.now());
-      const subscription = await load(workspaceId, id);
       const logger = call.logger ?? deps.logger;
+      const { since, limit } = refusalsLogged(logger, { workspaceId, subscriptionId: id }, "webhook recovery", () =>
+        checkedRecovery(body, clock.now()),
+      );
+      const subscription = await load(workspaceId, id);
       if (!subscription.enabled) {
         logger.info({ workspaceId, subscriptionId: id }, "webhook recovery refused: the subscription is disabled");
         throw new ConflictError("the subscription is disabled; enable it before recovering its deliveries");
@@ -153,6 +155,20 @@ export function createEndpointService(deps: {
 }
 export type EndpointService = ReturnType<typeof createEndpointService>;
 export type EndpointHealthView = Awaited<ReturnType<EndpointService["health"]>>;
+
+/**
+ * Runs a check and, when it refuses the input, logs which fields at info level (never their values,
+ * which may be anything a caller typed) before rethrowing: an operator can see refused calls.
+ */
+export function refusalsLogged<T>(logger: Logger, context: Record<string, unknown>, what: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof ValidationError)
+      logger.info({ ...context, fields: error.reasons.map((r) => r.field) }, `${what} refused: invalid input`);
+    throw error;
+  }
+}
 
 /** `since` (an ISO 8601 time, not in the future) and `limit` (1 to 1000) of a recovery, else 422 naming the field. */
 function checkedRecovery(input: unknown, now: Date): { since: string; limit: number } {

@@ -11,6 +11,7 @@ import { newStandardSecret } from "./signing-schemes.js";
 import { parseSubscriptionCreate, parseSubscriptionUpdate, type UrlCheck } from "./subscription-input.js";
 import { deliveryView, subscriptionView, type DeliveryView, type SubscriptionView } from "./subscription-views.js";
 import { checkedDeliveryFilters, type DeliveryPageOptions } from "./delivery-filters.js";
+import { refusalsLogged } from "./endpoint-service.js";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -170,7 +171,9 @@ export function createSubscriptionService(deps: {
      */
     async deliveries(workspaceId: string, id: string, options: DeliveryPageOptions): Promise<Page<DeliveryView>> {
       const limit = checkedPageSize(options.limit);
-      const filters = checkedDeliveryFilters(options);
+      const filters = refusalsLogged(deps.logger, { workspaceId, subscriptionId: id }, "webhook delivery history", () =>
+        checkedDeliveryFilters(options),
+      );
       await load(workspaceId, id);
       const rows = await storage.webhookDeliveries.listBySubscription(id, { ...filters, limit: limit + 1 });
       if (filters.endingBefore !== undefined) rows.reverse();
