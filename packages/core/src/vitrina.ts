@@ -61,6 +61,13 @@ import { acceptsDirectBody } from "./http/direct-body.js";
 import { bodyAlreadyRead, bodyAlreadyReadResponse, MOUNT_BEFORE_BODY_PARSERS } from "./http/consumed-body.js";
 import { resolveFirstMessageRecovery, type FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import { createMaintenance, type WorkerOptions } from "./maintenance/maintenance.js";
+import {
+  createLeadRefusalRecorder,
+  leadRefusalRetentionStep,
+  resolveLeadRefusals,
+  type LeadRefusalOptions,
+} from "./leads/lead-refusals.js";
+import { createLeadAdmin } from "./admin/lead-admin.js";
 import { resolveRetention, type RetentionOptions, type RetentionStep } from "./maintenance/retention.js";
 import { channelRoutingTransport, createChannelCache } from "./channels/whatsapp/channel-cache.js";
 import type { GraphPost } from "./messaging/whatsapp-cloud.js";
@@ -162,6 +169,8 @@ export interface VitrinaOptions extends MountOptions {
     firstMessageRecovery?: FirstMessageRecoveryOptions;
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
+    /** The log of refused leads per connector (see the core README, "Refused leads"). */
+    refusals?: LeadRefusalOptions;
   };
   /** The OAuth 2.1 authorization server for MCP clients; off unless given (see the README's OAuth 2.1 section). */
   oauth?: OAuthOptions;
@@ -253,6 +262,7 @@ export function createVitrina(options: VitrinaOptions) {
   const suppression = suppressionHasher(secretBox);
   const privacy = createPrivacyService({ storage, clock, ids, logger, hasher: suppression });
   checkLeadIntakeLimits(options.leadIntake);
+  const refusalSettings = resolveLeadRefusals(options.leadIntake?.refusals);
   const verifier = createLeadSignatureVerifier({
     connectors: storage.connectors,
     secretBox,
@@ -290,6 +300,7 @@ export function createVitrina(options: VitrinaOptions) {
   const builtinRetentionSteps: RetentionStep[] = [
     ...(oauth === null ? [] : [{ kind: "oauth", run: oauthPurgeStep }]),
     { kind: "whatsapp_orphan_statuses", run: orphanStatusesStep },
+    ...leadRefusalRetentionStep(refusalSettings),
   ];
   const retention =
     options.retention === false
@@ -345,6 +356,15 @@ export function createVitrina(options: VitrinaOptions) {
     members: createMemberAdmin({ storage, clock }),
     whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
     contacts: createContactAdmin({ contacts, privacy, clock }),
+    leads: createLeadAdmin({
+      storage,
+      messaging,
+      clock,
+      ids,
+      logger,
+      refusalsKept: refusalSettings.keepPerConnector,
+      firstMessage: options.leadIntake?.firstMessage ?? defaultFirstMessage,
+    }),
   };
 
   // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
@@ -440,6 +460,7 @@ export function createVitrina(options: VitrinaOptions) {
       intake: leads,
       maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT,
       headerNames,
+      refusals: createLeadRefusalRecorder({ storage, clock, ids, settings: refusalSettings }),
     }),
     ...(oauth?.routes ?? []),
     ...mcpRoutes({

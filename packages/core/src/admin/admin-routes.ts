@@ -15,6 +15,8 @@ import { contactRoutes } from "./contact-routes.js";
 import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
 import { whatsappChannelRoutes } from "./whatsapp-channel-routes.js";
 import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
+import type { LeadAdmin } from "./lead-admin.js";
+import { leadRoutes } from "./lead-routes.js";
 
 /** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
 export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
@@ -32,6 +34,7 @@ export function adminRoutes(options: {
   members: MemberAdmin;
   whatsappChannel: WhatsAppChannelAdmin;
   contacts: ContactAdmin;
+  leads: LeadAdmin;
   /** Where OAuth access tokens are accepted instead, for the 401 of one sent here (see AcceptedCredentials). */
   oauthElsewhere?: string;
 }): Route[] {
@@ -54,5 +57,6 @@ export function adminRoutes(options: {
       webhookUrl: publicUrlOf(WHATSAPP_WEBHOOK_PATH),
     }),
     ...contactRoutes({ contacts: options.contacts, guard }),
+    ...leadRoutes({ leads: options.leads, guard }),
   ];
 }

@@ -30,6 +30,8 @@ import { memberScreens } from "./screens/members.js";
 import { webhookScreens } from "./screens/webhooks.js";
 import { whatsAppChannelScreens } from "./screens/whatsapp-channel.js";
 import { signInRoutes } from "./sign-in-routes.js";
+import type { LeadAdmin } from "../admin/lead-admin.js";
+import { leadScreens } from "./screens/leads.js";
 
 /**
  * The web console under `<basePath>/console`: server-rendered pages over the same admin services
@@ -50,6 +52,7 @@ export function consoleRoutes(deps: {
   contacts: ContactService;
   privacy: PrivacyService;
   whatsappChannels: WhatsAppChannelService;
+  leads: LeadAdmin;
 }): Route[] {
   const root = `${deps.mount.basePath}${CONSOLE_PATH}`;
   const productName = deps.options.productName ?? "Vitrina";
@@ -67,7 +70,9 @@ export function consoleRoutes(deps: {
       connectors: deps.connectors,
       intakeUrl: (ctx) => `${ctx.publicBase}${LEAD_INTAKE_PATH}`,
       headerNames: deps.headerNames,
+      leads: deps.leads,
     }),
+    ...leadScreens({ leads: deps.leads, connectors: deps.connectors }),
     ...webhookScreens({ webhooks: deps.webhooks, sendTestDelivery: deps.sendTestDelivery }),
     ...apiKeyScreens({ apiKeys: deps.apiKeys }),
     ...memberScreens({ members: deps.members }),

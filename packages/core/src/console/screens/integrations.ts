@@ -7,12 +7,15 @@ import { csrfField, formatTime, secretOnce, type ScreenContext, screenResponse, 
 import type { ScreenHandler, ScreenRequest, ScreenRoute } from "../console-guard.js";
 import { html } from "../html.js";
 import { leadSnippets } from "./lead-snippets.js";
+import type { LeadAdmin } from "../../admin/lead-admin.js";
+import { refusalsSection } from "./lead-refusals.js";
 
 /** Integrations → connectors: list, create (secret once), the connector screen, rotate, recent leads. */
 export function integrationScreens(deps: {
   connectors: ConnectorAdmin;
   intakeUrl: (ctx: ScreenContext) => string;
   headerNames: { connectorId: string; timestamp: string; signature: string };
+  leads?: LeadAdmin;
 }): ScreenRoute[] {
   const { connectors } = deps;
 
@@ -78,6 +81,7 @@ export function integrationScreens(deps: {
     const { caller, ctx } = screen;
     const intakeUrl = deps.intakeUrl(ctx);
     const leads = await connectors.leads(caller, connector.id, { limit: 20 });
+    const refusals = deps.leads === undefined ? null : await deps.leads.refusals(caller, connector.id);
     const leadRows = leads.data.map(
       (l) =>
         html`<tr>
@@ -136,7 +140,7 @@ export function integrationScreens(deps: {
               leadRows,
             )
       }
-      ${rotate}`;
+      ${refusals !== null && refusalsSection(refusals.data, deps.leads!.refusalsKept)} ${rotate}`;
     return screenResponse(ctx, {
       title: `Connector: ${connector.name}`,
       section: "integrations",
