@@ -19,6 +19,7 @@ import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 import { whatsappContract } from "./contract-whatsapp.js";
 import { personalDataSection } from "./contract-personal-data.js";
+import { leadOperationsSection } from "./contract-lead-operations.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
 export const CONTRACT_SECTIONS: readonly ContractSection[] = [
@@ -47,6 +48,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "admin", run: (c) => adminContract(c.storage) },
   { name: "whatsapp", run: (c) => whatsappContract(c.storage, c.f, c.seedWorkspace) },
   personalDataSection,
+  leadOperationsSection,
   deliveryListenerSection,
   directReadSection,
 ];
@@ -62,6 +64,7 @@ export type ContractSectionName =
   | "admin"
   | "whatsapp"
   | "personal data"
+  | "lead operations"
   | "retention"
   | "delivery notifications"
   | "direct read-back";
