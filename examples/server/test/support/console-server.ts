@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { freshPGlite } from "../../../../packages/adapter-postgres/test/support.js";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
-import { createVitrina, silentLogger, type ConsoleOptions } from "@vitrina/core";
+import { createVitrina, silentLogger, type ConsoleOptions, type MessagingTransport } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions, serveVitrina } from "@vitrina/http-node";
 
@@ -53,14 +53,14 @@ export async function startReceiver() {
 }
 
 /** A real server (HTTP + outbox worker) on embedded PGlite with the console on, one workspace, an owner and a member. */
-export async function startConsoleServer() {
+export async function startConsoleServer(options: { messaging?: MessagingTransport } = {}) {
   const db = await freshPGlite();
   await migrate(db, { schema: "vitrina" });
   const storage = postgresStorage(db, { schema: "vitrina" });
   let workspaceId = "";
   const vitrina = createVitrina({
     storage,
-    messaging: logMessagingTransport(silentLogger),
+    messaging: options.messaging ?? logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 9).toString("base64"),
     logger: silentLogger,
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: true }),

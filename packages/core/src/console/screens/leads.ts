@@ -27,7 +27,7 @@ function retryForm(ctx: ScreenContext, lead: WorkspaceLeadView, query: string): 
   if (lead.outbound_status !== "failed" || !canManage(ctx)) return "";
   return html`<form class="inline-form" method="post" action="${ctx.root}/leads/${lead.id}/retry-first-message">
     ${csrfField(ctx)}<input type="hidden" name="back" value="${query}" />
-    <button class="secondary" type="submit" aria-label="Retry the first message of lead ${lead.source_lead_id}">
+    <button class="secondary" type="submit" aria-label="Retry first message of lead ${lead.source_lead_id}">
       Retry first message
     </button>
   </form>`;
