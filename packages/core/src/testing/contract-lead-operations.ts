@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { LeadListFilter, LeadRefusalRecord } from "../ports/lead-operations-storage.js";
 import type { ContractSection, ContractContext } from "./contract-section.js";
 
