@@ -17,8 +17,10 @@ describe("GET /v1/leads query", () => {
     logger: silentLogger,
   });
   let key = "";
+  let workspaceId = "";
   beforeAll(async () => {
     const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+    workspaceId = workspace.id;
     key = (await vitrina.apiKeys.issue({ userId: "owner" }, workspace.id, { name: "r", scopes: ["admin:read"] }))
       .secret;
   });
@@ -67,6 +69,30 @@ describe("GET /v1/leads query", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it("answers hostile lead and connector ids in the path with a 4xx, never a 500 (property)", async () => {
+    const writer = (
+      await vitrina.apiKeys.issue({ userId: "owner" }, workspaceId, {
+        name: "w",
+        scopes: ["admin:read", "admin:write"],
+      })
+    ).secret;
+    await fc.assert(
+      fc.asyncProperty(hostileString({ minLength: 1, maxLength: 60 }), async (id) => {
+        for (const [method, path] of [
+          ["POST", `/v1/leads/${percentEncode(id)}/retry-first-message`],
+          ["GET", `/v1/connectors/${percentEncode(id)}/refusals`],
+        ] as const) {
+          const response = await vitrina.handler(
+            new Request(`http://vitrina.test${path}`, { method, headers: { authorization: `Bearer ${writer}` } }),
+          );
+          expect([400, 404, 422]).toContain(response.status);
+          expect(((await response.json()) as any).error.code).toMatch(/^(not_found|invalid_argument|invalid_payload)$/);
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });
