@@ -121,7 +121,9 @@ export function leadOperationRepositories(
         // As `outbound.claimForSending`: the contact CTE takes the row lock (waiting out an opt-out
         // being written, then reading its committed row) and the claim applies only when that row
         // passes. A concurrent retry of the same message re-checks `status = 'failed'` on the row
-        // it waited for, and finds it `queued`: one of the two claims.
+        // it waited for, and finds it `queued`: one of the two claims. The "already welcomed" check
+        // reads the statement's snapshot, not the lock: a welcome another lead commits while this
+        // waits is not seen (a second welcome, never a message to someone who said no).
         const { rows } = await q.query(
           `WITH contact AS (
              SELECT * FROM ${s}.contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE
