@@ -1,6 +1,7 @@
 // @vitrina/core: what an embedder needs on day one. Everything else lives behind a subpath by
 // area: /capabilities, /webhooks, /oauth, /mcp, /storage, /http, /demo and /testing.
 export { createVitrina, DEFAULT_LEAD_BODY_LIMIT, DEFAULT_LEAD_TOLERANCE_MS } from "./vitrina.js";
+export { LEAD_INTAKE_PATH } from "./leads/lead-intake-route.js";
 export type { Vitrina, VitrinaOptions } from "./vitrina.js";
 export type { ConsoleOptions, ConsoleSignInHook, ConsoleUser } from "./console/console-options.js";
 export * from "./errors.js";

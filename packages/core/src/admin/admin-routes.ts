@@ -15,11 +15,9 @@ import { contactRoutes } from "./contact-routes.js";
 import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
 import { whatsappChannelRoutes } from "./whatsapp-channel-routes.js";
 import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
+import { LEAD_INTAKE_PATH } from "../leads/lead-intake-route.js";
 import type { LeadAdmin } from "./lead-admin.js";
 import { leadRoutes } from "./lead-routes.js";
-
-/** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
-export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
 
 /**
  * Every admin API route, behind `authenticate` (API keys with `admin:read` / `admin:write`, or a

@@ -76,10 +76,14 @@ export function createLeadAdmin(deps: SendFirstMessageDeps & { refusalsKept: num
     },
 
     /** A connector's refused leads, newest first (at most the ring's size). */
-    async refusals(caller: AdminCaller, connectorId: string): Promise<{ object: "list"; data: LeadRefusalView[] }> {
+    async refusals(
+      caller: AdminCaller,
+      connectorId: string,
+    ): Promise<{ object: "list"; data: LeadRefusalView[]; has_more: false }> {
       await loadConnector(caller, connectorId);
       const rows = await storage.leadRefusals.listByConnector(connectorId.toLowerCase(), deps.refusalsKept);
-      return { object: "list", data: rows.map(leadRefusalView) };
+      // The ring is the whole list: nothing older is kept to page to.
+      return { object: "list", data: rows.map(leadRefusalView), has_more: false };
     },
 
     /**

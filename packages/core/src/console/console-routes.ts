@@ -1,6 +1,6 @@
 import type { ApiKeyAdmin } from "../admin/api-key-admin.js";
 import type { ConnectorAdmin } from "../admin/connector-admin.js";
-import { LEAD_INTAKE_PATH } from "../admin/admin-routes.js";
+import { LEAD_INTAKE_PATH } from "../leads/lead-intake-route.js";
 import type { MemberAdmin } from "../admin/member-admin.js";
 import type { WhatsAppChannelService } from "../channels/whatsapp/channel-service.js";
 import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";

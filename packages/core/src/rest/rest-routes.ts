@@ -6,6 +6,7 @@ import { readJsonBody } from "../http/read-json.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import { stepUpChallenge, unauthorizedChallenge } from "../oauth/bearer-challenge.js";
+import { capabilityOperations } from "./capability-operations.js";
 import { inputFromQuery } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
@@ -142,7 +143,19 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       return jsonResponseTo(request, { output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
     };
   return [
-    { method: "GET", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("GET") },
-    { method: "POST", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("POST") },
+    {
+      method: "GET",
+      path: `${REST_PATH}/:capability`,
+      readsBodyDirectly,
+      handler: invoke("GET"),
+      openapi: capabilityOperations(() => capabilities.catalog().capabilities, "GET"),
+    },
+    {
+      method: "POST",
+      path: `${REST_PATH}/:capability`,
+      readsBodyDirectly,
+      handler: invoke("POST"),
+      openapi: capabilityOperations(() => capabilities.catalog().capabilities, "POST"),
+    },
   ];
 }

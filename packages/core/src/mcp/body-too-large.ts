@@ -1,11 +1,9 @@
 import { VitrinaError } from "../errors.js";
-import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "../mcp/jsonrpc-response.js";
-import { jsonResponse } from "./json.js";
+import { jsonResponse } from "../http/json.js";
+import { JSONRPC_SERVER_ERROR, jsonRpcErrorResponse } from "./jsonrpc-response.js";
+import { MCP_PATH } from "./mcp-options.js";
 
-/** Where `createVitrina` serves MCP; its refusals are JSON-RPC errors, which MCP clients parse. */
-export const MCP_PATH = "/mcp";
-
-/** True when `url` (a full URL or a Node request target) addresses the MCP endpoint. */
+/** True when `url` (a full URL or a Node request target) addresses the MCP endpoint, whose refusals are JSON-RPC errors MCP clients parse. */
 export function isMcpPath(url: string): boolean {
   return new URL(url, "http://localhost").pathname.replace(/\/$/, "") === MCP_PATH;
 }
