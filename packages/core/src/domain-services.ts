@@ -1,3 +1,4 @@
+import type { ConsoleHost } from "./admin/console-host.js";
 import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createContactAdmin } from "./admin/contact-admin.js";
@@ -136,3 +137,24 @@ export function createDomainServices(options: VitrinaOptions, resolved: Resolved
   };
 }
 export type DomainServices = ReturnType<typeof createDomainServices>;
+
+/** What the web console is mounted with: the admin API's own services, so a rule lives in core once for both. */
+export function consoleHost(services: DomainServices, resolved: ResolvedOptions): ConsoleHost {
+  return {
+    storage: services.storage,
+    secretBox: resolved.secretBox,
+    clock: resolved.clock,
+    logger: resolved.logger,
+    mount: resolved.mount,
+    headerNames: resolved.leadHeaders,
+    connectors: services.admin.connectors,
+    apiKeys: services.admin.apiKeys,
+    members: services.admin.members,
+    webhooks: services.outbox.subscriptions,
+    sendTestDelivery: services.sendTestDelivery,
+    contacts: services.contacts,
+    privacy: services.privacy,
+    whatsappChannels: services.whatsappChannels,
+    leads: services.admin.leads,
+  };
+}

@@ -19,7 +19,7 @@ import type { WebhookOptions } from "./webhooks/create-outbox.js";
 import type { Authenticator } from "./auth/principal.js";
 import type { VatRate } from "./commerce/quote-service.js";
 import type { HealthOptions } from "./http/health-routes.js";
-import type { ConsoleOptions } from "./console/console-options.js";
+import type { ConsoleSurface } from "./admin/console-host.js";
 import type { FirstMessageRecoveryOptions } from "./leads/reconcile-first-messages.js";
 import type { RetentionOptions } from "./maintenance/retention.js";
 import type { GraphPost } from "./messaging/whatsapp-cloud.js";
@@ -104,10 +104,11 @@ export interface VitrinaOptions extends MountOptions {
    */
   a2a?: A2aOptions;
   /**
-   * The web console at `<basePath>/console` (connectors, webhooks, API keys, members): your
-   * `signIn` hook says who the user is. Off unless given. See the core README, "Web console".
+   * The web console at `<basePath>/console` (connectors, webhooks, API keys, members):
+   * `vitrinaConsole({ signIn })` from `@vitrina/console`, whose hook says who the user is. Off
+   * unless given. See the `@vitrina/console` README.
    */
-  console?: ConsoleOptions;
+  console?: ConsoleSurface;
   /** What the worker deletes or redacts, and when (see the core README, "Retention"); `false` turns it off. */
   retention?: RetentionOptions | false;
 }

@@ -2,9 +2,8 @@ import { a2aSurface } from "./a2a/a2a-surface.js";
 import { A2A_PATH } from "./a2a/a2a-options.js";
 import { routeCredentials } from "./auth/credential-routing.js";
 import { WHATSAPP_WEBHOOK_PATH } from "./channels/whatsapp/webhook-route.js";
-import { consoleRoutes } from "./console/console-routes.js";
 import { coreSurface } from "./core-surface.js";
-import { createDomainServices } from "./domain-services.js";
+import { consoleHost, createDomainServices } from "./domain-services.js";
 import { healthRoutes } from "./http/health-routes.js";
 import { withRequestPrelude } from "./http/request-prelude.js";
 import { undocumented } from "./http/route-doc.js";
@@ -82,28 +81,8 @@ export function createVitrina(options: VitrinaOptions) {
       }),
     },
     oauth && oauthSurface(oauth, [...(surfaces.rest ? [REST_PATH] : []), ...(surfaces.a2a ? [A2A_PATH] : [])]),
-    // The web console over the same admin services, signed in by the embedder's hook.
-    options.console === undefined
-      ? null
-      : {
-          routes: undocumented(
-            consoleRoutes({
-              options: options.console,
-              storage,
-              secretBox,
-              clock,
-              mount,
-              headerNames,
-              ...admin,
-              webhooks: outbox.subscriptions,
-              sendTestDelivery,
-              contacts: services.contacts,
-              privacy: services.privacy,
-              whatsappChannels: services.whatsappChannels,
-            }),
-            "the web console: HTML pages and form posts for people, not an API",
-          ),
-        },
+    // The web console over the same admin services, signed in by the embedder's hook (@vitrina/console).
+    options.console === undefined ? null : consoleSurfaceOf(options.console.mount(consoleHost(services, resolved))),
     surfaces.rest
       ? {
           routes: restRoutes({
@@ -217,6 +196,14 @@ export function createVitrina(options: VitrinaOptions) {
   return vitrina;
 }
 export type Vitrina = ReturnType<typeof createVitrina>;
+
+/** The console's pages and form posts are for people, not an API: none of them goes in the OpenAPI document. */
+function consoleSurfaceOf(surface: Surface): Surface {
+  return {
+    ...surface,
+    routes: undocumented(surface.routes, "the web console: HTML pages and form posts for people, not an API"),
+  };
+}
 
 const ROUTES = new WeakMap<object, readonly Route[]>();
 

@@ -4,6 +4,7 @@ export { createRouter, type Handler, type Route, type RouteHandler } from "../ht
 export type { OperationDoc, RouteOpenApi, ResponseDoc, DocSchema } from "../http/route-doc.js";
 export { jsonResponse, errorResponse, statusForCode } from "../http/json.js";
 export { readBodyLimited, isJsonContentType } from "../http/read-body.js";
+export { readFormBody, DEFAULT_FORM_MAX_BYTES } from "../http/read-form.js";
 export {
   READ_BODY,
   WEB_REQUEST,

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { vitrinaConsole } from "@vitrina/console";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ const everySurface = (): Vitrina =>
     a2a: { enabled: true },
     health: true,
     oauth: { authorize: async () => ({ userId: "u", workspaceId: "w", grantedScopes: [] }) },
-    console: { signIn: async () => null },
+    console: vitrinaConsole({ signIn: async () => null }),
   });
 
 describe("every route documents itself", () => {

@@ -4,7 +4,7 @@ import {
   createVitrina,
   silentLogger,
   type Authenticator,
-  type ConsoleOptions,
+  type ConsoleSurface,
   type Logger,
   type Storage,
 } from "@vitrina/core";
@@ -19,7 +19,7 @@ import { TEST_SECRET_BOX_KEY } from "./lead-harness.js";
  * and OAuth access tokens as `Bearer oauth:<userId>:<scope,…>` (the admin routes only see a principal).
  */
 export async function startAdminHarness(
-  options: { storage?: Storage; logger?: Logger; console?: (workspaceId: () => string) => ConsoleOptions } = {},
+  options: { storage?: Storage; logger?: Logger; console?: (workspaceId: () => string) => ConsoleSurface } = {},
 ) {
   const storage = options.storage ?? memoryStorage();
   const clock = createManualClock(Date.now());
