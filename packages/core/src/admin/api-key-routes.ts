@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { jsonResponse } from "../http/json.js";
 import { listPageSchema } from "../http/route-doc.js";
 import { ADMIN_BODY_ERRORS, adminOperation } from "./admin-operation.js";
@@ -8,8 +9,6 @@ import type { Route } from "../http/router.js";
 import type { AdminHandler } from "./admin-guard.js";
 import { parseApiKeyIssue } from "./admin-input.js";
 import type { ApiKeyAdmin } from "./api-key-admin.js";
-
-const MAX_BODY_BYTES = 16 * 1024;
 
 /** `/v1/api-keys…`: list (prefix, scopes, created, last used), issue (key shown once), revoke. */
 export function apiKeyRoutes(options: {
@@ -51,7 +50,7 @@ export function apiKeyRoutes(options: {
         errors: ADMIN_BODY_ERRORS,
       }),
       handler: guard("api_keys.issue", async (caller, request) => {
-        const input = parseApiKeyIssue(await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }));
+        const input = parseApiKeyIssue(await readJsonBody(request, { maxBytes: API_BODY_LIMIT }));
         return jsonResponse(await apiKeys.issue(caller, input), 201, { "cache-control": "no-store" });
       }),
     },

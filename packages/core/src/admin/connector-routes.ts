@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { jsonResponse } from "../http/json.js";
 import { listPageSchema, type JsonSchema } from "../http/route-doc.js";
 import { ADMIN_BODY_ERRORS, adminOperation, PAGE_PARAMETERS } from "./admin-operation.js";
@@ -9,8 +10,6 @@ import type { AdminHandler } from "./admin-guard.js";
 import { parseConnectorCreate } from "./admin-input.js";
 import { adminPageOptions } from "./admin-page.js";
 import type { ConnectorAdmin } from "./connector-admin.js";
-
-const MAX_BODY_BYTES = 16 * 1024;
 
 /** An answer that also carries `intake_url`, the exact address the sender posts signed leads to. */
 const withIntakeUrl = (schema: JsonSchema): JsonSchema => ({
@@ -56,7 +55,7 @@ export function connectorRoutes(options: {
         errors: ADMIN_BODY_ERRORS,
       }),
       handler: guard("connectors.create", async (caller, request) => {
-        const input = parseConnectorCreate(await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }));
+        const input = parseConnectorCreate(await readJsonBody(request, { maxBytes: API_BODY_LIMIT }));
         const created = await connectors.create(caller, input);
         return jsonResponse({ ...created, intake_url: intakeUrl(request) }, 201, { "cache-control": "no-store" });
       }),

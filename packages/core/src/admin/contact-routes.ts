@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { CONSENT_LEDGER_LIMIT } from "../contacts/contact-service.js";
 import type { DocSchema, JsonSchema } from "../http/route-doc.js";
 import { ADMIN_BODY_ERRORS, adminOperation } from "./admin-operation.js";
@@ -11,8 +12,6 @@ import type { AdminHandler } from "./admin-guard.js";
 import { parseContactOptOut } from "./admin-input.js";
 import { queryLimit } from "./admin-page.js";
 import type { ContactAdmin } from "./contact-admin.js";
-
-const MAX_BODY_BYTES = 4 * 1024;
 
 const itemsOf = (item: DocSchema): JsonSchema => ({
   type: "object",
@@ -31,7 +30,7 @@ async function optionalJsonBody(request: Request): Promise<unknown> {
     await request.body?.cancel().catch(() => {});
     return {};
   }
-  return readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
+  return readJsonBody(request, { maxBytes: API_BODY_LIMIT });
 }
 
 /** The lookup's fields, read from the query string (each at most once: a repeated one is refused). */

@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { jsonResponse } from "../http/json.js";
 import { listPageSchema } from "../http/route-doc.js";
 import { ADMIN_BODY_ERRORS, adminOperation } from "./admin-operation.js";
@@ -8,8 +9,6 @@ import type { Route } from "../http/router.js";
 import type { AdminHandler } from "./admin-guard.js";
 import { parseMemberAdd, parseMemberUpdate } from "./admin-input.js";
 import type { MemberAdmin } from "./member-admin.js";
-
-const MAX_BODY_BYTES = 4 * 1024;
 
 /** `/v1/members…`: list, add by email, change role, remove (never the last owner: 409 `conflict`). */
 export function memberRoutes(options: {
@@ -39,7 +38,7 @@ export function memberRoutes(options: {
         errors: [409, ...ADMIN_BODY_ERRORS],
       }),
       handler: guard("members.add", async (caller, request) => {
-        const input = parseMemberAdd(await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }));
+        const input = parseMemberAdd(await readJsonBody(request, { maxBytes: API_BODY_LIMIT }));
         return jsonResponse(await members.add(caller, input), 201);
       }),
     },
@@ -54,7 +53,7 @@ export function memberRoutes(options: {
         errors: [404, 409, ...ADMIN_BODY_ERRORS],
       }),
       handler: guard("members.update", async (caller, request, p) => {
-        const { role } = parseMemberUpdate(await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }));
+        const { role } = parseMemberUpdate(await readJsonBody(request, { maxBytes: API_BODY_LIMIT }));
         return jsonResponse(await members.setRole(caller, p.userId!, role));
       }),
     },

@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { jsonResponse } from "../http/json.js";
 import type { JsonSchema } from "../http/route-doc.js";
 import { ADMIN_BODY_ERRORS, adminOperation } from "./admin-operation.js";
@@ -6,9 +7,6 @@ import { readJsonBody } from "../http/read-json.js";
 import type { Route } from "../http/router.js";
 import type { AdminHandler } from "./admin-guard.js";
 import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
-
-/** Room for the longest access token and two full keyword lists; a 10 KB field still gets its 422 naming it. */
-const MAX_BODY_BYTES = 32 * 1024;
 
 const text = { type: "string" };
 const keywords = { anyOf: [{ type: "array", items: text }, { type: "null" }], description: "null for the defaults." };
@@ -78,7 +76,7 @@ export function whatsappChannelRoutes(options: {
         errors: [409, ...ADMIN_BODY_ERRORS],
       }),
       handler: guard("whatsapp_channel.put", async (caller, request) => {
-        const body = await readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
+        const body = await readJsonBody(request, { maxBytes: API_BODY_LIMIT });
         const { channel, verifyToken, created } = await whatsappChannel.put(caller, body);
         return jsonResponse(
           {

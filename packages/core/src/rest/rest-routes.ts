@@ -1,3 +1,4 @@
+import { CAPABILITY_CALL_BODY_LIMIT } from "../http/body-limits.js";
 import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, InsufficientScopeError, NotFoundError, VitrinaError } from "../errors.js";
@@ -10,8 +11,6 @@ import { capabilityOperations } from "./capability-operations.js";
 import { inputFromQuery } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
-/** Capability inputs are small documents; 64 KiB leaves room for long contact notes. */
-const MAX_BODY_BYTES = 64 * 1024;
 /** IETF httpapi idempotency-key draft: the header, and our bound on its length. */
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const MAX_KEY_LENGTH = 255;
@@ -113,7 +112,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       const input =
         method === "GET"
           ? inputFromQuery(new URL(request.url).searchParams, descriptor.inputSchema)
-          : await readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
+          : await readJsonBody(request, { maxBytes: CAPABILITY_CALL_BODY_LIMIT });
       let result: Awaited<ReturnType<CapabilityService["invoke"]>>;
       try {
         result = await capabilities.invoke(name, input, {

@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
 import { checkedPageSize } from "./subscription-service.js";
@@ -9,9 +10,6 @@ import { bearerOperation, listPageSchema } from "../http/route-doc.js";
 import { TEST_EVENT_TYPE, type SendTestDelivery } from "./test-delivery.js";
 import { subscriptionBodySchemas } from "./subscription-input.js";
 import { deliveryViewSchema, subscriptionViewSchema } from "./subscription-views.js";
-
-/** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
-const MAX_BODY_BYTES = 16 * 1024;
 
 function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
   const limit = queryWholeNumber(url.searchParams, "limit");
@@ -72,7 +70,7 @@ export function webhookRoutes(options: {
         errors: BODY_ERRORS,
       }),
       handler: guarded(WRITE, async (ws, request, _p, call) =>
-        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call), 201),
+        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: API_BODY_LIMIT }), call), 201),
       ),
     },
     {
@@ -108,7 +106,7 @@ export function webhookRoutes(options: {
         errors: [404, ...BODY_ERRORS],
       }),
       handler: guarded(WRITE, async (ws, request, p, call) =>
-        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call)),
+        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: API_BODY_LIMIT }), call)),
       ),
     },
     {

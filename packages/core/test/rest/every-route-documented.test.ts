@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Vitrina } from "@vitrina/core";
+import { vitrinaConsole } from "@vitrina/console";
 import { routesOf } from "../../src/vitrina.js";
 import { restVitrina } from "./openapi-types.js";
 
