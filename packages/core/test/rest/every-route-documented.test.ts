@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import { vitrinaConsole } from "@vitrina/console";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
