@@ -4,13 +4,13 @@ import { connectorsCommand } from "../src/cli/connectors.js";
 import { deliveriesCommand } from "../src/cli/deliveries.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
-import { runCliCommand } from "./support/run-cli-command.js";
+import { runCliJson } from "./support/cli-run.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
 // separate `vitrina …` invocations would be. The dir starts with an empty database to migrate.
 useTempPgliteDataDir("vitrina-cli-", { seeded: true });
 
-const run = runCliCommand;
+const run = runCliJson;
 
 describe("vitrina CLI console commands", () => {
   it("creates a workspace, a connector, lists it without its secret, and rotates it, across restarts", async () => {

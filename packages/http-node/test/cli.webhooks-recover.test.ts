@@ -5,11 +5,11 @@ import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
-import { runCliCommand } from "./support/run-cli-command.js";
+import { runCliJson } from "./support/cli-run.js";
 
 useTempPgliteDataDir("vitrina-cli-recover-", { seeded: true });
 
-const run = runCliCommand;
+const run = runCliJson;
 
 describe("vitrina webhooks recover / health, deliveries list filters", () => {
   it("recovers failed deliveries since a time in bounded runs, never twice, and shows each endpoint's health", async () => {

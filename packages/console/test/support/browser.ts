@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { axeCheck } from "./axe-check.js";
 import { startConsoleServer, startReceiver } from "./console-server.js";
 
 // The console in a real browser: Debian's Chromium driven by playwright-core against a real
@@ -42,12 +42,5 @@ export function useConsoleBrowser() {
   return { server: () => server, receiver: () => receiver, browser: () => browser };
 }
 
-/** No serious or critical axe-core violation on this screen, and a screenshot of it. */
-export async function checkScreen(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(serious, `axe on ${name}`).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-}
+/** `axeCheck` (support/axe-check.ts) with this suite's screenshot folder. */
+export const checkScreen = (page: Page, name: string) => axeCheck(page, name, SHOTS);

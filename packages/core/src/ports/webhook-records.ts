@@ -42,7 +42,7 @@ export interface WebhookSubscriptionRecord {
   createdAt: string;
   updatedAt: string;
   /**
-   * Endpoint health, written only by `completeClaims` (storage contract 16); absent reads as null.
+   * Endpoint health, written only by `completeClaims` (storage contract 17); absent reads as null.
    * `failingSince`: when the first attempt of the current unbroken run of failures was made (null
    * while the last attempt succeeded, before any attempt, and after a re-enable).
    */
@@ -101,7 +101,7 @@ export interface WebhookAttemptRecord {
    */
   responseBodyPrefix?: string | null;
   /**
-   * The request headers the attempt was sent with, signatures redacted (storage contract 16);
+   * The request headers the attempt was sent with, signatures redacted (storage contract 17);
    * absent or null for attempts recorded before.
    */
   requestHeaders?: Record<string, string> | null;

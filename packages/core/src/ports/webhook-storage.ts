@@ -166,7 +166,7 @@ export interface WebhookDeliveryRepository {
    * completions that finish while an earlier batch is being written, so under load the outbox
    * costs one statement per batch rather than one per delivery.
    *
-   * Each recorded attempt also updates its subscription's health in the same step (contract 16):
+   * Each recorded attempt also updates its subscription's health in the same step (contract 17):
    * unless a newer attempt is already recorded there, `lastAttempt*` become this attempt's, and
    * `failingSince` is cleared by a success, or set by a failure when not set yet (to the first
    * failure after the batch's last success). Subscriptions are locked in id order, so two batches

@@ -6,7 +6,7 @@ import type { ContractContext } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /**
- * Contract 16: endpoint health written with each attempt, the auto-disable's conditional patch,
+ * Contract 17: endpoint health written with each attempt, the auto-disable's conditional patch,
  * the headers an attempt was sent with, history filters and pages both ways, and recovery.
  */
 export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }: ContractContext): void {
@@ -57,7 +57,7 @@ export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }
     };
   }
 
-  describe("endpoint health (contract 16)", () => {
+  describe("endpoint health (contract 17)", () => {
     it("records the newest attempt and when failing began; a success clears it, an older attempt changes nothing", async () => {
       const { storage, workspaceId, sub } = await endpoint();
       const complete = async (at: number, status: number | null) => {
@@ -136,7 +136,7 @@ export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }
     });
   });
 
-  describe("delivery history filters and recovery (contract 16)", () => {
+  describe("delivery history filters and recovery (contract 17)", () => {
     /** Five deliveries a second apart, statuses and types mixed, newest last. */
     async function history() {
       const { storage, workspaceId, sub } = await endpoint();

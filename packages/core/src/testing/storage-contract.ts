@@ -21,6 +21,7 @@ import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 import { whatsappContract } from "./contract-whatsapp.js";
 import { personalDataSection } from "./contract-personal-data.js";
+import { leadOperationsSection } from "./contract-lead-operations.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
 export const CONTRACT_SECTIONS: readonly ContractSection[] = [
@@ -45,6 +46,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "admin", run: adminContract },
   { name: "whatsapp", run: whatsappContract },
   personalDataSection,
+  leadOperationsSection,
   deliveryListenerSection,
   directReadSection,
 ];
@@ -65,6 +67,7 @@ export type ContractSectionName =
   | "admin"
   | "whatsapp"
   | "personal data"
+  | "lead operations"
   | "retention"
   | "delivery notifications"
   | "direct read-back";

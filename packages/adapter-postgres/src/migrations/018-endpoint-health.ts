@@ -1,11 +1,11 @@
 /**
- * Endpoint health (storage contract 16): each subscription keeps its newest attempt's outcome and
+ * Endpoint health (storage contract 17): each subscription keeps its newest attempt's outcome and
  * when its current run of failures began, written with the attempt by `completeClaims`, so the
  * console's list and the auto-disable read one row instead of the history. Attempts keep the
  * request headers they were sent with (signatures redacted). Nullable columns without defaults:
  * adding them rewrites nothing.
  */
-export const migration017 = (s: string): string[] => [
+export const migration018 = (s: string): string[] => [
   `ALTER TABLE ${s}.webhook_subscriptions
      ADD COLUMN failing_since timestamptz,
      ADD COLUMN last_attempt_at timestamptz,
