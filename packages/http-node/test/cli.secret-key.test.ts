@@ -5,8 +5,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_URL, uniqueSchema } from "../../adapter-postgres/test/support.js";
-import { importOptional, secretKeyFromEnv } from "../src/storage-from-env.js";
-import { runCli } from "./support/run-cli.js";
+import { importOptional, secretKeyFromEnv } from "../src/config/storage-from-env.js";
+import { runCli } from "./support/cli-main.js";
 
 // Item 7 of issue 13: with DATABASE_URL and no key, the CLI sealed connector secrets with a key it
 // generated into ./.vitrina/secret.key, which the server never had.

@@ -1,10 +1,11 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { apiKeysCommand } from "../src/cli/api-keys.js";
 import type { CliCommand } from "../src/cli/command.js";
 import { connectorsCommand } from "../src/cli/connectors.js";
 import { deliveriesCommand } from "../src/cli/deliveries.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
+import { cliSetup } from "./support/cli-main.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
@@ -13,18 +14,15 @@ useTempPgliteDataDir("vitrina-cli-", { seeded: true });
 
 /** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
 async function run(command: CliCommand, args: string[], flags: Record<string, string>) {
-  const printed: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  vi.spyOn(console, "error").mockImplementation(() => {});
-  const action = command.prepare!(args, flags);
-  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
+  const { setup, stdout } = cliSetup({ env: { ...process.env } });
+  const action = command.prepare!(args, flags, setup.env);
+  const ctx = await openCliContext(setup);
   try {
     await action(ctx);
   } finally {
     await ctx.vitrina.close();
-    vi.restoreAllMocks();
   }
-  return JSON.parse(printed.join("\n"));
+  return JSON.parse(stdout());
 }
 
 describe("vitrina CLI console commands", () => {

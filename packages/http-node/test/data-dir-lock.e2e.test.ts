@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
-import { LOCK_FILE, lockDataDir } from "../src/data-dir-lock.js";
-import { storageFromEnv } from "../src/storage-from-env.js";
-import { cliCommand, runCli, sourceBundle } from "./support/run-cli.js";
+import { LOCK_FILE, lockDataDir } from "../src/config/data-dir-lock.js";
+import { storageFromEnv } from "../src/config/storage-from-env.js";
+import { runCli } from "./support/cli-main.js";
+import { sourceBundle } from "./support/run-cli.js";
 
 const demoServer = fileURLToPath(new URL("../../../examples/server/src/main.mjs", import.meta.url));
 
@@ -31,8 +32,8 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-/** Runs the `vitrina` CLI, built from the sources, in a separate process. */
-const cli = (...args: string[]) => runCli(args, { env: childEnv() });
+/** Runs the `vitrina` CLI in this process (its `main`): the demo server is the other process. */
+const cli = (...args: string[]) => runCli(args, { env: { ...env(), VITRINA_SECRET_KEY: "" } });
 
 /**
  * Starts the demo server (examples/server, bundled from the sources) in a separate process, on the
@@ -156,8 +157,7 @@ describe("PGlite data directory lock", () => {
   });
 
   it("with the demo server running, the CLI and this process fail at once; after a crash the lock is taken over", async () => {
-    // The CLI is bundled while the server starts.
-    const [server] = await Promise.all([startDemoServer(), cliCommand([])]);
+    const server = await startDemoServer();
     try {
       const holder = JSON.parse(await readFile(join(dir, LOCK_FILE), "utf8"));
       expect(holder).toMatchObject({ pid: server.child.pid, hostname: hostname(), command: "main.mjs" });
@@ -165,7 +165,7 @@ describe("PGlite data directory lock", () => {
         `the PGlite data directory ${dir} is in use by process ${server.child.pid} \\(main\\.mjs, since ${holder.startedAt}\\); stop it, or use DATABASE_URL`,
       );
 
-      // The CLI and this process each find the lock (and change nothing): side by side.
+      // The CLI and storageFromEnv each find the lock (and change nothing): side by side.
       const [issued] = await Promise.all([
         cli("api-keys", "issue", "--workspace", "w", "--user", "ana", "--name", "k", "--scopes", "catalog:read"),
         expect(storageFromEnv({ env: env() })).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import type { Vitrina } from "@vitrina/core";
-import { serve, type RunningServer, type ServeOptions } from "./serve.js";
+import { serve, type RunningServer, type ServeOptions } from "../server/serve.js";
 import { startWorker, type RunningWorker, type StartWorkerOptions } from "./worker.js";
 
 export interface ServeVitrinaOptions extends ServeOptions {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { defaultLogger, type Logger } from "@vitrina/core";
 import { drainable } from "./drain-server.js";
 import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./listener.js";
-import { runShutdownHook } from "./shutdown-hook.js";
+import { runShutdownHook } from "../process/shutdown-hook.js";
 
 export interface ServeOptions extends NodeListenerOptions {
   /** Default 8787; 0 picks a free port. */

@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import { drainable } from "./drain-server.js";
+import { drainable } from "../server/drain-server.js";
 
 export interface ShutdownOnSignalOptions {
   /** Your app's server (`app.listen(…)` in Express, `fastify.server`, `createServer(…)`). */
