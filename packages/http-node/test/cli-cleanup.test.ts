@@ -6,7 +6,7 @@ import { cliSetup } from "./support/cli-main.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // `vitrina cleanup` against embedded PGlite in a temp data dir, reopened per invocation.
-useTempPgliteDataDir("vitrina-cleanup-");
+useTempPgliteDataDir("vitrina-cleanup-", { seeded: true });
 
 async function cleanup(flags: Record<string, string | boolean>) {
   // The environment as the process has it now (useTempPgliteDataDir and the tests set it).

@@ -88,12 +88,14 @@ describe("lead intake through the handler (client → core)", () => {
       connectorId: h.connector.id,
       secret: h.secret,
       lead: sampleLead() as never,
+      fetch: h.fetch,
     });
     expect(response).toMatchObject({ accepted: true, duplicate: false, outbound: { status: "sent" } });
     const error = await sendLead(h.url, {
       connectorId: h.connector.id,
       secret: "vtr_cs_wrong",
       lead: sampleLead() as never,
+      fetch: h.fetch,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LeadIntakeError);
     expect(error).toMatchObject({ status: 401, code: "invalid_signature" });
