@@ -60,16 +60,11 @@ describe.each(backends)("first-message outcomes racing on one contact on %s", (b
   function thread(contact: ContactRecord): FirstMessageThread {
     const conversationId = f.id();
     return {
-      conversation: {
+      conversation: f.conversation(workspaceId, contact.id, {
         id: conversationId,
-        workspaceId,
-        contactId: contact.id,
-        channel: "whatsapp",
-        status: "open",
-        escalatedAt: null,
         createdAt: f.at(2),
         updatedAt: f.at(2),
-      },
+      }),
       message: { id: f.id(), workspaceId, sender: "agent", content: "hola", createdAt: f.at(2) },
       started: {
         id: `evt_${f.id()}`,

@@ -12,16 +12,7 @@ describe.each(backends)("conversations.sendHumanMessage on %s", (backend) => {
   const f = fixtures();
   const workspace = f.workspace();
   const contact = f.contact(workspace.id);
-  const conversation = {
-    id: f.id(),
-    workspaceId: workspace.id,
-    contactId: contact.id,
-    channel: "whatsapp",
-    status: "open" as const,
-    escalatedAt: null,
-    createdAt: f.at(),
-    updatedAt: f.at(),
-  };
+  const conversation = f.conversation(workspace.id, contact.id);
   beforeAll(async () => {
     storage = (await openTestStorage(backend)).storage;
     await storage.workspaces.insert(workspace);

@@ -10,16 +10,7 @@ async function setup(over: { optedOut?: boolean } = {}) {
   const f = fixtures();
   const workspace = f.workspace();
   const contact = f.contact(workspace.id, { whatsappOptedOutAt: over.optedOut ? f.at() : null });
-  const conversation = {
-    id: f.id(),
-    workspaceId: workspace.id,
-    contactId: contact.id,
-    channel: "whatsapp",
-    status: "open" as const,
-    escalatedAt: null,
-    createdAt: f.at(),
-    updatedAt: f.at(),
-  };
+  const conversation = f.conversation(workspace.id, contact.id);
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);
   // The contact wrote an hour before the clock below: the 24-hour service window is open.

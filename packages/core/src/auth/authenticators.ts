@@ -1,5 +1,3 @@
-import type { CapabilityDescriptor } from "../capabilities/definition.js";
-
 import { bearerToken, readsHeadersOnly, type Authenticator, type Principal } from "./principal.js";
 
 export type { Authenticator, Principal };
@@ -7,8 +5,7 @@ export type { Authenticator, Principal };
 /** Until an authenticator is configured, nobody gets in (fail closed, never open). */
 export const rejectEveryone: Authenticator = readsHeadersOnly(async () => null);
 
-/** What a tool needs, in the capability descriptor's terms: `anyOf` one listed scope, `allOf` all. */
-export type ScopeRequirement = Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">;
+export type { ScopeRequirement } from "./scopes.js";
 
 /**
  * A fixed table of tokens, for tests, demos and embedders with their own key store. Tokens are

@@ -1,5 +1,4 @@
 import { InsufficientScopeError } from "../errors.js";
-import type { CapabilityDescriptor, CapabilityPrincipal } from "../capabilities/definition.js";
 
 /**
  * Scopes an API key (and later an OAuth token) can carry. The first five are the capability
@@ -27,11 +26,22 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
+/**
+ * What an operation needs: `anyOf` one listed scope, `allOf` all. Capability descriptors carry
+ * these fields; auth owns the type so that it never reaches up into the capability layer.
+ */
+export interface ScopeRequirement {
+  requiredScopes: readonly string[];
+  scopeMatch: "anyOf" | "allOf";
+}
+
+/** Anything holding scopes: a principal, or the capability runtime's view of one. */
+export interface ScopeHolder {
+  scopes: readonly string[];
+}
+
 /** The required scopes the principal lacks: for `anyOf` all of them when none is held, else none. */
-export function missingScopes(
-  principal: CapabilityPrincipal,
-  descriptor: Pick<CapabilityDescriptor, "requiredScopes" | "scopeMatch">,
-): string[] {
+export function missingScopes(principal: ScopeHolder, descriptor: ScopeRequirement): string[] {
   const held = new Set(principal.scopes);
   const missing = descriptor.requiredScopes.filter((s) => !held.has(s));
   if (descriptor.scopeMatch === "anyOf") return missing.length < descriptor.requiredScopes.length ? [] : missing;
@@ -39,10 +49,7 @@ export function missingScopes(
 }
 
 /** Throws `insufficient_scope` naming what is missing and how the scopes are matched. */
-export function assertScopes(
-  principal: CapabilityPrincipal,
-  descriptor: Pick<CapabilityDescriptor, "name" | "requiredScopes" | "scopeMatch">,
-): void {
+export function assertScopes(principal: ScopeHolder, descriptor: ScopeRequirement & { name: string }): void {
   const missing = missingScopes(principal, descriptor);
   if (missing.length === 0) return;
   const need = descriptor.scopeMatch === "anyOf" ? "one of" : "all of";

@@ -1,10 +1,11 @@
+import { contactRecord } from "./contact-record.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
 import type { ConsentLedgerEntry, ConsentSource, ContactRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { NotFoundError } from "../errors.js";
 import { parseOrThrow } from "../validation.js";
-import { e164Phone } from "../leads/lead-schema.js";
+import { e164Phone } from "../validation/e164-phone.js";
 import { recordConsentChange } from "../consent/record-consent-change.js";
 import { isStorableText } from "../validation/storable-text.js";
 import { z } from "zod";
@@ -60,20 +61,15 @@ export function createContactService(deps: { storage: Storage; clock: Clock; ids
       const parsed = parseOrThrow(optOutInput, input, "opt-out");
       const now = clock.now().toISOString();
       return storage.transaction(async (tx) => {
-        const { contact } = await tx.contacts.insertOrGetByPhone({
-          id: ids(),
-          workspaceId: parsed.workspaceId,
-          name: null,
-          phoneE164: parsed.phoneE164,
-          email: null,
-          tags: [],
-          score: null,
-          ltv: null,
-          whatsappConsent: null,
-          whatsappOptedOutAt: null,
-          createdAt: now,
-          updatedAt: now,
-        });
+        const { contact } = await tx.contacts.insertOrGetByPhone(
+          contactRecord({
+            id: ids(),
+            workspaceId: parsed.workspaceId,
+            phoneE164: parsed.phoneE164,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        );
         // One targeted write (the first opt-out wins): a lead registering concurrently for this
         // phone can fill the name or record consent, but never clears the opt-out.
         return (await recordConsentChange(tx, deps, offChannel(parsed, contact.id, now))).contact ?? contact;

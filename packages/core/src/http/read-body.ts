@@ -43,8 +43,12 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   return chunks.length === 1 ? chunks[0]! : concatBytes(...chunks);
 }
 
+/** The request's media type without parameters, lower-cased (`application/json`); undefined when absent. */
+export function mediaTypeOf(request: Request): string | undefined {
+  return request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+}
+
 /** True for `application/json` with or without parameters (`; charset=utf-8`). */
 export function isJsonContentType(request: Request): boolean {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  return type === "application/json";
+  return mediaTypeOf(request) === "application/json";
 }

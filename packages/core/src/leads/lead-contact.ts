@@ -1,3 +1,4 @@
+import { contactRecord } from "../contacts/contact-record.js";
 import type { ConsentEvidence, ContactRecord } from "../ports/records.js";
 import type { LeadPayload } from "./lead-schema.js";
 
@@ -24,18 +25,14 @@ export function leadContact(input: {
   now: string;
 }): ContactRecord {
   const { contact: lead, now } = input;
-  return {
+  return contactRecord({
     id: input.id,
     workspaceId: input.workspaceId,
     name: lead.name ?? null,
     phoneE164: lead.phone_e164,
     email: lead.email ?? null,
-    tags: [],
-    score: null,
-    ltv: null,
     whatsappConsent: input.consent,
-    whatsappOptedOutAt: null,
     createdAt: now,
     updatedAt: now,
-  };
+  });
 }

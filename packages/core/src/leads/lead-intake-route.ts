@@ -2,7 +2,7 @@ import { VitrinaError } from "../errors.js";
 import type { LeadIntake, LeadIntakeResponse } from "./lead-intake.js";
 import { CONNECTOR_ID_PATTERN } from "./verify-lead-signature.js";
 import type { Logger } from "../ports/logger.js";
-import { observeLeadIntake } from "../telemetry/lead-telemetry.js";
+import { observeLeadIntake } from "./lead-telemetry.js";
 import type { Route } from "../http/router.js";
 import { jsonResponseTo, statusForCode } from "../http/json.js";
 import { readBodyLimited } from "../http/read-body.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { e164Phone } from "../validation/e164-phone.js";
 import { ValidationError } from "../errors.js";
 import { describeLossyInteger, lossyIntegerLiteral } from "../http/lossy-integers.js";
 import { formatJsonPath, MAX_VALUE_REASONS, type JsonPathSegment } from "../http/read-json.js";
@@ -59,11 +60,6 @@ const jsonObjectAsSent = (error: string) =>
   z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
     error,
   });
-
-/** E.164: a leading `+`, a non-zero country digit, 7 to 15 digits in all. */
-export const e164Phone = z
-  .string({ error: "must be a string in E.164 format such as +56912345678" })
-  .regex(/^\+[1-9]\d{6,14}$/, { error: "must be in E.164 format with a leading + (e.g. +56912345678)" });
 
 const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
 

@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@model
 import type { ListedTool } from "./tool-listing-types.js";
 import { VitrinaError } from "../errors.js";
 import type { Logger } from "../ports/logger.js";
-import { observeToolCall } from "../telemetry/mcp-telemetry.js";
+import { observeToolCall } from "./mcp-telemetry.js";
 import type { Principal } from "../auth/authenticators.js";
 import { MCP_SERVER_INFO } from "./protocol.js";
 import { listedTool, runTool, type ToolDefinition } from "./tool-definition.js";

@@ -25,7 +25,10 @@ export function unauthorizedChallenge(request: Request, urls: Partial<Pick<OAuth
 }
 
 /** 403 challenge naming the missing scope(s), so a client can ask for a step-up authorization. */
-export function insufficientScopeChallenge(urls: Pick<OAuthUrls, "resourceMetadata">, scopes: string[]): string {
+export function insufficientScopeChallenge(
+  urls: Pick<OAuthUrls, "resourceMetadata">,
+  scopes: readonly string[],
+): string {
   return `Bearer error="insufficient_scope", scope=${quoted(scopes.join(" "))}, resource_metadata=${quoted(urls.resourceMetadata)}`;
 }
 
@@ -39,7 +42,7 @@ export function insufficientScopeChallenge(urls: Pick<OAuthUrls, "resourceMetada
 export function stepUpChallenge(
   principal: Pick<Principal, "kind">,
   resourceMetadata: string | undefined,
-  scopes: string[],
+  scopes: readonly string[],
 ): string | null {
   if (principal.kind !== "oauth" || resourceMetadata === undefined) return null;
   return insufficientScopeChallenge({ resourceMetadata }, scopes);

@@ -1,5 +1,5 @@
 import type { AuthorizeHook } from "./oauth-options.js";
-import { readFormBody } from "./oauth-http.js";
+import { readOAuthForm } from "./oauth-http.js";
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -20,7 +20,7 @@ export function demoConsentPage(user: { userId: string; workspaceId: string; ser
       // The page has no CSRF token (there is no session to bind one to), so a cross-site POST is refused.
       const origin = request.headers.get("origin");
       if (origin !== null && origin !== new URL(request.url).origin) return deny();
-      const form = await readFormBody(request);
+      const form = await readOAuthForm(request);
       return form.get("decision") === "approve"
         ? { userId: user.userId, workspaceId: user.workspaceId, grantedScopes: scopes }
         : deny();

@@ -1,8 +1,7 @@
 import { InvalidRequestError, OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { VitrinaError } from "../errors.js";
-import { readBodyLimited } from "../http/read-body.js";
+import { readFormBody } from "../http/read-form.js";
 import type { Route, RouteHandler } from "../http/router.js";
-import { isStorableText, UNSTORABLE_TEXT_REASON } from "../validation/storable-text.js";
 
 /** OAuth endpoints answer with RFC 6749 §5.2 bodies, not Vitrina's error body. */
 export function oauthErrorResponse(error: OAuthError, headers: Record<string, string> = {}): Response {
@@ -37,23 +36,25 @@ export function catchOAuthErrors(handler: RouteHandler): RouteHandler {
   };
 }
 
-const SMALL_BODY_LIMIT = 16 * 1024;
-
-/** An `application/x-www-form-urlencoded` body (token, revoke and consent forms). */
-export async function readFormBody(request: Request): Promise<URLSearchParams> {
-  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  const bytes = await readBodyLimited(request, SMALL_BODY_LIMIT);
-  if (type !== "application/x-www-form-urlencoded") {
-    throw new InvalidRequestError("the body must be application/x-www-form-urlencoded");
+/**
+ * A token, revoke or consent form, by the one form reader's rules, its refusals told as RFC 6749
+ * `invalid_request` (an oversized body stays a 413, see `catchOAuthErrors`).
+ */
+export async function readOAuthForm(request: Request): Promise<URLSearchParams> {
+  let form: URLSearchParams;
+  try {
+    form = await readFormBody(request);
+  } catch (error) {
+    if (error instanceof VitrinaError && error.code !== "payload_too_large") {
+      // `%00` decodes to U+0000, which no client id, code or token holds and PostgreSQL cannot compare.
+      const [first] = error.reasons;
+      throw new InvalidRequestError(first === undefined ? error.message : `parameter ${first.field} ${first.reason}`);
+    }
+    throw error;
   }
-  const form = new URLSearchParams(new TextDecoder().decode(bytes));
   // RFC 6749 §3.2: a parameter must not be sent twice; refusing avoids "which one wins" bugs.
   for (const key of new Set(form.keys())) {
     if (form.getAll(key).length > 1) throw new InvalidRequestError(`parameter ${key} was sent more than once`);
-  }
-  // `%00` decodes to U+0000, which no client id, code or token holds and PostgreSQL cannot compare.
-  for (const [key, value] of form) {
-    if (!isStorableText(value)) throw new InvalidRequestError(`parameter ${key} ${UNSTORABLE_TEXT_REASON}`);
   }
   return form;
 }

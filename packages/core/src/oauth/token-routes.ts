@@ -8,13 +8,13 @@ import type { Route } from "../http/router.js";
 import { verifyAccessToken } from "./access-tokens.js";
 import { authenticateClient } from "./client-authentication.js";
 import type { OAuthContext } from "./oauth-context.js";
-import { oauthJson, readFormBody, withCors } from "./oauth-http.js";
+import { oauthJson, readOAuthForm, withCors } from "./oauth-http.js";
 import { exchangeAuthorizationCode, registeredGrantTypes, rotateRefreshToken } from "./token-grants.js";
 
 /** `POST /token` (authorization_code, refresh_token) and `POST /revoke` (RFC 7009). */
 export function tokenRoutes(context: OAuthContext): Route[] {
   const token = async (request: Request) => {
-    const form = await readFormBody(request);
+    const form = await readOAuthForm(request);
     const client = await authenticateClient(context.storage, request, form);
     const grantType = form.get("grant_type");
     if (grantType === null) throw new InvalidRequestError("grant_type is required");
@@ -35,7 +35,7 @@ export function tokenRoutes(context: OAuthContext): Route[] {
 
   // RFC 7009 §2.2: 200 whether or not the token was known, so revocation reveals nothing.
   const revoke = async (request: Request) => {
-    const form = await readFormBody(request);
+    const form = await readOAuthForm(request);
     const client = await authenticateClient(context.storage, request, form);
     const presented = form.get("token");
     if (presented === null || presented === "") throw new InvalidRequestError("token is required");

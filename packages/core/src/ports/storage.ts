@@ -40,9 +40,11 @@ export type * from "./personal-data-storage.js";
 
 /**
  * The version of the Storage contract: the `Storage` interface and the behaviour the contract suite
- * in `@vitrina/core/testing` asserts. `Storage` is a public extension point (write an adapter for
- * your database); a release that changes what an adapter must do bumps this number and says so in
- * its changeset, so an adapter can check `STORAGE_CONTRACT_VERSION` against the one it was written for.
+ * in `@vitrina/core/testing` asserts. `Storage` is first-party and unstable: it changes in minor
+ * releases while Vitrina is 0.x, and its docs carry domain rules every adapter must re-implement.
+ * The stable seam is the driver `@vitrina/adapter-postgres` takes (`Queryable`: a pg Pool, PGlite,
+ * any compatible client). A release that changes what an adapter must do bumps this number and says
+ * so in its changeset, so an adapter can check it against the one it was written for.
  *
  * 2: `webhookSubscriptions.update(record)` became `patch(workspaceId, id, changes)` (targeted writes).
  * 3: `events.appendAndFindSubscribers(event)` became `appendAndFanOut(event, { retryUntil })`: the

@@ -1,3 +1,4 @@
+import { contactRecord } from "../contacts/contact-record.js";
 import type { ContactRecord } from "../ports/records.js";
 import type { TraceEntry } from "../ports/capability-records.js";
 import type { ErasureCounts } from "../ports/storage.js";
@@ -10,20 +11,12 @@ export function erasedContact(
   contact: Pick<ContactRecord, "id" | "workspaceId" | "createdAt">,
   at: string,
 ): ContactRecord {
-  return {
+  return contactRecord({
     id: contact.id,
     workspaceId: contact.workspaceId,
-    name: null,
-    phoneE164: null,
-    email: null,
-    tags: [],
-    score: null,
-    ltv: null,
-    whatsappConsent: null,
-    whatsappOptedOutAt: null,
     createdAt: contact.createdAt,
     updatedAt: at,
-  };
+  });
 }
 
 /** A trace entry with what a capability was given and answered dropped: which, when, how it ended stay. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NotFoundError, ValidationError } from "../errors.js";
-import { e164Phone } from "../leads/lead-schema.js";
+import { e164Phone } from "../validation/e164-phone.js";
 import type { ContactRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { parseOrThrow } from "../validation.js";

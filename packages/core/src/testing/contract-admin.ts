@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
 import { fixtures } from "./fixtures.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
@@ -8,7 +10,7 @@ import { webhookFixtures } from "./webhook-fixtures.js";
  * invitation address and date, the owner count and role changes behind the owner rule, the
  * connector listing's keyset pages, and API key usage written at most once per interval.
  */
-export function adminContract(storage: () => Storage): void {
+export function adminContract({ storage }: ContractContext): void {
   const f = fixtures();
   const w = webhookFixtures();
   async function newWorkspace() {

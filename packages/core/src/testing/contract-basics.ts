@@ -1,4 +1,5 @@
-import { expect, it } from "vitest";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ContractSection } from "./contract-section.js";
 
 /** Every repository's plain reads and writes, and what a transaction guarantees. */
@@ -225,16 +226,8 @@ export const basicsSection: ContractSection = {
       const { workspace } = await seedWorkspace();
       const { contact } = await storage().contacts.insertOrGetByPhone(f.contact(workspace.id));
       // One contact may have many threads, but at most one active on WhatsApp (see the concurrency section).
-      const conversation = (status: "open" | "pending" | "closed", updated: number, channel = "whatsapp") => ({
-        id: f.id(),
-        workspaceId: workspace.id,
-        contactId: contact.id,
-        channel,
-        status,
-        escalatedAt: null,
-        createdAt: f.at(),
-        updatedAt: f.at(updated),
-      });
+      const conversation = (status: "open" | "pending" | "closed", updated: number, channel = "whatsapp") =>
+        f.conversation(workspace.id, contact.id, { channel, status, updatedAt: f.at(updated) });
       const older = conversation("open", 1000);
       const newer = conversation("open", 2000, "web");
       const closed = conversation("closed", 3000);

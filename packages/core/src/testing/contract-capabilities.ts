@@ -1,4 +1,6 @@
-import { expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { CatalogItemRecord, IdempotencyAttemptRecord, TaskRecord } from "../ports/capability-records.js";
 import type { Storage } from "../ports/storage.js";
 import type { fixtures } from "./fixtures.js";
@@ -57,11 +59,7 @@ function attempt(
  * The capability runtime's part of the storage contract, run inside `runStorageContract`.
  * `seedWorkspace` makes a fresh workspace so tests never see each other's rows.
  */
-export function capabilityStorageContract(
-  storage: () => Storage,
-  f: Fixtures,
-  seedWorkspace: () => Promise<{ workspace: { id: string } }>,
-): void {
+export function capabilityStorageContract({ storage, f, seedWorkspace }: ContractContext): void {
   it("searches contacts by name, email or phone digits, oldest first, within the workspace", async () => {
     const { workspace } = await seedWorkspace();
     const s = storage();

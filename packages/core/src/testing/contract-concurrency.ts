@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ContactRecord, ConversationRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import type { fixtures } from "./fixtures.js";
@@ -17,19 +19,10 @@ export const RACERS = 20;
  * the unique rule of one active WhatsApp conversation per contact holds under racing inserts.
  * Adapters that run one transaction at a time pass trivially; on PostgreSQL these are real races.
  */
-export function concurrencyContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
+export function concurrencyContract({ storage, f, seedWorkspace: seed }: ContractContext): void {
   const { consent } = f;
-  const conversation = (c: ContactRecord, over: Partial<ConversationRecord> = {}): ConversationRecord => ({
-    id: f.id(),
-    workspaceId: c.workspaceId,
-    contactId: c.id,
-    channel: "whatsapp",
-    status: "open",
-    escalatedAt: null,
-    createdAt: f.at(),
-    updatedAt: f.at(),
-    ...over,
-  });
+  const conversation = (c: ContactRecord, over: Partial<ConversationRecord> = {}) =>
+    f.conversation(c.workspaceId, c.id, over);
   async function newContact(over: Partial<ContactRecord> = {}) {
     const { workspace } = await seed();
     return (await storage().contacts.insertOrGetByPhone(f.contact(workspace.id, over))).contact;

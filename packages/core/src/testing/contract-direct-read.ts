@@ -1,4 +1,5 @@
-import { expect, it, describe } from "vitest";
+import { expect, describe } from "vitest";
+import { it } from "./contract-test.js";
 import { printSkip, type ContractSection } from "./contract-section.js";
 
 /** What the adapter stored, read back by the adapter author's direct reader rather than the adapter. */
@@ -34,16 +35,12 @@ export const directReadSection: ContractSection = {
           whatsappOptedOutAt: f.at(3),
         });
         await s.contacts.insertOrGetByPhone(contact);
-        const conversation = {
-          id: f.id(),
-          workspaceId: workspace.id,
-          contactId: contact.id,
-          channel: "whatsapp",
-          status: "pending" as const,
+        const conversation = f.conversation(workspace.id, contact.id, {
+          status: "pending",
           escalatedAt: f.at(7),
           createdAt: f.at(4),
           updatedAt: f.at(8),
-        };
+        });
         await s.conversations.insert(conversation);
 
         expect(await reader!.workspace(workspace.id)).toEqual(workspace);

@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ContactRecord, ConversationRecord } from "../ports/records.js";
 import type { FirstMessageOutcome, FirstMessageThread, Storage } from "../ports/storage.js";
 import { RACERS, type Fixtures, type Seed } from "./contract-concurrency.js";
@@ -9,7 +11,7 @@ import { webhookFixtures } from "./webhook-fixtures.js";
  * one that went out its place in the contact's WhatsApp thread, in one atomic step. Racing calls
  * for one contact open one thread between them; on PostgreSQL that is a real race.
  */
-export function firstMessageOutcomeContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
+export function firstMessageOutcomeContract({ storage, f, seedWorkspace: seed }: ContractContext): void {
   const w = webhookFixtures();
 
   /** A contact with `count` first messages already handed to the provider. */
@@ -41,16 +43,7 @@ export function firstMessageOutcomeContract(storage: () => Storage, f: Fixtures,
     updatedAt: at,
   });
   const thread = (contact: ContactRecord, at = f.at(20)): FirstMessageThread => ({
-    conversation: {
-      id: f.id(),
-      workspaceId: contact.workspaceId,
-      contactId: contact.id,
-      channel: "whatsapp",
-      status: "open",
-      escalatedAt: null,
-      createdAt: at,
-      updatedAt: at,
-    },
+    conversation: f.conversation(contact.workspaceId, contact.id, { createdAt: at, updatedAt: at }),
     message: {
       id: f.id(),
       workspaceId: contact.workspaceId,

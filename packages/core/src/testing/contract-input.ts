@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
 import { fixtures } from "./fixtures.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
@@ -29,16 +31,7 @@ function recordGraph() {
   const lead = f.lead(workspace.id, connector.id, { contactId: contact.id });
   const opportunity = f.opportunity(workspace.id, contact.id, lead.id, { id: lead.opportunityId });
   const outbound = f.outbound(workspace.id, lead.id, contact.id);
-  const conversation = {
-    id: f.id(),
-    workspaceId: workspace.id,
-    contactId: contact.id,
-    channel: "whatsapp",
-    status: "open" as const,
-    escalatedAt: null,
-    createdAt: f.at(),
-    updatedAt: f.at(),
-  };
+  const conversation = f.conversation(workspace.id, contact.id);
   const message = {
     id: f.id(),
     workspaceId: workspace.id,
@@ -187,7 +180,7 @@ function recordGraph() {
  * (U+0000, a lone UTF-16 surrogate) in a text or JSON field fails with `invalid_argument` and
  * writes nothing, and a lookup by such a key finds nothing or is refused the same way.
  */
-export function inputContract(storage: () => Storage): void {
+export function inputContract({ storage }: ContractContext): void {
   describe("bad input", () => {
     it("reports `conflict` for every insert that repeats a unique key, and keeps the first row", async () => {
       const s = storage();

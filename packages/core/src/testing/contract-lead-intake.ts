@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ContactRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import { RACERS, type Fixtures, type Seed } from "./contract-concurrency.js";
@@ -10,7 +12,7 @@ import { RACERS, type Fixtures, type Seed } from "./contract-concurrency.js";
  * and a claim that happens at most once and never for an opted-out contact or one whose WhatsApp
  * consent is withdrawn.
  */
-export function leadIntakeContract(storage: () => Storage, f: Fixtures, seed: Seed): void {
+export function leadIntakeContract({ storage, f, seedWorkspace: seed }: ContractContext): void {
   const { consent } = f;
   /** A lead's contact candidate, as lead intake builds it. */
   const candidate = (workspaceId: string, over: Partial<ContactRecord> = {}) =>

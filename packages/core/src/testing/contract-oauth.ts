@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type {
   OAuthAuthorizationCodeRecord,
   OAuthRefreshTokenRecord,
@@ -13,7 +15,7 @@ const hash = () => crypto.randomUUID().replace(/-/g, "").repeat(2);
  * The OAuth 2.1 part of the storage contract, called from `runStorageContract`: clients, codes,
  * token families and refresh tokens, read back as stored, and single use under concurrency.
  */
-export function runOAuthStorageContract(storage: () => Storage): void {
+export function oauthContract({ storage, create }: ContractContext): void {
   const f = fixtures();
   const family = (over: Partial<OAuthTokenFamilyRecord> = {}): OAuthTokenFamilyRecord => ({
     id: f.id(),
@@ -101,90 +103,98 @@ export function runOAuthStorageContract(storage: () => Storage): void {
     });
 
     it("purges expired codes and refresh tokens, ended or revoked grants, and old unapproved clients", async () => {
-      const now = f.at(10 * 86_400_000);
-      const keptClient = { ...client(), createdAt: f.at(), approvedAt: f.at(1000) };
-      const youngClient = { ...client(), createdAt: f.at(9.5 * 86_400_000) };
-      const oldUnapproved = { ...client(), createdAt: f.at() };
-      for (const c of [keptClient, youngClient, oldUnapproved]) await storage().oauthClients.insert(c);
-      const liveCode = code({ expiresAt: f.at(10 * 86_400_000 + 60_000) });
-      const expiredCode = code({ expiresAt: f.at(60_000), usedAt: f.at(1000) });
-      for (const c of [liveCode, expiredCode]) await storage().oauthCodes.insert(c);
-      const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
-      const ended = family({ createdAt: f.at(), expiresAt: f.at(86_400_000) });
-      const revoked = family({ createdAt: f.at(5 * 86_400_000), revokedAt: f.at(6 * 86_400_000) });
-      for (const g of [live, ended, revoked]) await storage().oauthTokens.insertFamily(g);
-      const liveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000) });
-      const spentLiveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000), usedAt: f.at(6 * 86_400_000) });
-      const expiredToken = refresh(live.id, { expiresAt: f.at(9 * 86_400_000) });
-      const endedToken = refresh(ended.id, { expiresAt: f.at(20 * 86_400_000) });
-      const revokedToken = refresh(revoked.id, { expiresAt: f.at(20 * 86_400_000) });
-      for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken])
-        await storage().oauthTokens.insertRefreshToken(t);
+      // Purges span every client and grant, so the test has a storage of its own and exact counts.
+      const own = await create();
+      try {
+        const now = f.at(10 * 86_400_000);
+        const keptClient = { ...client(), createdAt: f.at(), approvedAt: f.at(1000) };
+        const youngClient = { ...client(), createdAt: f.at(9.5 * 86_400_000) };
+        const oldUnapproved = { ...client(), createdAt: f.at() };
+        for (const c of [keptClient, youngClient, oldUnapproved]) await own.oauthClients.insert(c);
+        const liveCode = code({ expiresAt: f.at(10 * 86_400_000 + 60_000) });
+        const expiredCode = code({ expiresAt: f.at(60_000), usedAt: f.at(1000) });
+        for (const c of [liveCode, expiredCode]) await own.oauthCodes.insert(c);
+        const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
+        const ended = family({ createdAt: f.at(), expiresAt: f.at(86_400_000) });
+        const revoked = family({ createdAt: f.at(5 * 86_400_000), revokedAt: f.at(6 * 86_400_000) });
+        for (const g of [live, ended, revoked]) await own.oauthTokens.insertFamily(g);
+        const liveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000) });
+        const spentLiveToken = refresh(live.id, { expiresAt: f.at(20 * 86_400_000), usedAt: f.at(6 * 86_400_000) });
+        const expiredToken = refresh(live.id, { expiresAt: f.at(9 * 86_400_000) });
+        const endedToken = refresh(ended.id, { expiresAt: f.at(20 * 86_400_000) });
+        const revokedToken = refresh(revoked.id, { expiresAt: f.at(20 * 86_400_000) });
+        for (const t of [liveToken, spentLiveToken, expiredToken, endedToken, revokedToken])
+          await own.oauthTokens.insertRefreshToken(t);
 
-      const counts = await storage().oauthTokens.purgeExpired({
-        now,
-        unapprovedClientsCreatedBefore: f.at(9 * 86_400_000),
-      });
-      // At least these (the storage may hold older records of other tests, purged along).
-      expect(counts.codes).toBeGreaterThanOrEqual(1);
-      expect(counts.grants).toBeGreaterThanOrEqual(2);
-      expect(counts.refreshTokens).toBeGreaterThanOrEqual(3);
-      expect(counts.clients).toBeGreaterThanOrEqual(1);
-      expect(
-        await storage().oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) }),
-      ).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
-      expect(await storage().oauthCodes.get(liveCode.codeHash)).toEqual(liveCode);
-      expect(await storage().oauthCodes.get(expiredCode.codeHash)).toBeNull();
-      expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
-      expect(await storage().oauthTokens.getFamily(ended.id)).toBeNull();
-      expect(await storage().oauthTokens.getFamily(revoked.id)).toBeNull();
-      // A spent token is kept until it would have expired: presenting it again still means theft.
-      expect(await storage().oauthTokens.getRefreshToken(spentLiveToken.tokenHash)).toEqual(spentLiveToken);
-      expect(await storage().oauthTokens.getRefreshToken(liveToken.tokenHash)).toEqual(liveToken);
-      for (const t of [expiredToken, endedToken, revokedToken])
-        expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
-      expect(await storage().oauthClients.get(keptClient.id)).toEqual(keptClient);
-      expect(await storage().oauthClients.get(youngClient.id)).toEqual(youngClient);
-      expect(await storage().oauthClients.get(oldUnapproved.id)).toBeNull();
+        const counts = await own.oauthTokens.purgeExpired({
+          now,
+          unapprovedClientsCreatedBefore: f.at(9 * 86_400_000),
+        });
+        expect(counts).toEqual({ codes: 1, grants: 2, refreshTokens: 3, clients: 1 });
+        expect(
+          await own.oauthTokens.purgeExpired({ now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) }),
+        ).toEqual({ codes: 0, grants: 0, refreshTokens: 0, clients: 0 });
+        expect(await own.oauthCodes.get(liveCode.codeHash)).toEqual(liveCode);
+        expect(await own.oauthCodes.get(expiredCode.codeHash)).toBeNull();
+        expect(await own.oauthTokens.getFamily(live.id)).toEqual(live);
+        expect(await own.oauthTokens.getFamily(ended.id)).toBeNull();
+        expect(await own.oauthTokens.getFamily(revoked.id)).toBeNull();
+        // A spent token is kept until it would have expired: presenting it again still means theft.
+        expect(await own.oauthTokens.getRefreshToken(spentLiveToken.tokenHash)).toEqual(spentLiveToken);
+        expect(await own.oauthTokens.getRefreshToken(liveToken.tokenHash)).toEqual(liveToken);
+        for (const t of [expiredToken, endedToken, revokedToken])
+          expect(await own.oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
+        expect(await own.oauthClients.get(keptClient.id)).toEqual(keptClient);
+        expect(await own.oauthClients.get(youngClient.id)).toEqual(youngClient);
+        expect(await own.oauthClients.get(oldUnapproved.id)).toBeNull();
+      } finally {
+        await own.close();
+      }
     });
 
     it("purges at most `limit` of each kind per call, a grant's refresh tokens along with it", async () => {
-      const now = f.at(10 * 86_400_000);
-      const cutoffs = { now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) };
-      const expiredCodes = [1, 2, 3].map(() => code({ expiresAt: f.at(60_000) }));
-      for (const c of expiredCodes) await storage().oauthCodes.insert(c);
-      const oldClients = [1, 2, 3].map(() => ({ ...client(), createdAt: f.at() }));
-      for (const c of oldClients) await storage().oauthClients.insert(c);
-      const endedGrants = [1, 2, 3].map(() => family({ createdAt: f.at(), expiresAt: f.at(86_400_000) }));
-      for (const g of endedGrants) await storage().oauthTokens.insertFamily(g);
-      // Three live tokens under each ended grant: more than the limit, and they all go with their grant.
-      const grantTokens = endedGrants.flatMap((g) =>
-        [1, 2, 3].map(() => refresh(g.id, { expiresAt: f.at(20 * 86_400_000) })),
-      );
-      const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
-      await storage().oauthTokens.insertFamily(live);
-      const expiredTokens = [1, 2, 3].map(() => refresh(live.id, { expiresAt: f.at(9 * 86_400_000) }));
-      for (const t of [...grantTokens, ...expiredTokens]) await storage().oauthTokens.insertRefreshToken(t);
+      // Purges span every client and grant, so the test has a storage of its own and exact counts.
+      const own = await create();
+      try {
+        const now = f.at(10 * 86_400_000);
+        const cutoffs = { now, unapprovedClientsCreatedBefore: f.at(9 * 86_400_000) };
+        const expiredCodes = [1, 2, 3].map(() => code({ expiresAt: f.at(60_000) }));
+        for (const c of expiredCodes) await own.oauthCodes.insert(c);
+        const oldClients = [1, 2, 3].map(() => ({ ...client(), createdAt: f.at() }));
+        for (const c of oldClients) await own.oauthClients.insert(c);
+        const endedGrants = [1, 2, 3].map(() => family({ createdAt: f.at(), expiresAt: f.at(86_400_000) }));
+        for (const g of endedGrants) await own.oauthTokens.insertFamily(g);
+        // Three live tokens under each ended grant: more than the limit, and they all go with their grant.
+        const grantTokens = endedGrants.flatMap((g) =>
+          [1, 2, 3].map(() => refresh(g.id, { expiresAt: f.at(20 * 86_400_000) })),
+        );
+        const live = family({ createdAt: f.at(5 * 86_400_000), expiresAt: f.at(95 * 86_400_000) });
+        await own.oauthTokens.insertFamily(live);
+        const expiredTokens = [1, 2, 3].map(() => refresh(live.id, { expiresAt: f.at(9 * 86_400_000) }));
+        for (const t of [...grantTokens, ...expiredTokens]) await own.oauthTokens.insertRefreshToken(t);
 
-      const first = await storage().oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
-      // Exactly the limit where at least that many were due (this storage may hold other tests' records too).
-      expect(first).toMatchObject({ codes: 2, grants: 2, clients: 2 });
-      // Two grants' tokens, whatever their number, and up to two tokens past their own expiry.
-      expect(first.refreshTokens).toBeGreaterThanOrEqual(6);
-      let rounds = 1;
-      for (;;) {
-        const next = await storage().oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
-        rounds++;
-        expect(Math.max(next.codes, next.grants, next.clients)).toBeLessThanOrEqual(2);
-        if (Math.max(next.codes, next.grants, next.refreshTokens, next.clients) === 0) break;
-        expect(rounds).toBeLessThan(100);
+        const first = await own.oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
+        // Exactly the limit where at least that many were due.
+        expect(first).toMatchObject({ codes: 2, grants: 2, clients: 2 });
+        // Two grants' tokens, whatever their number, and up to two tokens past their own expiry.
+        expect(first.refreshTokens).toBeGreaterThanOrEqual(6);
+        let rounds = 1;
+        for (;;) {
+          const next = await own.oauthTokens.purgeExpired({ ...cutoffs, limit: 2 });
+          rounds++;
+          expect(Math.max(next.codes, next.grants, next.clients)).toBeLessThanOrEqual(2);
+          if (Math.max(next.codes, next.grants, next.refreshTokens, next.clients) === 0) break;
+          expect(rounds).toBeLessThan(100);
+        }
+        for (const c of expiredCodes) expect(await own.oauthCodes.get(c.codeHash)).toBeNull();
+        for (const c of oldClients) expect(await own.oauthClients.get(c.id)).toBeNull();
+        for (const g of endedGrants) expect(await own.oauthTokens.getFamily(g.id)).toBeNull();
+        for (const t of [...grantTokens, ...expiredTokens])
+          expect(await own.oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
+        expect(await own.oauthTokens.getFamily(live.id)).toEqual(live);
+      } finally {
+        await own.close();
       }
-      for (const c of expiredCodes) expect(await storage().oauthCodes.get(c.codeHash)).toBeNull();
-      for (const c of oldClients) expect(await storage().oauthClients.get(c.id)).toBeNull();
-      for (const g of endedGrants) expect(await storage().oauthTokens.getFamily(g.id)).toBeNull();
-      for (const t of [...grantTokens, ...expiredTokens])
-        expect(await storage().oauthTokens.getRefreshToken(t.tokenHash)).toBeNull();
-      expect(await storage().oauthTokens.getFamily(live.id)).toEqual(live);
     });
 
     it("lets exactly one of many concurrent exchanges use an authorization code", async () => {

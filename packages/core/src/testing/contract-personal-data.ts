@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ContactRecord, EventRecord, MessageRecord } from "../ports/records.js";
 import type { PageCursor, PersonalDataKind, PersonalDataRows, Storage } from "../ports/storage.js";
 import type { ContractSection, Fixtures, Seed } from "./contract-section.js";

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { EventRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord } from "../ports/webhook-records.js";
@@ -11,7 +13,7 @@ const DAY = 24 * 3600_000;
  * Retention and the first message's send lease. Both select across workspaces, so each block runs
  * on a storage of its own (`create` is called once per block) that no other test writes to.
  */
-export function retentionContract(create: () => Promise<Storage>): void {
+export function retentionContract({ create }: ContractContext): void {
   const f = fixtures();
   const w = webhookFixtures();
   let storage: Storage;

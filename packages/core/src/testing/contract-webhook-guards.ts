@@ -1,13 +1,14 @@
-import { expect, it } from "vitest";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
-import type { Fixtures, Seed } from "./contract-section.js";
+import type { Fixtures, Seed, ContractContext } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /**
  * Contract tests for the outbox's conditional writes: each applies only to the state it was decided
  * on, checked in the same atomic step as the write (never a read and then a write).
  */
-export function webhookGuardContract(getStorage: () => Storage, f: Fixtures, seedWorkspace: Seed): void {
+export function webhookGuardContract({ storage: getStorage, f, seedWorkspace }: ContractContext): void {
   const w = webhookFixtures();
   const seed = async () => ({ storage: getStorage(), workspaceId: (await seedWorkspace()).workspace.id });
 

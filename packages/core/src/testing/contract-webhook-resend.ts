@@ -1,6 +1,7 @@
-import { expect, it } from "vitest";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
-import type { Fixtures, Seed } from "./contract-section.js";
+import type { Fixtures, Seed, ContractContext } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /**
@@ -8,7 +9,7 @@ import { webhookFixtures } from "./webhook-fixtures.js";
  * `attemptsBeforeResend` (the backoff counts only the attempts after it), in the same atomic step
  * as the rest of the resend, and a claim hands the counter to the worker.
  */
-export function webhookResendContract(getStorage: () => Storage, f: Fixtures, seedWorkspace: Seed): void {
+export function webhookResendContract({ storage: getStorage, f, seedWorkspace }: ContractContext): void {
   const w = webhookFixtures();
 
   it("records the attempt count at a resend as attemptsBeforeResend, and a claim returns it", async () => {

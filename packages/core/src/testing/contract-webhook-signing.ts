@@ -1,6 +1,7 @@
-import { expect, it } from "vitest";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
-import type { Fixtures, Seed } from "./contract-section.js";
+import type { Fixtures, Seed, ContractContext } from "./contract-section.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /**
@@ -8,7 +9,7 @@ import { webhookFixtures } from "./webhook-fixtures.js";
  * the scheme is stored as inserted, and a rotation keeps the secret it replaced, read in the same
  * atomic step as the write.
  */
-export function webhookSigningContract(getStorage: () => Storage, f: Fixtures, seedWorkspace: Seed): void {
+export function webhookSigningContract({ storage: getStorage, f, seedWorkspace }: ContractContext): void {
   const w = webhookFixtures();
   const seed = async () => ({ storage: getStorage(), workspaceId: (await seedWorkspace()).workspace.id });
 

@@ -1,11 +1,13 @@
-import { expect, it } from "vitest";
+import type { ContractContext } from "./contract-section.js";
+import { expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { Storage } from "../ports/storage.js";
 import { fannedOutDelivery } from "../events/fanned-out-delivery.js";
 import { fixtures } from "./fixtures.js";
 import { webhookFixtures } from "./webhook-fixtures.js";
 
 /** Contract tests for quotes, orders, payments, API keys, subscriptions and the delivery outbox. */
-export function webhookContract(getStorage: () => Storage): void {
+export function webhookContract({ storage: getStorage, create }: ContractContext): void {
   const f = fixtures();
   const w = webhookFixtures();
   const seed = async () => {
@@ -218,52 +220,58 @@ export function webhookContract(getStorage: () => Storage): void {
   });
 
   it("reports the outbox depth and the longest-overdue pending delivery", async () => {
-    const { storage, workspaceId } = await seed();
-    const sub = w.subscription(workspaceId);
-    await storage.webhookSubscriptions.insert(sub);
-    // A `now` a year before every other fixture, so rows other tests left pending aren't due at it.
-    const year = 365 * 24 * 3600_000;
-    const now = f.at(-year);
-    const before = await storage.webhookDeliveries.outboxStats(now);
-    const oldest = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year - 60_000), createdAt: f.at(5) });
-    const rows = [
-      oldest,
-      w.delivery(workspaceId, sub.id, {
-        nextAttemptAt: f.at(-year - 1000),
-        leaseUntil: f.at(-year + 1000),
-        leasedBy: "w1",
-      }),
-      w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-year + 30_000) }),
-      w.delivery(workspaceId, sub.id, {
-        status: "succeeded",
-        nextAttemptAt: f.at(-year - 90_000),
-        deliveredAt: f.at(-year),
-      }),
-      w.delivery(workspaceId, sub.id, { status: "failed", nextAttemptAt: f.at(-year - 90_000) }),
-    ];
-    for (const d of rows) await storage.webhookDeliveries.insert(d);
-    const after = await storage.webhookDeliveries.outboxStats(now);
-    // Three pending (due, leased, waiting for a retry); finished ones count for neither figure.
-    expect(after).toEqual({ pending: before.pending + 3, oldestDueAt: oldest.nextAttemptAt });
-    await storage.webhookDeliveries.completeClaims([
-      {
-        deliveryId: rows[1]!.id,
-        workerId: "w1",
-        leaseUntil: rows[1]!.leaseUntil!,
-        outcome: {
+    // The stats span every workspace, so the test has a storage of its own and exact figures.
+    const storage = await create();
+    try {
+      const workspace = f.workspace();
+      await storage.workspaces.insert(workspace);
+      const workspaceId = workspace.id;
+      const sub = w.subscription(workspaceId);
+      await storage.webhookSubscriptions.insert(sub);
+      const now = f.at();
+      expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({ pending: 0, oldestDueAt: null });
+      const oldest = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(-60_000), createdAt: f.at(5) });
+      const rows = [
+        oldest,
+        w.delivery(workspaceId, sub.id, {
+          nextAttemptAt: f.at(-1000),
+          leaseUntil: f.at(1000),
+          leasedBy: "w1",
+        }),
+        w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(30_000) }),
+        w.delivery(workspaceId, sub.id, {
           status: "succeeded",
-          attemptCount: 1,
-          nextAttemptAt: rows[1]!.nextAttemptAt,
-          lastError: null,
+          nextAttemptAt: f.at(-90_000),
           deliveredAt: now,
+        }),
+        w.delivery(workspaceId, sub.id, { status: "failed", nextAttemptAt: f.at(-90_000) }),
+      ];
+      for (const d of rows) await storage.webhookDeliveries.insert(d);
+      const after = await storage.webhookDeliveries.outboxStats(now);
+      // Three pending (due, leased, waiting for a retry); finished ones count for neither figure.
+      expect(after).toEqual({ pending: 3, oldestDueAt: oldest.nextAttemptAt });
+      await storage.webhookDeliveries.completeClaims([
+        {
+          deliveryId: rows[1]!.id,
+          workerId: "w1",
+          leaseUntil: rows[1]!.leaseUntil!,
+          outcome: {
+            status: "succeeded",
+            attemptCount: 1,
+            nextAttemptAt: rows[1]!.nextAttemptAt,
+            lastError: null,
+            deliveredAt: now,
+          },
         },
-      },
-    ]);
-    expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({
-      pending: before.pending + 2,
-      oldestDueAt: oldest.nextAttemptAt,
-    });
-    expect((await storage.webhookDeliveries.outboxStats(f.at(-2 * year))).oldestDueAt).toBeNull();
+      ]);
+      expect(await storage.webhookDeliveries.outboxStats(now)).toEqual({
+        pending: 2,
+        oldestDueAt: oldest.nextAttemptAt,
+      });
+      expect((await storage.webhookDeliveries.outboxStats(f.at(-120_000))).oldestDueAt).toBeNull();
+    } finally {
+      await storage.close();
+    }
   });
 
   it("pages deliveries newest first and lists their attempts in order", async () => {

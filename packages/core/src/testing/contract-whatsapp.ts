@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
+import { it } from "./contract-test.js";
 import type { ConsentLedgerEntry, ContactRecord } from "../ports/records.js";
 import type { Storage } from "../ports/storage.js";
 import type { StatusReport, WhatsAppChannelRecord } from "../ports/whatsapp-storage.js";
-import type { Fixtures, Seed } from "./contract-section.js";
+import type { Fixtures, Seed, ContractContext } from "./contract-section.js";
 
 /** A report of one status at `at`. */
 export function statusReport(
@@ -26,7 +27,7 @@ export function statusReport(
  * The WhatsApp channel's storage: per-workspace channels, delivery reports merged by provider id in
  * any order, the consent ledger, inbound contacts and messages.
  */
-export function whatsappContract(storage: () => Storage, f: Fixtures, seedWorkspace: Seed): void {
+export function whatsappContract({ storage, f, seedWorkspace }: ContractContext): void {
   const channel = (workspaceId: string, over: Partial<WhatsAppChannelRecord> = {}): WhatsAppChannelRecord => ({
     workspaceId,
     phoneNumberId: `1${Math.floor(Math.random() * 1e14)}`,

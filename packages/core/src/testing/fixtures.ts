@@ -1,3 +1,4 @@
+import { contactRecord } from "../contacts/contact-record.js";
 import type {
   ConnectorRecord,
   ConversationRecord,
@@ -46,21 +47,16 @@ export function fixtures() {
       rotatedAt: null,
       ...over,
     }),
-    contact: (workspaceId: string, over: Partial<ContactRecord> = {}): ContactRecord => ({
-      id: id(),
-      workspaceId,
-      name: "María José Ñuñez",
-      phoneE164: `+569${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
-      email: null,
-      tags: [],
-      score: null,
-      ltv: null,
-      whatsappConsent: null,
-      whatsappOptedOutAt: null,
-      createdAt: at(),
-      updatedAt: at(),
-      ...over,
-    }),
+    contact: (workspaceId: string, over: Partial<ContactRecord> = {}): ContactRecord =>
+      contactRecord({
+        id: id(),
+        workspaceId,
+        name: "María José Ñuñez",
+        phoneE164: `+569${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
+        createdAt: at(),
+        updatedAt: at(),
+        ...over,
+      }),
     lead: (workspaceId: string, connectorId: string, over: Partial<LeadEventRecord> = {}): LeadEventRecord => ({
       id: id(),
       workspaceId,

@@ -5,7 +5,7 @@ import type { IdGenerator } from "../ports/ids.js";
 import type { Logger } from "../ports/logger.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
-import { createOutboxGauges } from "../telemetry/outbox-gauges.js";
+import { createOutboxGauges } from "./outbox-gauges.js";
 import { createCommitSignal, notifyOnDeliveryCommit } from "./commit-signal.js";
 import { createOutboxDispatcher } from "./outbox-dispatcher.js";
 import { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox-worker.js";

@@ -6,7 +6,7 @@ import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
 import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../ports/storage.js";
 import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
-import { countDelivery, tracedPostWebhook } from "../telemetry/webhook-telemetry.js";
+import { countDelivery, tracedPostWebhook } from "./webhook-telemetry.js";
 import { type AttemptResult, type WebhookSend } from "./post-webhook.js";
 import { schemeKey, signatureHeaders, type SignatureScheme } from "./signing-schemes.js";
 import { createCompletionBatcher } from "./completion-batcher.js";
@@ -100,10 +100,24 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     );
     if (refused === TIMED_OUT) {
       const error = `timed out after ${options.timeoutMs} ms resolving ${url.hostname}`;
-      return { ok: false, statusCode: null, durationMs: options.timeoutMs, error, responseBodyPrefix: null };
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: options.timeoutMs,
+        error,
+        failure: "timeout",
+        responseBodyPrefix: null,
+      };
     }
     if (refused !== null)
-      return { ok: false, statusCode: null, durationMs: 0, error: `refused: ${refused}`, responseBodyPrefix: null };
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: 0,
+        error: `refused: ${refused}`,
+        failure: "destination_refused",
+        responseBodyPrefix: null,
+      };
     const body = JSON.stringify({ id: event.id, type: event.type, created: event.created, data: event.data });
     const now = clock.now();
     const signed = await signatureHeaders({
@@ -138,6 +152,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
       statusCode: null,
       durationMs: Math.round(performance.now() - started),
       error: `internal error: ${message.slice(0, 500)}`,
+      failure: "internal",
       responseBodyPrefix: null,
     };
   }

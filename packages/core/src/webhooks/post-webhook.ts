@@ -12,11 +12,24 @@ export const MAX_RESPONSE_PREFIX_BYTES = 64 * 1024;
  */
 export const RESPONSE_BODY_PREFIX_BYTES = 1024;
 
+/**
+ * Why an attempt failed, set where it fails so that nobody downstream (telemetry, endpoint health)
+ * has to parse `error`'s wording: `status` an answer outside 2xx, `timeout` the deadline passed,
+ * `network` the connection failed (`networkCode` the socket error code when there was one),
+ * `destination_refused` the SSRF guard refused the address, `internal` our own fault.
+ */
+export type AttemptFailure = "status" | "timeout" | "network" | "destination_refused" | "internal";
+
 export interface AttemptResult {
   ok: boolean;
   statusCode: number | null;
   durationMs: number;
+  /** What the delivery history shows: a sentence for people. */
   error: string | null;
+  /** Null on success. */
+  failure: AttemptFailure | null;
+  /** With `failure: "network"`: the socket error code (`ECONNREFUSED`), when the sender gave one. */
+  networkCode?: string;
   /** The first `RESPONSE_BODY_PREFIX_BYTES` of the answer as text; null when none came. */
   responseBodyPrefix: string | null;
 }
@@ -57,13 +70,18 @@ export async function signatureHeader(secret: string | HmacKey, unixSeconds: num
   return `t=${t},v1=${await hmacSha256Hex(key, signedPayload(t, body))}`;
 }
 
-function describe(error: unknown, timedOut: boolean, timeoutMs: number): string {
-  if (timedOut) return `timed out after ${timeoutMs} ms`;
+/** A failed POST's result: its failure kind, and the sentence the history shows. */
+function failedAttempt(error: unknown, timedOut: boolean, timeoutMs: number, durationMs: number): AttemptResult {
+  const failed = { ok: false, statusCode: null, durationMs, responseBodyPrefix: null } as const;
+  if (timedOut) return { ...failed, failure: "timeout", error: `timed out after ${timeoutMs} ms` };
   // fetch wraps the network error in a TypeError's `cause`; other senders reject with it directly.
   type Coded = { code?: string; message?: string; cause?: Coded };
   const coded = [(error as Coded)?.cause, error as Coded].find((e) => typeof e?.code === "string");
-  if (coded) return `${coded.code}${coded.message ? `: ${coded.message}` : ""}`;
-  return error instanceof Error ? error.message : String(error);
+  if (coded?.code !== undefined) {
+    const message = `${coded.code}${coded.message ? `: ${coded.message}` : ""}`;
+    return { ...failed, failure: "network", networkCode: coded.code, error: message };
+  }
+  return { ...failed, failure: "network", error: error instanceof Error ? error.message : String(error) };
 }
 
 /**
@@ -169,11 +187,11 @@ export async function postWebhook(request: {
     const ok = status >= 200 && status < 300;
     const error = ok ? null : status >= 300 && status < 400 ? `redirect ${status} not followed` : `HTTP ${status}`;
     const head = answer.head.subarray(0, RESPONSE_BODY_PREFIX_BYTES);
-    return { ok, statusCode: status, durationMs: elapsed(), error, responseBodyPrefix: storableText(head) };
+    const failure = ok ? null : "status";
+    return { ok, statusCode: status, durationMs: elapsed(), error, failure, responseBodyPrefix: storableText(head) };
   } catch (error) {
     timedOut ||= elapsed() > request.timeoutMs;
-    const failed = describe(error, timedOut, request.timeoutMs);
-    return { ok: false, statusCode: null, durationMs: elapsed(), error: failed, responseBodyPrefix: null };
+    return failedAttempt(error, timedOut, request.timeoutMs, elapsed());
   } finally {
     clearTimeout(timer);
     // Tears down whatever is still in flight after a failure. After a body that ended (or was

@@ -1,3 +1,4 @@
+import { contactRecord } from "../../contacts/contact-record.js";
 import { openConversation } from "../../conversations/open-conversation.js";
 import { recordConsentChange } from "../../consent/record-consent-change.js";
 import type { Clock } from "../../ports/clock.js";
@@ -35,21 +36,15 @@ function inboundCandidate(
   person: { phoneE164: string | null; userId: string | null; name: string | null },
 ): ContactRecord {
   const now = deps.clock.now().toISOString();
-  return {
+  return contactRecord({
     id: deps.ids(),
     workspaceId,
     name: person.name,
     phoneE164: person.phoneE164,
-    email: null,
-    tags: [],
-    score: null,
-    ltv: null,
-    whatsappConsent: null,
-    whatsappOptedOutAt: null,
     ...(person.userId !== null && { whatsappUserId: person.userId }),
     createdAt: now,
     updatedAt: now,
-  };
+  });
 }
 
 /** The provider's time, or now if the provider's clock is ahead of ours (the window never opens into the future). */

@@ -72,16 +72,7 @@ export async function startMcpHarness(
     tags: ["vip"],
     score: 80,
   });
-  const conversation = {
-    id: f.id(),
-    workspaceId: workspace.id,
-    contactId: contact.id,
-    channel: "whatsapp",
-    status: "open" as const,
-    escalatedAt: null,
-    createdAt: f.at(0),
-    updatedAt: f.at(2000),
-  };
+  const conversation = f.conversation(workspace.id, contact.id, { createdAt: f.at(0), updatedAt: f.at(2000) });
   const closed = { ...conversation, id: f.id(), channel: "web", status: "closed" as const, updatedAt: f.at(1000) };
   await storage.workspaces.insert(workspace);
   await storage.contacts.insertOrGetByPhone(contact);

@@ -1,7 +1,7 @@
 import { VitrinaError } from "../errors.js";
 import { statusForCode } from "../http/json.js";
-import { instruments } from "./metrics.js";
-import { errorType, withSpan } from "./tracing.js";
+import { instruments } from "../telemetry/metrics.js";
+import { errorType, withSpan } from "../telemetry/tracing.js";
 
 export type LeadOutcome = "accepted" | "duplicate" | "rejected" | "failed";
 

@@ -1,8 +1,8 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from "@opentelemetry/api";
 import type { DeliveryStatus, WebhookDeliveryRecord } from "../ports/webhook-records.js";
-import { postWebhook, type AttemptResult } from "../webhooks/post-webhook.js";
-import { instruments } from "./metrics.js";
-import { withSpan } from "./tracing.js";
+import { postWebhook, type AttemptResult } from "./post-webhook.js";
+import { instruments } from "../telemetry/metrics.js";
+import { withSpan } from "../telemetry/tracing.js";
 
 /** The dispatcher's result for a delivery that ended without an attempt (subscription gone…). */
 type Ended = { terminal: string };
@@ -14,13 +14,19 @@ type Ended = { terminal: string };
  */
 export function deliveryErrorType(result: AttemptResult | Ended): string | null {
   if ("terminal" in result) return "not_attempted";
-  if (result.ok) return null;
-  if (result.statusCode !== null) return String(result.statusCode);
-  const error = result.error ?? "";
-  if (error.startsWith("timed out")) return "timeout";
-  if (error.startsWith("refused:")) return "destination_refused";
-  if (error.startsWith("internal error:")) return "internal";
-  return /^[A-Z][A-Z0-9_]+(?=:|$)/.exec(error)?.[0] ?? "_OTHER";
+  switch (result.failure) {
+    case null:
+      return null;
+    case "status":
+      return String(result.statusCode);
+    case "network": {
+      // Only a socket code's shape keeps the attribute's cardinality low, whatever a sender threw.
+      const code = result.networkCode ?? "";
+      return /^[A-Z][A-Z0-9_]+$/.test(code) ? code : "_OTHER";
+    }
+    default:
+      return result.failure;
+  }
 }
 
 /** Counts a finished delivery step in `vitrina.webhook.deliveries` by the status it left behind. */

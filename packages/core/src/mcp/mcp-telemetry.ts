@@ -1,6 +1,6 @@
 import { context, propagation, SpanKind, SpanStatusCode, type Attributes } from "@opentelemetry/api";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { withSpan } from "./tracing.js";
+import { withSpan } from "../telemetry/tracing.js";
 
 /**
  * The MCP semantic conventions' server span for `tools/call`: named `tools/call <tool>`, with

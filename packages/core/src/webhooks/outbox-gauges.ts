@@ -2,7 +2,7 @@ import type { BatchObservableCallback } from "@opentelemetry/api";
 import type { Clock } from "../ports/clock.js";
 import type { OutboxStats } from "../ports/webhook-storage.js";
 import { TIMED_OUT, withinDeadline } from "../within-deadline.js";
-import { instruments } from "./metrics.js";
+import { instruments } from "../telemetry/metrics.js";
 
 /** A metric collection waits this long for the outbox query at most, then reports nothing. */
 export const OUTBOX_STATS_TIMEOUT_MS = 2_000;
