@@ -11,7 +11,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const vitrinaSourceAliases: Array<{ find: RegExp; replacement: string }> = [
   { find: /^@vitrina\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
   {
-    find: /^@vitrina\/core\/(capabilities|webhooks|oauth|mcp|storage|http|demo|whatsapp)$/,
+    find: /^@vitrina\/core\/(capabilities|webhooks|oauth|mcp|storage|http|demo|whatsapp|admin)$/,
     replacement: src("./packages/core/src/entries/$1.ts"),
   },
   { find: /^@vitrina\/core$/, replacement: src("./packages/core/src/index.ts") },
@@ -20,4 +20,5 @@ export const vitrinaSourceAliases: Array<{ find: RegExp; replacement: string }> 
   { find: /^@vitrina\/http-node\/fastify$/, replacement: src("./packages/http-node/src/fastify.ts") },
   { find: /^@vitrina\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
   { find: /^@vitrina\/client$/, replacement: src("./packages/client/src/index.ts") },
+  { find: /^@vitrina\/console$/, replacement: src("./packages/console/src/index.ts") },
 ];

@@ -9,11 +9,13 @@ const endToEnd = [
   "examples/*/test/**/*.test.ts",
 ];
 /**
- * Talks to a socket or PostgreSQL: the Node binding and the PostgreSQL adapter as a whole, and
- * elsewhere any file named `*.integration.test.ts`.
+ * Talks to a socket or PostgreSQL: the Node binding, the console and the PostgreSQL adapter as a
+ * whole, and elsewhere any file named `*.integration.test.ts`.
  */
 const integration = [
   "packages/http-node/test/**/*.test.ts",
+  // The console's tests serve its pages over a socket (forms, cookies, redirects) through http-node.
+  "packages/console/test/**/*.test.ts",
   "packages/adapter-postgres/test/**/*.test.ts",
   "packages/*/test/**/*.integration.test.ts",
 ];

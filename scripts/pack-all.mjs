@@ -21,4 +21,6 @@ execFileSync("pnpm", ["-r", "--filter", "./packages/*", "pack", "--pack-destinat
 const tarballs = readdirSync(destination).filter((name) => name.endsWith(".tgz"));
 const shown = relative(process.cwd(), destination) || ".";
 console.log(`${tarballs.length} packages in ${shown}/:\n${tarballs.map((t) => `  ${t}`).join("\n")}`);
-console.log(`\nInstall them into your app with one command (all five together):\n  npm install ${shown}/vitrina-*.tgz`);
+console.log(
+  `\nInstall them into your app with one command (all of them together):\n  npm install ${shown}/vitrina-*.tgz`,
+);

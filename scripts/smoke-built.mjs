@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { memoryStorage } from "@vitrina/adapter-memory";
+import { vitrinaConsole } from "@vitrina/console";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { staticTokenAuthenticator } from "@vitrina/core/mcp";
 import { logMessagingTransport } from "@vitrina/core/demo";
@@ -17,6 +18,8 @@ const vitrina = createVitrina({
   // OAuth on, so the built package's jose and MCP SDK imports are exercised too.
   oauth: { authorize: async () => new Response("login", { status: 401 }) },
   mcp: { authenticate: staticTokenAuthenticator({ vk_smoke: { workspaceId: "ws", keyId: "k", scopes: [] } }) },
+  // The built console package, mounted by the built core through @vitrina/core/admin.
+  console: vitrinaConsole({ signIn: async () => null }),
 });
 const workspace = await vitrina.workspaces.create({ name: "Smoke", ownerUserId: "owner" });
 const { connector, secret } = await vitrina.connectors.create(
@@ -68,6 +71,10 @@ try {
   const tools = await listed.json();
   assert.equal(listed.status, 200, JSON.stringify(tools));
   assert.equal(tools.result.tools.length, 8);
+
+  const signIn = await fetch(`${server.url}/console/integrations`, { redirect: "manual" });
+  assert.equal(signIn.status, 303);
+  assert.equal(signIn.headers.get("location"), "/console/sign-in?return_to=%2Fconsole%2Fintegrations");
 } finally {
   await server.close();
 }
@@ -89,5 +96,5 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 console.log(
-  "smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list from plain Node; the vitrina CLI migrates",
+  "smoke: built packages import, serve a signed lead, the capability catalog and MCP tools/list and the console from plain Node; the vitrina CLI migrates",
 );

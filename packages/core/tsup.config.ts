@@ -14,6 +14,7 @@ export default packageBuild({
     http: "src/entries/http.ts",
     demo: "src/entries/demo.ts",
     whatsapp: "src/entries/whatsapp.ts",
+    admin: "src/entries/admin.ts",
     "testing/index": "src/testing/index.ts",
   },
   external: ["vitest"],

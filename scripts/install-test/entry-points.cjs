@@ -6,6 +6,7 @@ const PACKAGES = [
   "@vitrina/adapter-memory",
   "@vitrina/adapter-postgres",
   "@vitrina/http-node",
+  "@vitrina/console",
 ];
 const NEEDS_OPTIONAL_PEER = new Set(["@vitrina/core/testing"]);
 

@@ -1,9 +1,11 @@
 // The app each case of the install test compiles and runs, as a new user would write it against the
 // packed packages: a signed lead in over a real socket, the first message, and the
-// `conversation.started` webhook it causes out to a receiver that verifies its signature.
+// `conversation.started` webhook it causes out to a receiver that verifies its signature; then the
+// connector on the web console's page (the console package mounted by core, a peer pair).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sendLead, verifyWebhook, type LeadPayload } from "@vitrina/client";
+import { vitrinaConsole } from "@vitrina/console";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { memoryStorage } from "@vitrina/adapter-memory";
@@ -24,14 +26,17 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 
+  let workspaceId = "";
   const vitrina = createVitrina({
     storage: memoryStorage(),
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 1).toString("base64"),
     logger: silentLogger,
     webhooks: { allowInsecureLoopback: true },
+    console: vitrinaConsole({ signIn: async () => ({ userId: "owner", workspaceId }) }),
   });
   const workspace = await vitrina.workspaces.create({ name: "Install test", ownerUserId: "owner" });
+  workspaceId = workspace.id;
   const { connector, secret } = await vitrina.connectors.create(
     { userId: "owner" },
     { workspaceId: workspace.id, name: "CRM", systemId: "crm" },
@@ -58,6 +63,10 @@ async function main(): Promise<void> {
     const { body, signature } = await delivered;
     const event = verifyWebhook({ payload: body, header: signature, secret: webhookSecret }) as { type: string };
     if (event.type !== "conversation.started") throw new Error(`unexpected event ${event.type}`);
+    const signedIn = await fetch(`${server.url}/console/sign-in`, { redirect: "manual" });
+    const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const page = await (await fetch(`${server.url}/console/integrations`, { headers: { cookie } })).text();
+    if (!page.includes(connector.id)) throw new Error(`the console does not list the connector: ${page.slice(0, 200)}`);
   } finally {
     await server.close();
     receiver.close();

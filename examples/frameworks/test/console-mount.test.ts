@@ -1,6 +1,7 @@
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
+import { vitrinaConsole } from "@vitrina/console";
 import { toNodeListener } from "@vitrina/http-node";
 import { vitrinaFastify } from "@vitrina/http-node/fastify";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,10 +18,10 @@ async function consoleDemo(options: Record<string, unknown> = {}) {
   let workspaceId = "";
   const demo = await quietDemo({
     basePath: "/vitrina",
-    console: {
+    console: vitrinaConsole({
       signIn: async (request: Request) =>
         request.method === "POST" ? { userId: "owner", workspaceId } : new Response("your sign-in page"),
-    },
+    }),
     ...options,
   });
   workspaceId = demo.workspace.id;

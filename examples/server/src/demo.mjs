@@ -6,7 +6,8 @@ import { dirname, join } from "node:path";
 import { consoleLogger, createVitrina, SCOPES } from "@vitrina/core";
 import { MIN_SECRET_LENGTH } from "@vitrina/core/webhooks";
 import { generateOAuthSigningKey } from "@vitrina/core/oauth";
-import { demoConsentPage, demoConsoleOptions, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { demoConsentPage, logMessagingTransport, seedDemoData } from "@vitrina/core/demo";
+import { demoConsoleOptions, vitrinaConsole } from "@vitrina/console";
 import { nodeWebhookOptions, nodeWhatsAppOptions, secretKeyFromEnv, storageFromEnv } from "@vitrina/http-node";
 import { demoCredentialsPath } from "../../demo-credentials.mjs";
 import {
@@ -173,7 +174,7 @@ export async function createDemo({
     mcp: mcpOptionsFromEnv(env),
     ...surfaces,
     // The web console at /console: a one-button page signs in as the demo owner (no password).
-    console: demoConsoleOptions({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID }),
+    console: vitrinaConsole(demoConsoleOptions({ userId: DEMO_OWNER, workspaceId: DEMO_WORKSPACE_ID })),
   });
   const { workspace, connector, secret, rotated } = await ensureDemoConnector(vitrina);
   const apiKey = await demoApiKey(vitrina, workspace.id, credentialsPath);

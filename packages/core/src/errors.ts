@@ -33,6 +33,7 @@ export type VitrinaErrorCode =
   | "storage_unavailable"
   | "storage_timeout"
   | "shutting_down"
+  | "body_already_consumed"
   | "internal";
 
 /** One field at fault and why, as users see it in `error.reasons`. */

@@ -1,8 +1,10 @@
 // @vitrina/core: what an embedder needs on day one. Everything else lives behind a subpath by
-// area: /capabilities, /webhooks, /oauth, /mcp, /storage, /http, /demo and /testing.
+// area: /capabilities, /webhooks, /oauth, /mcp, /storage, /http, /demo, /testing, and /admin (the
+// web console's seam; the console itself is @vitrina/console).
 export { createVitrina, DEFAULT_LEAD_BODY_LIMIT, DEFAULT_LEAD_TOLERANCE_MS } from "./vitrina.js";
+export { LEAD_INTAKE_PATH } from "./leads/lead-intake-route.js";
 export type { Vitrina, VitrinaOptions } from "./vitrina.js";
-export type { ConsoleOptions, ConsoleSignInHook, ConsoleUser } from "./console/console-options.js";
+export type { ConsoleSurface } from "./admin/console-host.js";
 export * from "./errors.js";
 export type * from "./ports/records.js";
 export type { Storage, StorageTransaction, StorageRepositories } from "./ports/storage.js";

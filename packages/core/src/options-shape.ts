@@ -121,16 +121,8 @@ const optionShapes: Record<string, Shape> = {
   }),
   rest: fields({ enabled: "boolean" }, ["enabled"]),
   a2a: fields({ enabled: "boolean", name: "string", description: "string" }, ["enabled"]),
-  console: fields(
-    {
-      signIn: "function",
-      loginUrl: "string",
-      sessionTtlSeconds: "number",
-      sessionMaxAgeSeconds: "number",
-      productName: "string",
-    },
-    ["signIn"],
-  ),
+  // Its own options (`signIn`, `loginUrl`, …) are checked by `vitrinaConsole` in @vitrina/console.
+  console: methods("mount"),
   retention: orFalse(
     fields({
       deliveriesDays: { kinds: ["number"], literals: [null] },
@@ -149,7 +141,23 @@ const REQUIRED_OPTIONS = ["storage", "messaging", "secretBox"];
 /** Throws `invalid_argument` naming the first option whose kind is wrong (`console.signIn`). */
 export function checkOptionShapes(options: object): void {
   if (options === null || typeof options !== "object") throw invalidOption("options", "must be an object", options);
+  checkConsoleMoved((options as { console?: unknown }).console);
   check(options, fields(optionShapes, REQUIRED_OPTIONS), "");
+}
+
+/**
+ * The console left core for `@vitrina/console` (issue 42): code written before passes its options
+ * object (`{ signIn }`) where a console surface belongs, and deserves to be told what to write now
+ * rather than that `console.mount` is missing.
+ */
+function checkConsoleMoved(value: unknown): void {
+  if (value === null || typeof value !== "object" || typeof (value as { mount?: unknown }).mount === "function") return;
+  if (!Object.hasOwn(value, "signIn")) return;
+  const reason =
+    'takes the console surface now: `console: vitrinaConsole({ signIn, … })` with `import { vitrinaConsole } from "@vitrina/console"` (the console is its own package); a plain options object is no longer accepted';
+  throw new VitrinaError("invalid_argument", `createVitrina: console ${reason}`, {
+    reasons: [{ field: "console", reason }],
+  });
 }
 
 function kindOf(value: unknown): Kind | "null" | "undefined" | "bigint" | "symbol" {

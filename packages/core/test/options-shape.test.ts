@@ -1,9 +1,9 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
 import { createVitrina, isVitrinaError, silentLogger, type VitrinaOptions } from "@vitrina/core";
-import { demoConsoleOptions, demoConsoleSignIn, logMessagingTransport } from "@vitrina/core/demo";
+import { logMessagingTransport } from "@vitrina/core/demo";
 import { describe, expect, it } from "vitest";
 
-// Item 5 of issue 46: `console: { signIn: demoConsoleSignIn(…) }` was accepted and the sign-in page
+// Item 5 of issue 46: an option given in the wrong shape was accepted, and the sign-in page
 // then answered 500 ("options.signIn is not a function"). Every option's shape is checked up front.
 const SECRET_BOX_KEY = Buffer.alloc(32, 7).toString("base64");
 const base = () => ({
@@ -23,19 +23,14 @@ function refusal(options: Record<string, unknown>) {
 }
 
 describe("createVitrina checks the shape of every option, naming it", () => {
-  it("the whole console option passed as its signIn hook is refused at once, with a hint", () => {
-    const wrong = refusal({ ...base(), console: { signIn: demoConsoleOptions({ userId: "u", workspaceId: "w" }) } });
-    expect(wrong).toEqual({
+  it("the console's own options, passed where its surface belongs, are refused with what to write now", () => {
+    // Code written before the console became @vitrina/console (issue 42).
+    expect(refusal({ ...base(), console: { signIn: async () => null, loginUrl: "/login" } })).toEqual({
       code: "invalid_argument",
-      field: "console.signIn",
+      field: "console",
       message:
-        "createVitrina: console.signIn must be a function (got an object); it looks like the whole option, which has a signIn of its own",
+        'createVitrina: console takes the console surface now: `console: vitrinaConsole({ signIn, … })` with `import { vitrinaConsole } from "@vitrina/console"` (the console is its own package); a plain options object is no longer accepted',
     });
-    expect(refusal({ ...base(), console: demoConsoleOptions({ userId: "u", workspaceId: "w" }) })).toBe("accepted");
-  });
-
-  it("the deprecated name is the same function", () => {
-    expect(demoConsoleSignIn).toBe(demoConsoleOptions);
   });
 
   it.each<[Record<string, unknown>, string]>([
@@ -47,7 +42,7 @@ describe("createVitrina checks the shape of every option, naming it", () => {
     [{ ids: "uuid" }, "ids"],
     [{ logger: console.log }, "logger"],
     [{ health: "yes" }, "health"],
-    [{ console: {} }, "console.signIn"],
+    [{ console: {} }, "console.mount"],
     [{ oauth: { authorize: { userId: "u" } } }, "oauth.authorize"],
     [
       { oauth: { authorize: async () => new Response(), registration: { rateLimit: true } } },
@@ -82,7 +77,8 @@ describe("createVitrina checks the shape of every option, naming it", () => {
         health: true,
         retention: { deliveriesDays: null, leadPayloadsDays: 30 },
         oauth: { authorize: async () => new Response(), registration: { rateLimit: false } },
-        console: { signIn: async () => null },
+        // A console surface (what `vitrinaConsole()` returns) that serves nothing.
+        console: { mount: () => ({ routes: [] }) },
         rest: { enabled: true },
         quotes: { vatRate: () => 0.19 },
         leadIntake: { firstMessage: { template: "hola", language: "es", nameFallback: "amigo" } },

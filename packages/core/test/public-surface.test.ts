@@ -13,6 +13,7 @@ const expected: Record<string, string[]> = {
     "ForbiddenError",
     "IdempotencyKeyReusedError",
     "InsufficientScopeError",
+    "LEAD_INTAKE_PATH",
     "MessagingError",
     "NotFoundError",
     "PayloadTooLargeError",
@@ -144,12 +145,14 @@ const expected: Record<string, string[]> = {
     "noErasureCounts",
   ],
   "@vitrina/core/http": [
+    "DEFAULT_FORM_MAX_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "DIRECT_BODY_HANDLER",
     "MOUNT_BEFORE_BODY_PARSERS",
     "READ_BODY",
     "RESPOND",
     "WEB_REQUEST",
+    "bodyAlreadyReadResponse",
     "bodyTooLargeResponse",
     "createRouter",
     "decodeJsonBody",
@@ -159,16 +162,25 @@ const expected: Record<string, string[]> = {
     "parseOrThrow",
     "publicJsonRoute",
     "readBodyLimited",
+    "readFormBody",
     "readJsonBody",
     "reasonsFromZod",
     "statusForCode",
   ],
-  "@vitrina/core/demo": [
-    "demoConsentPage",
-    "demoConsoleOptions",
-    "demoConsoleSignIn",
-    "logMessagingTransport",
-    "seedDemoData",
+  "@vitrina/core/demo": ["demoConsentPage", "logMessagingTransport", "seedDemoData"],
+  // The web console's seam (@vitrina/console): the admin rules it shares with the admin API.
+  "@vitrina/core/admin": [
+    "LEAD_INTAKE_PATH",
+    "bytesToBase64Url",
+    "generateSecret",
+    "parseApiKeyIssue",
+    "parseConnectorCreate",
+    "parseMemberAdd",
+    "parseMemberUpdate",
+    "requireManager",
+    "resolveAdminCaller",
+    "sha256Hex",
+    "timingSafeEqualStrings",
   ],
   "@vitrina/core/whatsapp": [
     "DEFAULT_GRAPH_API_VERSION",
@@ -204,6 +216,7 @@ const load: Record<string, () => Promise<Record<string, unknown>>> = {
   "@vitrina/core/http": () => import("@vitrina/core/http"),
   "@vitrina/core/demo": () => import("@vitrina/core/demo"),
   "@vitrina/core/whatsapp": () => import("@vitrina/core/whatsapp"),
+  "@vitrina/core/admin": () => import("@vitrina/core/admin"),
 };
 
 describe("the public surface of @vitrina/core", () => {

@@ -156,6 +156,8 @@ export function a2aRoutes(options: A2aRouteOptions): Route[] {
       method: "POST",
       path: A2A_PATH,
       readsBodyDirectly,
+      openapi: false,
+      undocumented: "the A2A endpoint: JSON-RPC, described by the A2A specification and the agent card's skills",
       async handler(request, _params, context) {
         let id: JsonRpcId = null;
         let method: string | undefined;

@@ -1,8 +1,8 @@
-import { firstOf, type Authenticator } from "../auth/principal.js";
+import type { Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import type { Mount } from "../http/mount.js";
 import { publicJsonRoute } from "../http/public-json-route.js";
-import type { Route } from "../http/router.js";
+import type { Surface } from "../surface.js";
 import type { OAuthServer } from "../oauth/oauth-routes.js";
 import { authorizationServerMetadataUrl } from "../oauth/oauth-urls.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -14,7 +14,7 @@ import { buildAgentCard } from "./agent-card.js";
 export interface A2aSurfaceDependencies {
   options: A2aOptions;
   capabilities: CapabilityService;
-  /** API keys and the embedder's authenticators; OAuth tokens for the A2A resource are added here. */
+  /** API keys, the embedder's authenticators and OAuth tokens for the A2A resource (see `routeCredentials`). */
   authenticate: Authenticator;
   ids: IdGenerator;
   mount: Mount;
@@ -28,7 +28,7 @@ const DEFAULT_DESCRIPTION =
  * The A2A surface when `a2a.enabled`: the public agent card at the origin's well-known path, and
  * `POST /a2a` under the mount. Its routes and the root path the app must route to Vitrina.
  */
-export function a2aSurface(deps: A2aSurfaceDependencies): { routes: Route[]; wellKnownPaths: string[] } {
+export function a2aSurface(deps: A2aSurfaceDependencies): Surface {
   const { mount, oauth, capabilities } = deps;
   const card = (origin: string) => {
     const base = `${origin}${mount.basePath}`;
@@ -56,16 +56,17 @@ export function a2aSurface(deps: A2aSurfaceDependencies): { routes: Route[]; wel
     revision: capabilities.revision,
     document: (origin) => card(origin ?? mount.publicOrigin ?? ""),
     maxAgeSeconds: 300,
+    openapi: false,
+    undocumented: "the A2A agent card: a discovery document whose format the A2A specification defines",
     // Absolute URLs (A2A asks for them) follow the request's host unless `publicUrl` fixes them.
     ...(mount.publicOrigin === undefined && { perOrigin: (request: Request) => mount.origin(request) }),
   });
-  const authenticate = oauth?.authenticateA2a ? firstOf(deps.authenticate, oauth.authenticateA2a) : deps.authenticate;
   return {
     routes: [
       cardRoute,
       ...a2aRoutes({
         capabilities,
-        authenticate,
+        authenticate: deps.authenticate,
         ids: deps.ids,
         ...(oauth?.a2aResourceMetadataUrl && { resourceMetadataUrl: oauth.a2aResourceMetadataUrl }),
       }),

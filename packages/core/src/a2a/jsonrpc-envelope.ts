@@ -1,10 +1,8 @@
+import { CAPABILITY_CALL_BODY_LIMIT } from "../http/body-limits.js";
 import { ValidationError, VitrinaError } from "../errors.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { decodeJsonBody, requireJsonContentType } from "../http/read-json.js";
 import { A2A_ERROR_CODE, A2aFailure } from "./a2a-errors.js";
-
-/** A `SendMessage` is one small data part; 64 KiB leaves room for long contact notes, as on REST. */
-const MAX_BODY_BYTES = 64 * 1024;
 
 export type JsonRpcId = string | number | null;
 
@@ -40,7 +38,7 @@ export async function readJsonRpcRequest(request: Request): Promise<JsonRpcReque
   let bytes: Uint8Array;
   try {
     await requireJsonContentType(request);
-    bytes = await readBodyLimited(request, MAX_BODY_BYTES);
+    bytes = await readBodyLimited(request, CAPABILITY_CALL_BODY_LIMIT);
   } catch (error) {
     if (!(error instanceof VitrinaError)) throw error;
     const status = error.code === "payload_too_large" ? 413 : error.code === "unsupported_media_type" ? 415 : 400;

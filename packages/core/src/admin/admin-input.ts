@@ -45,6 +45,9 @@ function parse<T>(shape: z.ZodType<T>, body: unknown, what: string): T {
   return parsed.data;
 }
 
+/** The admin API's request bodies, as the OpenAPI document publishes them. */
+export const adminBodySchemas = { connectorCreate, apiKeyIssue, memberAdd, memberUpdate, contactOptOut };
+
 export type ConnectorCreate = z.infer<typeof connectorCreate>;
 export type ApiKeyIssue = z.infer<typeof apiKeyIssue>;
 export type MemberAdd = z.infer<typeof memberAdd>;

@@ -15,9 +15,7 @@ import { contactRoutes } from "./contact-routes.js";
 import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
 import { whatsappChannelRoutes } from "./whatsapp-channel-routes.js";
 import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
-
-/** The path senders post signed leads to (see `leads/lead-intake-route.ts`). */
-export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
+import { LEAD_INTAKE_PATH } from "../leads/lead-intake-route.js";
 
 /**
  * Every admin API route, behind `authenticate` (API keys with `admin:read` / `admin:write`, or a

@@ -1,4 +1,5 @@
 import { NotFoundError } from "../errors.js";
+import { adminOperation } from "./admin-operation.js";
 import { jsonResponse } from "../http/json.js";
 import type { Route } from "../http/router.js";
 import type { Storage } from "../ports/storage.js";
@@ -17,6 +18,38 @@ export function meRoute(options: {
   return {
     method: "GET",
     path: "/v1/admin/me",
+    openapi: adminOperation("read", {
+      operationId: "admin_me",
+      summary: "Who the caller is: the workspace, the member behind a console session, the role and scopes.",
+      responses: {
+        "200": {
+          description: "The caller.",
+          schema: {
+            type: "object",
+            required: ["workspace", "role", "scopes"],
+            properties: {
+              workspace: {
+                type: "object",
+                required: ["id", "name"],
+                properties: { id: { type: "string" }, name: { type: "string" } },
+              },
+              user: {
+                type: "object",
+                required: ["id", "email", "role"],
+                properties: {
+                  id: { type: "string" },
+                  email: { anyOf: [{ type: "string" }, { type: "null" }] },
+                  role: { type: "string", enum: ["owner", "admin", "member"] },
+                },
+              },
+              role: { type: "string", enum: ["owner", "admin", "member"] },
+              scopes: { type: "array", items: { type: "string" } },
+            },
+          },
+        },
+      },
+      errors: [404],
+    }),
     handler: guard("admin.me", async (caller) => {
       const workspace = await storage.workspaces.get(caller.workspaceId);
       if (workspace === null) throw new NotFoundError(`workspace ${caller.workspaceId} does not exist`);

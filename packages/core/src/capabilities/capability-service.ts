@@ -64,7 +64,8 @@ export interface CapabilityServiceDeps {
   ids: IdGenerator;
   inventoryProviders: readonly InventoryProvider[];
   policies: readonly CapabilityPolicy[];
-  options: CapabilityOptions;
+  /** `mcpUrl` worked out by `createVitrina` (the option, else the mount's MCP path): capabilities know no surface. */
+  options: CapabilityOptions & { mcpUrl: string };
 }
 
 /** The registry, the runtime, agent runs and the catalog, wired together (`vitrina.capabilities`). */
@@ -89,7 +90,7 @@ export function createCapabilityService(deps: CapabilityServiceDeps) {
   });
   const catalog = (): CatalogDocument =>
     buildCatalogDocument(registry.descriptors(), generatedAt, {
-      mcpUrl: options.mcpUrl ?? "/mcp",
+      mcpUrl: options.mcpUrl,
       mcpServerName: "vitrina",
       ...(options.restUrl !== undefined && { rest: { url: options.restUrl } }),
       ...(options.a2a !== undefined && { a2a: options.a2a }),

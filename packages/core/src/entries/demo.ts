@@ -3,4 +3,3 @@
 export { seedDemoData } from "../capabilities/seed-demo-data.js";
 export { logMessagingTransport } from "../messaging/log-transport.js";
 export { demoConsentPage } from "../oauth/demo-consent-page.js";
-export { demoConsoleOptions, demoConsoleSignIn } from "../console/demo-console-sign-in.js";

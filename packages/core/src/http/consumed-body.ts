@@ -1,5 +1,6 @@
 import { READ_BODY } from "./direct-body.js";
-import { jsonResponse } from "./json.js";
+import { VitrinaError } from "../errors.js";
+import { jsonResponse, statusForCode } from "./json.js";
 
 /**
  * The hint every report of a consumed body carries: the fix is in the app's middleware order.
@@ -20,8 +21,12 @@ export function bodyAlreadyRead(request: Request): boolean {
   return request.bodyUsed || request.body?.locked === true;
 }
 
-/** 500 `body_already_consumed`: a server-side mistake the sender can't fix, so a 5xx (senders retry). */
-export function bodyAlreadyReadResponse(requestId: string | undefined): Response {
-  const error = { code: "body_already_consumed", message: MOUNT_BEFORE_BODY_PARSERS, reasons: [] };
-  return jsonResponse({ error: requestId === undefined ? error : { ...error, request_id: requestId } }, 500);
+/**
+ * 500 `body_already_consumed`, the answer of core's handler and of server bindings alike. Built
+ * here rather than through `errorResponse`, which would log it again without the method and path.
+ */
+export function bodyAlreadyReadResponse(requestId?: string, headers: Record<string, string> = {}): Response {
+  const error = new VitrinaError("body_already_consumed", MOUNT_BEFORE_BODY_PARSERS).toJSON();
+  const body = { error: requestId === undefined ? error : { ...error, request_id: requestId } };
+  return jsonResponse(body, statusForCode(error.code), headers);
 }

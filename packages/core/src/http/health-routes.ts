@@ -15,6 +15,23 @@ export interface HealthOptions {
 
 export const DEFAULT_READY_TIMEOUT_MS = 2000;
 
+const STATUS_BODY = { type: "object", required: ["status"], properties: { status: { type: "string", enum: ["ok"] } } };
+const READY_BODY = {
+  type: "object",
+  required: ["status", "checks"],
+  properties: {
+    status: { type: "string", enum: ["ok", "failing"] },
+    checks: {
+      type: "object",
+      required: ["storage", "worker"],
+      properties: {
+        storage: { type: "string", enum: ["ok", "failing"] },
+        worker: { type: "string", enum: ["ok", "stale", "not running"] },
+      },
+    },
+  },
+};
+
 type StorageCheck = "ok" | "failing";
 type WorkerCheck = "ok" | "stale" | "not running";
 
@@ -53,10 +70,37 @@ export function healthRoutes(deps: {
 }): Route[] {
   const timeoutMs = deps.options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   return [
-    { method: "GET", path: "/healthz", handler: async () => jsonResponse({ status: "ok" }) },
+    {
+      method: "GET",
+      path: "/healthz",
+      openapi: {
+        tags: ["health"],
+        operationId: "healthz",
+        summary: "Liveness: the process answers.",
+        security: [],
+        responses: { "200": { description: "Alive.", schema: STATUS_BODY } },
+        // The router refuses a query value holding U+0000 on every route, these included.
+        errors: [400],
+      },
+      handler: async () => jsonResponse({ status: "ok" }),
+    },
     {
       method: "GET",
       path: "/readyz",
+      openapi: {
+        tags: ["health"],
+        operationId: "readyz",
+        summary: "Readiness: storage answers within the bound, and an in-process worker's heartbeat is recent.",
+        security: [],
+        responses: {
+          "200": { description: "Ready.", schema: READY_BODY },
+          "503": {
+            description: "Not ready: a check is failing (its cause is logged, never answered).",
+            schema: READY_BODY,
+          },
+        },
+        errors: [400],
+      },
       async handler(_request, _params, { logger }) {
         const storage = await pingWithin(deps.storage, timeoutMs);
         const worker = workerCheck(deps.workers(), deps.clock.now().getTime(), deps.options.maxHeartbeatAgeMs);

@@ -30,6 +30,8 @@ export const STATUS_BY_CODE: Record<VitrinaErrorCode, number> = {
   storage_unavailable: 503,
   storage_timeout: 503,
   shutting_down: 503,
+  // Middleware in front of Vitrina read the body: the app's mistake, not the sender's, so a 5xx (senders retry).
+  body_already_consumed: 500,
   internal: 500,
 };
 

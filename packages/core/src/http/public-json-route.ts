@@ -1,4 +1,5 @@
 import { sha256Hex } from "../crypto/random.js";
+import type { DocSchema } from "./route-doc.js";
 import type { Route } from "./router.js";
 
 export interface PublicJsonRouteOptions {
@@ -13,6 +14,9 @@ export interface PublicJsonRouteOptions {
    * per origin, answered with `Vary: Host` so a shared cache keeps one copy per host.
    */
   perOrigin?: (request: Request) => string;
+  /** Its OpenAPI operation (public, tag `catalog`), or `false` with the reason in `undocumented`; absent: not in the document. */
+  openapi?: { operationId: string; summary: string; schema?: DocSchema } | false;
+  undocumented?: string;
 }
 
 /** Hosts a document is kept for at once; more (a client cycling Host headers) start the cache afresh. */
@@ -32,9 +36,37 @@ function matchesIfNoneMatch(header: string | null, etag: string): boolean {
  */
 export function publicJsonRoute(options: PublicJsonRouteOptions): Route {
   const cache = new Map<string, { revision: number; body: string; etag: string }>();
+  const doc = options.openapi;
   return {
     method: "GET",
     path: options.path,
+    ...(doc === undefined
+      ? {}
+      : doc === false
+        ? { openapi: false, ...(options.undocumented !== undefined && { undocumented: options.undocumented }) }
+        : {
+            openapi: {
+              operationId: doc.operationId,
+              summary: doc.summary,
+              tags: ["catalog"],
+              security: [],
+              responses: {
+                "200": {
+                  description: "The document; cacheable (`Cache-Control: public`), with a strong ETag.",
+                  schema: doc.schema ?? { type: "object" },
+                  headers: {
+                    ETag: { description: "The SHA-256 of the exact body.", schema: { type: "string" } },
+                    "Cache-Control": {
+                      description: `public, max-age=${options.maxAgeSeconds}`,
+                      schema: { type: "string" },
+                    },
+                  },
+                },
+                "304": { description: "Not modified: `If-None-Match` named the current ETag." },
+              },
+              errors: [400],
+            },
+          }),
     async handler(request) {
       const revision = options.revision();
       const origin = options.perOrigin?.(request);

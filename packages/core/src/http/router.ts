@@ -4,6 +4,7 @@ import type { Logger } from "../ports/logger.js";
 import { webRequestOf } from "./direct-body.js";
 import { errorResponse } from "./json.js";
 import type { ContextualHandler, RequestContext } from "./request-context.js";
+import type { RouteOpenApi } from "./route-doc.js";
 
 export type Handler = (request: Request) => Promise<Response>;
 /** `context` carries the request id and a logger bound to it; handlers that log use that logger. */
@@ -24,6 +25,14 @@ export interface Route {
    * `direct-body.ts`). Every other route gets a real web Request.
    */
   readsBodyDirectly?: boolean;
+  /**
+   * The route's OpenAPI description (`GET /v1/openapi.json` is built by walking the routes), or
+   * `false` with the reason in `undocumented` for a route deliberately left out (an HTML page, a
+   * discovery document). A test fails on a route of Vitrina's that says neither.
+   */
+  openapi?: RouteOpenApi;
+  /** Why `openapi` is `false`. */
+  undocumented?: string;
 }
 
 interface CompiledRoute extends Route {

@@ -1,5 +1,10 @@
 import { VitrinaError } from "../errors.js";
 
+/** Largest accepted lead body in bytes unless `leadIntake.maxBodyBytes` says otherwise (64 KiB). */
+export const DEFAULT_LEAD_BODY_LIMIT = 64 * 1024;
+/** The replay window in either direction unless `leadIntake.toleranceMs` says otherwise (5 minutes). */
+export const DEFAULT_LEAD_TOLERANCE_MS = 5 * 60 * 1000;
+
 /** The numeric `leadIntake` options of `createVitrina`, as given (each may be missing). */
 export interface LeadIntakeLimitOptions {
   maxBodyBytes?: number;

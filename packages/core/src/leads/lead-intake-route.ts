@@ -7,6 +7,10 @@ import type { Route } from "../http/router.js";
 import { jsonResponseTo, statusForCode } from "../http/json.js";
 import { readBodyLimited } from "../http/read-body.js";
 import { requireJsonContentType } from "../http/read-json.js";
+import { leadIntakeOperation } from "./lead-intake-doc.js";
+
+/** Where senders post signed leads, under the mount. */
+export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
 
 export interface LeadIntakeRouteOptions {
   intake: LeadIntake;
@@ -48,9 +52,10 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
   const { headerNames: names } = options;
   return {
     method: "POST",
-    path: "/functions/v1/lead-intake",
+    path: LEAD_INTAKE_PATH,
     // Reads the body through readBodyLimited only, and hands the request to nothing outside core.
     readsBodyDirectly: true,
+    openapi: leadIntakeOperation,
     async handler(request, _params, { logger }) {
       const connectorId = request.headers.get(names.connectorId);
       try {

@@ -56,10 +56,13 @@ export function refuseConsentFromTheFuture(payload: LeadPayload, now: Date, maxS
  * A JSON object exactly as sent. `z.record` would drop a `__proto__` key without a word; here it
  * stays an own property, so qualification rejects it with a reason like any unknown field.
  */
-const jsonObjectAsSent = (error: string) =>
-  z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
-    error,
-  });
+const jsonObjectAsSent = (error: string, jsonSchema: Record<string, unknown>) =>
+  z
+    .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+      error,
+    })
+    // A custom check has no JSON Schema of its own (it would publish as `{}`, which accepts anything).
+    .meta(jsonSchema);
 
 const optionalText = (max: number) => z.string().trim().min(1).max(max).nullish();
 
@@ -93,7 +96,7 @@ function numbersNotAsSent(
 }
 
 /** Free-form data stored as sent: a number it can't hold as sent is refused by its path, never changed. */
-const freeFormObject = jsonObjectAsSent("must be an object").superRefine((value, ctx) => {
+const freeFormObject = jsonObjectAsSent("must be an object", { type: "object" }).superRefine((value, ctx) => {
   for (const { path, message } of numbersNotAsSent(value))
     // One segment in the reader's notation (`nested[1]`), so the field reads `metadata.nested[1]`.
     ctx.addIssue({ code: "custom", path: [formatJsonPath(path)], message });
@@ -127,7 +130,10 @@ export const leadPayloadSchema = z.strictObject({
       landing_page: optionalText(2000),
     })
     .nullish(),
-  qualification: jsonObjectAsSent("must be an object of field: number").nullish(),
+  qualification: jsonObjectAsSent("must be an object of field: number", {
+    type: "object",
+    additionalProperties: { type: "number" },
+  }).nullish(),
   whatsapp_consent: z
     .strictObject({
       granted: z.boolean({ error: "must be true or false" }),

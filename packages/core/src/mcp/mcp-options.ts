@@ -1,6 +1,9 @@
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import type { Authenticator } from "../auth/authenticators.js";
 
+/** Where `createVitrina` serves MCP, under the mount. */
+export const MCP_PATH = "/mcp";
+
 /** The options an embedder passes as `createVitrina({ mcp: { … } })`. */
 export interface McpOptions {
   /**

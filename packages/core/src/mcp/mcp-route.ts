@@ -1,7 +1,8 @@
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { jsonResponseTo } from "../http/json.js";
-import { MCP_PATH } from "../http/body-too-large.js";
+import { MCP_PATH } from "./mcp-options.js";
+import { undocumented } from "../http/route-doc.js";
 import type { Route } from "../http/router.js";
 import type { Clock } from "../ports/clock.js";
 import type { IdGenerator } from "../ports/ids.js";
@@ -109,33 +110,37 @@ export function mcpRoutes(deps: McpRouteDependencies): Route[] {
     return jsonResponseTo(request, await server.request(message as JSONRPCRequest, { principal, logger }));
   }
 
-  return [
-    {
-      method: "POST",
-      path: MCP_PATH,
-      // A web Request and Response with their body streams cost more than the call itself (about
-      // 140 µs of its 300 on the bench machine): the body is read with readBodyLimited and the
-      // answer made with jsonResponseTo. The request reaches no code outside core (the origin policy
-      // and the OAuth URLs are core's) while the authenticators are core's own too; with an
-      // embedder's, the router hands this route a real web Request.
-      readsBodyDirectly: onlyReadsHeaders(authenticate),
-      async handler(request, _params, context) {
-        const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
-        // The request's logger, so a failing tool's log line carries the request id.
-        const response =
-          checked instanceof Response
-            ? checked
-            : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
-        return withCors(request, response, shape.isAllowedOrigin);
+  // JSON-RPC over one URL: MCP clients learn its methods and tools from tools/list, not OpenAPI.
+  return undocumented<Route>(
+    [
+      {
+        method: "POST",
+        path: MCP_PATH,
+        // A web Request and Response with their body streams cost more than the call itself (about
+        // 140 µs of its 300 on the bench machine): the body is read with readBodyLimited and the
+        // answer made with jsonResponseTo. The request reaches no code outside core (the origin policy
+        // and the OAuth URLs are core's) while the authenticators are core's own too; with an
+        // embedder's, the router hands this route a real web Request.
+        readsBodyDirectly: onlyReadsHeaders(authenticate),
+        async handler(request, _params, context) {
+          const checked = await checkRequestShape(request, shape, authenticate, maxBodyBytes);
+          // The request's logger, so a failing tool's log line carries the request id.
+          const response =
+            checked instanceof Response
+              ? checked
+              : await serveAuthenticated(request, checked.principal, checked.body, context.logger);
+          return withCors(request, response, shape.isAllowedOrigin);
+        },
       },
-    },
-    {
-      method: "OPTIONS",
-      path: MCP_PATH,
-      handler: async (request) => preflightResponse(request, shape.isAllowedOrigin),
-    },
-    // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
-    // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
-    ...["GET", "DELETE"].map((method) => ({ method, path: MCP_PATH, handler: async () => postOnly(method) })),
-  ];
+      {
+        method: "OPTIONS",
+        path: MCP_PATH,
+        handler: async (request) => preflightResponse(request, shape.isAllowedOrigin),
+      },
+      // The SDK would hold a GET open as an SSE stream and end a session on DELETE; stateless and
+      // JSON-only, we have neither (MCP transports: 405 when no SSE stream is offered).
+      ...["GET", "DELETE"].map((method) => ({ method, path: MCP_PATH, handler: async () => postOnly(method) })),
+    ],
+    "the MCP endpoint: JSON-RPC (Streamable HTTP), described by the MCP specification and its tools/list",
+  );
 }

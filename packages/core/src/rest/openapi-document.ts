@@ -1,472 +1,208 @@
-import type { CapabilityDescriptor } from "../capabilities/definition.js";
+import { z } from "zod";
 import { CATALOG_DOCUMENT_VERSION } from "../capabilities/catalog-document.js";
 import { toCatalogJsonSchema } from "../capabilities/json-schema.js";
-import { eventJsonSchemas } from "../events/event-schemas.js";
-import { EVENT_TYPES } from "../events/event-types.js";
 import { STATUS_BY_CODE } from "../http/json.js";
-import { leadPayloadSchema } from "../leads/lead-schema.js";
-import { subscriptionBodySchemas } from "../webhooks/subscription-input.js";
-import { SIGNATURE_SCHEMES } from "../webhooks/signing-schemes.js";
-import { TEST_EVENT_TYPE } from "../webhooks/test-delivery.js";
-import { typesOf } from "./query-input.js";
-import { REST_PATH } from "./rest-options.js";
-
-type Schema = Record<string, unknown>;
+import type { Route } from "../http/router.js";
+import {
+  isNamedSchema,
+  type DocSchema,
+  type JsonSchema,
+  type OperationDoc,
+  type ResponseDoc,
+  type RouteOpenApi,
+} from "../http/route-doc.js";
+import type { EventHeaderNames, LeadHeaderNames } from "../resolved-options.js";
+import { eventWebhooks, eventSecuritySchemes } from "./openapi-events.js";
 
 export interface OpenApiOptions {
   /** Where the API is served: the public origin (when configured) and the mount prefix. */
   serverUrl: string;
-  /** Whether `/v1/rest/{capability}` is served: its paths are described only then. */
-  rest: boolean;
-  /** `X-Vitrina-…` header names of lead intake (they follow `headerPrefix`). */
-  leadHeaders: { connectorId: string; timestamp: string; signature: string };
-  /** The signature and event-id headers of webhook deliveries (they follow `headerPrefix`). */
-  eventHeaders: { signature: string; eventId: string };
+  leadHeaders: LeadHeaderNames;
+  eventHeaders: EventHeaderNames;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema) => ({ "application/json": { schema } });
-/** The error answers every operation may give, by status, all with the one error body. */
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+/** Every route may answer these, whatever it does: the prelude's refusals and the storage's failures. */
+const EVERY_ROUTE_ERRORS = [500, 503];
 
-/** JSON Schema dialect markers are the document's business, not each schema's. */
-function bare(schema: Schema): Schema {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
-/** An operation id from a capability name: `catalog.search` → `catalog_search`. */
-const operationId = (name: string, method: string) => `${name.replace(/[^A-Za-z0-9]/g, "_")}_${method}`;
-
-/**
- * `GET` query parameters for a query's scalar and array-of-scalar input properties. An object, or
- * one that may be null, is left out: inputFromQuery refuses it and asks for `POST`.
- */
-function queryParameters(d: CapabilityDescriptor): Schema[] {
-  const properties = (d.inputSchema.properties ?? {}) as Record<string, Schema>;
-  const required = new Set((d.inputSchema.required ?? []) as string[]);
-  return Object.entries(properties)
-    .filter(([, schema]) => !typesOf(schema).has("object"))
-    .map(([name, schema]) => ({
-      name,
-      in: "query",
-      required: required.has(name),
-      schema,
-      ...(schema.type === "array" && { style: "form", explode: true }),
-    }));
-}
-
-function capabilityPaths(descriptors: CapabilityDescriptor[]): Record<string, Schema> {
-  const paths: Record<string, Schema> = {};
-  for (const d of descriptors) {
-    const keyed = d.idempotency.strategy === "logical-attempt";
-    const common = {
-      tags: ["capabilities"],
-      summary: d.summary,
-      description: `Capability ${d.name} ${d.version} (${d.execution}, ${d.riskClass}); needs ${d.scopeMatch === "allOf" ? "all" : "one"} of the scopes: ${d.requiredScopes.join(", ")}.`,
-      // One requirement object needs all its scopes; alternatives are separate objects (OpenAPI Security Requirement Object).
-      security:
-        d.scopeMatch === "allOf"
-          ? [{ bearer: d.requiredScopes }]
-          : d.requiredScopes.map((scope) => ({ bearer: [scope] })),
-      responses: {
-        "200": {
-          description: "The capability's output and where it came from.",
-          ...(keyed && {
-            headers: {
-              "Idempotent-Replayed": {
-                description: "`true` when this is the recorded outcome of an earlier call with the same key.",
-                schema: { type: "string", enum: ["true"] },
-              },
-            },
-          }),
-          content: json({
-            type: "object",
-            required: ["output", "provenance"],
-            properties: { output: bare(d.outputSchema), provenance: ref("Provenance") },
-          }),
-        },
-        ...errors(400, 401, 403, 404, 422, 500),
-        ...(keyed ? errors(409) : {}),
-      },
-    };
-    const post = {
-      ...common,
-      operationId: operationId(d.name, "post"),
-      // Only a body can be too large or not JSON.
-      responses: { ...common.responses, ...errors(413, 415) },
-      ...(keyed && {
-        parameters: [
-          {
-            name: "Idempotency-Key",
-            in: "header",
-            required: true,
-            description:
-              "One key per change: the same key with the same input replays the recorded outcome; with another input it is 422 idempotency_key_reused; while the first call runs it is 409 with Retry-After.",
-            schema: { type: "string", minLength: 1, maxLength: 255 },
-          },
-        ],
-      }),
-      requestBody: { required: true, content: json(bare(d.inputSchema)) },
-    };
-    paths[`${REST_PATH}/${d.name}`] =
-      d.execution === "query"
-        ? { get: { ...common, operationId: operationId(d.name, "get"), parameters: queryParameters(d) }, post }
-        : { post };
-  }
-  return paths;
-}
-
-const subscriptionView: Schema = {
-  type: "object",
-  required: ["id", "url", "events", "enabled", "created_at"],
-  properties: {
-    id: { type: "string" },
-    url: { type: "string", format: "uri" },
-    events: { type: "array", items: { type: "string", enum: [...EVENT_TYPES] } },
-    enabled: { type: "boolean" },
-    object: { type: "string", const: "webhook_subscription" },
-    signature_scheme: {
-      type: "string",
-      enum: [...SIGNATURE_SCHEMES],
-      description:
-        "vitrina: one <prefix>-Signature header (t=…,v1=<hex>). standard-webhooks: webhook-id, webhook-timestamp and webhook-signature (v1,<base64>). Set at creation, never changed.",
-    },
-    previous_secret_expires_at: {
-      anyOf: [{ type: "string", format: "date-time" }, { type: "null" }],
-      description:
-        "Until this time deliveries are signed with the secret the last rotation replaced too (one more signature); null when there is none.",
-    },
-    secret: {
-      type: "string",
-      description:
-        "Only in the answer to a create that gave no secret (standard-webhooks): the generated whsec_ secret, shown this once.",
-    },
-    disabled_reason: { anyOf: [{ type: "string" }, { type: "null" }] },
-    created_at: { type: "string", format: "date-time" },
-    updated_at: { type: "string", format: "date-time" },
-  },
-};
-
-const deliveryView: Schema = {
-  type: "object",
-  required: ["id", "event_id", "event_type", "status", "attempt_count"],
-  properties: {
-    id: { type: "string" },
-    event_id: { type: "string" },
-    // A subscription's history also lists its test deliveries, which no subscription can choose.
-    event_type: { type: "string", enum: [...EVENT_TYPES, TEST_EVENT_TYPE] },
-    status: { type: "string", enum: ["pending", "succeeded", "failed"] },
-    object: { type: "string", const: "webhook_delivery" },
-    subscription_id: { type: "string" },
-    attempt_count: { type: "integer" },
-    next_attempt_at: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
-    retry_until: { type: "string", format: "date-time" },
-    last_error: { anyOf: [{ type: "string" }, { type: "null" }] },
-    created_at: { type: "string", format: "date-time" },
-    delivered_at: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
-    attempts: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          number: { type: "integer" },
-          attempted_at: { type: "string", format: "date-time" },
-          status_code: { anyOf: [{ type: "integer" }, { type: "null" }] },
-          duration_ms: { type: "number" },
-          error: { anyOf: [{ type: "string" }, { type: "null" }] },
-          response_body_prefix: {
-            anyOf: [{ type: "string" }, { type: "null" }],
-            description: "The first 1024 bytes of the receiver's answer as UTF-8 text; null when no answer came.",
-          },
-        },
-      },
-    },
-  },
-};
-
-const page = (item: Schema) => ({
-  type: "object",
-  required: ["object", "data", "has_more"],
-  properties: {
-    object: { type: "string", const: "list" },
-    data: { type: "array", items: item },
-    has_more: { type: "boolean" },
-  },
-});
-
-function webhookApiPaths(): Record<string, Schema> {
-  const id = { name: "id", in: "path", required: true, schema: { type: "string" } };
-  const read = [{ bearer: ["webhooks:read"] }];
-  const write = [{ bearer: ["webhooks:write"] }];
-  const tags = ["webhooks"];
-  return {
-    "/v1/webhooks": {
-      get: {
-        tags,
-        operationId: "webhooks_list",
-        summary: "Lists the workspace's subscriptions.",
-        security: read,
-        responses: {
-          "200": { description: "Subscriptions.", content: json(page(ref("Subscription"))) },
-          ...errors(400, 401, 403),
-        },
-      },
-      post: {
-        tags,
-        operationId: "webhooks_create",
-        summary: "Subscribes a URL to event types; the secret is stored sealed and never shown again.",
-        security: write,
-        requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.create, "input")) },
-        responses: {
-          "201": { description: "Created.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 413, 415, 422),
-        },
-      },
-    },
-    "/v1/webhooks/{id}": {
-      parameters: [id],
-      get: {
-        tags,
-        operationId: "webhooks_get",
-        summary: "One subscription.",
-        security: read,
-        responses: {
-          "200": { description: "The subscription.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 404),
-        },
-      },
-      patch: {
-        tags,
-        operationId: "webhooks_update",
-        summary:
-          "Changes URL, event types, secret, or enables/disables it. A new secret rolls: the replaced one keeps signing too for rotation.grace_seconds (default 24 h; 0 switches at once).",
-        security: write,
-        requestBody: { required: true, content: json(toCatalogJsonSchema(subscriptionBodySchemas.update, "input")) },
-        responses: {
-          "200": { description: "Updated.", content: json(ref("Subscription")) },
-          ...errors(400, 401, 403, 404, 413, 415, 422),
-        },
-      },
-      delete: {
-        tags,
-        operationId: "webhooks_delete",
-        summary: "Deletes the subscription and stops its pending deliveries.",
-        security: write,
-        responses: { "204": { description: "Deleted." }, ...errors(400, 401, 403, 404) },
-      },
-    },
-    "/v1/webhooks/{id}/deliveries": {
-      parameters: [id],
-      get: {
-        tags,
-        operationId: "webhooks_deliveries",
-        summary: "Delivery history, newest first, with every attempt.",
-        security: read,
-        parameters: [
-          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100 } },
-          { name: "starting_after", in: "query", schema: { type: "string" } },
-        ],
-        responses: {
-          "200": { description: "Deliveries.", content: json(page(ref("Delivery"))) },
-          ...errors(400, 401, 403, 404, 422),
-        },
-      },
-    },
-    "/v1/webhooks/{id}/deliveries/{deliveryId}/resend": {
-      parameters: [id, { name: "deliveryId", in: "path", required: true, schema: { type: "string" } }],
-      post: {
-        tags,
-        operationId: "webhooks_resend",
-        summary: "Makes a delivery due again now (a new attempt, same event id).",
-        security: write,
-        responses: {
-          "202": { description: "Rescheduled: due now.", content: json(ref("Delivery")) },
-          ...errors(400, 401, 403, 404, 409),
-        },
-      },
-    },
-    "/v1/webhooks/{id}/test": {
-      parameters: [id],
-      post: {
-        tags,
-        operationId: "webhooks_test",
-        summary: `Sends a synthetic ${TEST_EVENT_TYPE} event to this subscription only, through the outbox (409 when it is disabled).`,
-        security: write,
-        responses: {
-          "202": {
-            description: "Queued: due now, listed in the delivery history.",
-            content: json({
-              type: "object",
-              required: ["delivery_id", "event_id"],
-              properties: { delivery_id: { type: "string" }, event_id: { type: "string" } },
-            }),
-          },
-          ...errors(400, 401, 403, 404, 409),
-        },
-      },
-    },
-  };
-}
-
-function leadIntakePath(): Record<string, Schema> {
-  return {
-    "/functions/v1/lead-intake": {
-      post: {
-        tags: ["lead intake"],
-        operationId: "lead_intake",
-        summary:
-          "Receives one signed lead: contact, opportunity and (with consent) a first WhatsApp message, idempotent on source_lead_id.",
-        security: [{ leadConnector: [], leadTimestamp: [], leadSignature: [] }],
-        requestBody: { required: true, content: json(toCatalogJsonSchema(leadPayloadSchema, "input")) },
-        responses: {
-          "200": {
-            description: "Accepted (a resend answers the first outcome with duplicate: true).",
-            content: json({
-              type: "object",
-              required: ["accepted", "duplicate", "lead_event_id", "contact_id", "opportunity_id"],
-              properties: {
-                accepted: { type: "boolean" },
-                duplicate: { type: "boolean" },
-                lead_event_id: { type: "string" },
-                contact_id: { type: "string" },
-                opportunity_id: { type: "string" },
-                eligible_for_whatsapp: { type: "boolean" },
-                outbound: {
-                  type: "object",
-                  properties: {
-                    status: {
-                      type: "string",
-                      enum: ["queued", "sent", "delivered", "read", "blocked", "failed"],
-                      description:
-                        "queued: accepted by the provider, no delivery report yet; sent, delivered, read, failed: the provider's latest report by webhook (never backwards); blocked: not sent (no consent, an opt-out, one welcome per day).",
-                    },
-                    reason: { anyOf: [{ type: "string" }, { type: "null" }] },
-                  },
-                },
-                qualification: { type: "object" },
-              },
-            }),
-          },
-          ...errors(400, 401, 413, 415, 422, 500),
-        },
-      },
-    },
-  };
-}
-
-/** What a `standard-webhooks` subscription's deliveries carry instead of the signature header. */
-const standardWebhooksHeaders = [
-  { name: "webhook-id", description: "The event id (the same on every retry)." },
-  { name: "webhook-timestamp", description: "Unix seconds." },
-  {
-    name: "webhook-signature",
-    description:
-      'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>" keyed with the base64-decoded whsec_ secret>; space-separated, one per secret during a rotation.',
-  },
-].map((header) => ({
-  ...header,
-  in: "header",
-  required: false,
-  description: `${header.description} Sent to subscriptions with signature_scheme standard-webhooks (the Standard Webhooks spec).`,
-  schema: { type: "string" },
-}));
-
-/** One OpenAPI `webhooks` entry per event type: what a subscriber's endpoint receives, signed. */
-function eventWebhooks(headers: OpenApiOptions["eventHeaders"]): Record<string, Schema> {
-  const schemas = eventJsonSchemas();
-  return Object.fromEntries(
-    EVENT_TYPES.map((type) => [
-      type,
-      {
-        post: {
-          tags: ["events"],
-          operationId: `event_${type.replace(/\./g, "_")}`,
-          summary: `The ${type} event, POSTed to every enabled subscription that chose it (at least once: deduplicate on id).`,
-          parameters: [
-            {
-              name: headers.signature,
-              in: "header",
-              // Absent from a standard-webhooks subscription's deliveries, which sign with webhook-*.
-              required: false,
-              description:
-                't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the subscription\'s secret>; during a secret rotation, one v1 per secret. Sent to subscriptions with signature_scheme vitrina.',
-              schema: { type: "string" },
-            },
-            ...standardWebhooksHeaders,
-            { name: headers.eventId, in: "header", required: true, schema: { type: "string" } },
-          ],
-          requestBody: { required: true, content: json(bare(schemas[type])) },
-          responses: { "2XX": { description: "Received; any other answer is retried with backoff for 24 hours." } },
-        },
-      },
-    ]),
-  );
-}
-
-/** The error body every route answers, with its stable codes. */
-function errorBody(): Schema {
-  return {
-    type: "object",
-    required: ["error"],
-    properties: {
-      error: {
-        type: "object",
-        required: ["code", "message", "reasons"],
-        properties: {
-          code: { type: "string", enum: Object.keys(STATUS_BY_CODE) },
-          message: { type: "string" },
-          reasons: {
-            type: "array",
-            items: {
-              type: "object",
-              required: ["field", "reason"],
-              properties: { field: { type: "string" }, reason: { type: "string" } },
-            },
-          },
-          request_id: { type: "string" },
-        },
-      },
-    },
-  };
-}
-
-const STATUS_TEXT: Record<number, string> = {
+const ERROR_TEXT: Record<number, string> = {
   400: "The request is malformed (a parameter, a header, the JSON).",
   401: "No valid credential.",
   403: "The credential lacks a scope or role.",
   404: "Not found.",
+  405: "The method is not allowed here; `Allow` lists those that are.",
   409: "Conflicts with the current state (for commands: the same idempotency key still executing; see Retry-After).",
   413: "The body is over the size limit.",
   415: "The body is not application/json.",
   422: "Validation failed (`reasons` names each field), or an idempotency key was reused with another input.",
-  500: "An internal error; logged with its cause.",
+  500: "An internal error, logged with its cause; or `body_already_consumed` (middleware in front of Vitrina read the body).",
+  502: "The messaging provider refused or could not be reached.",
+  503: "`shutting_down` (this instance is closing), `storage_unavailable` or `storage_timeout`: retry, after Retry-After when given.",
 };
 
-/** The OpenAPI 3.1 document of this Vitrina: generated from the registry, so embedders' capabilities appear. */
-export function buildOpenApiDocument(descriptors: CapabilityDescriptor[], options: OpenApiOptions): Schema {
+const RETRY_AFTER = {
+  description: "Seconds to wait before retrying.",
+  schema: { type: "integer", minimum: 0 },
+};
+const HEADERS_BY_STATUS: Record<number, Record<string, unknown>> = {
+  401: {
+    "WWW-Authenticate": {
+      description:
+        'The Bearer challenge (RFC 6750): `Bearer realm="vitrina"`, or with OAuth on the surface\'s `resource_metadata` URL (RFC 9728).',
+      schema: { type: "string" },
+    },
+  },
+  403: {
+    "WWW-Authenticate": {
+      description: 'To an OAuth caller: `error="insufficient_scope"` with the scopes to ask for.',
+      schema: { type: "string" },
+    },
+  },
+  405: { Allow: { description: "The methods this path answers.", schema: { type: "string" } } },
+  409: { "Retry-After": RETRY_AFTER },
+  503: { "Retry-After": RETRY_AFTER },
+};
+
+const errorRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
+const json = (schema: unknown, contentType = "application/json") => ({ [contentType]: { schema } });
+
+/** Converts a route's schema, publishing named ones (at any depth of a JSON Schema) once under `components.schemas`. */
+function schemaConverter(components: Record<string, unknown>) {
+  const convert = (schema: unknown, io: "input" | "output"): unknown => {
+    if (isNamedSchema(schema)) {
+      components[schema.id] ??= convert(schema.schema, io);
+      return { $ref: `#/components/schemas/${schema.id}` };
+    }
+    if (schema instanceof z.ZodType) return toCatalogJsonSchema(schema, io);
+    if (Array.isArray(schema)) return schema.map((item) => convert(item, io));
+    if (schema === null || typeof schema !== "object") return schema;
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, convert(value, io)]));
+  };
+  return convert as (schema: DocSchema, io: "input" | "output") => unknown;
+}
+
+/** `/v1/webhooks/:id` → `/v1/webhooks/{id}`, and the path parameters it names. */
+function openApiPath(path: string): { path: string; parameters: JsonSchema[] } {
+  const names = path
+    .split("/")
+    .filter((s) => s.startsWith(":"))
+    .map((s) => s.slice(1));
+  return {
+    path: path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"),
+    parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+  };
+}
+
+function renderOperation(doc: OperationDoc, pathParameters: JsonSchema[], convert: ReturnType<typeof schemaConverter>) {
+  const response = (answer: ResponseDoc) => ({
+    description: answer.description,
+    ...(answer.headers && { headers: answer.headers }),
+    ...(answer.schema && { content: json(convert(answer.schema, "output"), answer.contentType) }),
+  });
+  // An answer the route describes itself (/readyz's 503 body) wins over the shared error body.
+  const errors = [...new Set([...doc.errors, ...EVERY_ROUTE_ERRORS])]
+    .filter((status) => !(status in doc.responses))
+    .sort();
+  const parameters = [...pathParameters, ...(doc.parameters ?? [])];
+  return {
+    tags: doc.tags,
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(doc.description && { description: doc.description }),
+    security: doc.security,
+    ...(parameters.length > 0 && { parameters }),
+    ...(doc.requestBody && {
+      requestBody: {
+        required: doc.requestBody.required ?? true,
+        content: json(convert(doc.requestBody.schema, "input"), doc.requestBody.contentType),
+      },
+    }),
+    responses: {
+      ...Object.fromEntries(Object.entries(doc.responses).map(([status, answer]) => [status, response(answer)])),
+      ...Object.fromEntries(errors.map((status) => [String(status), errorRef(status)])),
+    },
+  };
+}
+
+/** The concrete operations a route documents: one, or one per path for an expanded route. */
+function operationsOf(route: Route, doc: Exclude<RouteOpenApi, false>): Array<[string, JsonSchema[], OperationDoc]> {
+  if ("expand" in doc) {
+    return Object.entries(doc.expand()).map(([path, operation]) => {
+      const { parameters } = openApiPath(path.replace(/\{([^}]+)\}/g, ":$1"));
+      return [path, parameters, operation];
+    });
+  }
+  const { path, parameters } = openApiPath(route.path);
+  return [[path, parameters, doc]];
+}
+
+/** The error body every route answers, with its stable codes. */
+const errorBody = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "reasons"],
+      properties: {
+        code: { type: "string", enum: Object.keys(STATUS_BY_CODE) },
+        message: { type: "string" },
+        reasons: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["field", "reason"],
+            properties: { field: { type: "string" }, reason: { type: "string" } },
+          },
+        },
+        request_id: { type: "string" },
+      },
+    },
+  },
+};
+
+const TAG_TEXT: Record<string, string> = {
+  catalog: "Public discovery documents: the capability catalog, the event schemas, this document.",
+  capabilities: "The capability core over REST, as in GET /v1/capabilities.",
+  webhooks: "Subscriptions, delivery history and resend.",
+  admin: "Connectors, API keys, members, the WhatsApp channel, contacts' consent and privacy requests.",
+  "lead intake": "Leads signed by a connector's secret.",
+  health: "Probes for load balancers and orchestrators.",
+  events: "What subscribers receive.",
+};
+
+/**
+ * The OpenAPI 3.1 document of this Vitrina, built by walking its routes (each carries its
+ * operation, see `route-doc.ts`), so embedders' capabilities and every surface that is on appear,
+ * and nothing is described that isn't served.
+ */
+export function buildOpenApiDocument(routes: Route[], options: OpenApiOptions): JsonSchema {
+  const schemas: Record<string, unknown> = { Error: errorBody };
+  const convert = schemaConverter(schemas);
+  const paths: Record<string, Record<string, unknown>> = {};
+  const statuses = new Set<number>(EVERY_ROUTE_ERRORS);
+  for (const route of routes) {
+    if (route.openapi === undefined || route.openapi === false) continue;
+    for (const [path, parameters, doc] of operationsOf(route, route.openapi)) {
+      doc.errors.forEach((status) => statuses.add(status));
+      (paths[path] ??= {})[route.method.toLowerCase()] = renderOperation(doc, parameters, convert);
+    }
+  }
+  const usedTags = new Set(
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags: string[] }).tags)),
+  );
   return {
     openapi: "3.1.0",
     info: {
       title: "Vitrina",
       version: CATALOG_DOCUMENT_VERSION,
       description:
-        "Capabilities over REST (when enabled), the webhook subscriptions API, signed lead intake and the events sent to subscribers. Rate limits are not part of this interface.",
+        "Every HTTP route this Vitrina serves besides the MCP, A2A and OAuth protocols and the console's pages (each described by its own protocol or for people), and the events sent to subscribers. Rate limits are not part of this interface.",
+      license: { name: "MIT", identifier: "MIT" },
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     servers: [{ url: options.serverUrl }],
-    tags: [
-      { name: "capabilities", description: "The capability core, as in GET /v1/capabilities." },
-      { name: "webhooks", description: "Subscriptions, delivery history and resend." },
-      { name: "lead intake", description: "Leads signed by a connector's secret." },
-      { name: "events", description: "What subscribers receive." },
-    ],
-    paths: {
-      ...(options.rest ? capabilityPaths(descriptors) : {}),
-      ...webhookApiPaths(),
-      ...leadIntakePath(),
-    },
+    tags: [...usedTags, "events"].map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
+    paths,
     webhooks: eventWebhooks(options.eventHeaders),
     components: {
       securitySchemes: {
@@ -474,41 +210,37 @@ export function buildOpenApiDocument(descriptors: CapabilityDescriptor[], option
           type: "http",
           scheme: "bearer",
           description:
-            "An API key. With the `oauth` option, REST and MCP also take an OAuth access token for their own resource; the webhook and admin APIs take API keys only.",
+            "An API key. With the `oauth` option, REST also takes an OAuth access token issued for its resource; the webhook and admin APIs take API keys only.",
         },
-        leadConnector: { type: "apiKey", in: "header", name: options.leadHeaders.connectorId },
-        leadTimestamp: { type: "apiKey", in: "header", name: options.leadHeaders.timestamp },
+        leadConnector: {
+          type: "apiKey",
+          in: "header",
+          name: options.leadHeaders.connectorId,
+          description: "The connector's id.",
+        },
+        leadTimestamp: {
+          type: "apiKey",
+          in: "header",
+          name: options.leadHeaders.timestamp,
+          description: "Unix time in milliseconds (digits only), within the replay window of the server's clock.",
+        },
         leadSignature: {
           type: "apiKey",
           in: "header",
           name: options.leadHeaders.signature,
           description: 'hex HMAC-SHA256 of "<timestamp>.<raw body>" with the connector\'s secret',
         },
+        ...eventSecuritySchemes(options.eventHeaders),
       },
-      schemas: {
-        Error: errorBody(),
-        Provenance: {
-          type: "object",
-          required: ["source", "observedAt", "freshness", "authoritative", "fallbackUsed"],
-          properties: {
-            source: { type: "string" },
-            observedAt: { type: "string", format: "date-time" },
-            freshness: {
-              type: "string",
-              enum: ["live", "recorded"],
-              description: "`recorded`: the stored outcome of an earlier call with the same idempotency key.",
-            },
-            authoritative: { type: "boolean" },
-            fallbackUsed: { type: "boolean" },
-          },
-        },
-        Subscription: subscriptionView,
-        Delivery: deliveryView,
-      },
+      schemas,
       responses: Object.fromEntries(
-        Object.entries(STATUS_TEXT).map(([status, description]) => [
+        [...statuses].sort().map((status) => [
           `Error${status}`,
-          { description, content: json(ref("Error")) },
+          {
+            description: ERROR_TEXT[status] ?? `HTTP ${status}.`,
+            ...(HEADERS_BY_STATUS[status] && { headers: HEADERS_BY_STATUS[status] }),
+            content: json({ $ref: "#/components/schemas/Error" }),
+          },
         ]),
       ),
     },

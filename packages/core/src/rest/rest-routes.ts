@@ -1,3 +1,4 @@
+import { CAPABILITY_CALL_BODY_LIMIT } from "../http/body-limits.js";
 import { onlyReadsHeaders, unauthenticatedError, type Authenticator } from "../auth/principal.js";
 import type { CapabilityService } from "../capabilities/capability-service.js";
 import { AttemptInProgressError, InsufficientScopeError, NotFoundError, VitrinaError } from "../errors.js";
@@ -6,11 +7,10 @@ import { readJsonBody } from "../http/read-json.js";
 import type { RequestContext } from "../http/request-context.js";
 import type { Route, RouteHandler } from "../http/router.js";
 import { stepUpChallenge, unauthorizedChallenge } from "../oauth/bearer-challenge.js";
+import { capabilityOperations } from "./capability-operations.js";
 import { inputFromQuery } from "./query-input.js";
 import { REST_PATH } from "./rest-options.js";
 
-/** Capability inputs are small documents; 64 KiB leaves room for long contact notes. */
-const MAX_BODY_BYTES = 64 * 1024;
 /** IETF httpapi idempotency-key draft: the header, and our bound on its length. */
 const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const MAX_KEY_LENGTH = 255;
@@ -112,7 +112,7 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       const input =
         method === "GET"
           ? inputFromQuery(new URL(request.url).searchParams, descriptor.inputSchema)
-          : await readJsonBody(request, { maxBytes: MAX_BODY_BYTES });
+          : await readJsonBody(request, { maxBytes: CAPABILITY_CALL_BODY_LIMIT });
       let result: Awaited<ReturnType<CapabilityService["invoke"]>>;
       try {
         result = await capabilities.invoke(name, input, {
@@ -142,7 +142,19 @@ export function restRoutes(options: RestRouteOptions): Route[] {
       return jsonResponseTo(request, { output, provenance }, 200, replayed ? { "idempotent-replayed": "true" } : {});
     };
   return [
-    { method: "GET", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("GET") },
-    { method: "POST", path: `${REST_PATH}/:capability`, readsBodyDirectly, handler: invoke("POST") },
+    {
+      method: "GET",
+      path: `${REST_PATH}/:capability`,
+      readsBodyDirectly,
+      handler: invoke("GET"),
+      openapi: capabilityOperations(() => capabilities.catalog().capabilities, "GET"),
+    },
+    {
+      method: "POST",
+      path: `${REST_PATH}/:capability`,
+      readsBodyDirectly,
+      handler: invoke("POST"),
+      openapi: capabilityOperations(() => capabilities.catalog().capabilities, "POST"),
+    },
   ];
 }

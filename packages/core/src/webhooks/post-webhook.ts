@@ -1,4 +1,5 @@
 import { hmacKey, hmacSha256Hex, signedPayload, type HmacKey } from "../crypto/hmac.js";
+import { eventHeaderNames } from "./signing-schemes.js";
 
 export const USER_AGENT = "Vitrina-Webhooks/1.0";
 /** The receiver has this long to answer 2xx, headers and body (spec: under 5 seconds). */
@@ -175,8 +176,10 @@ export async function postWebhook(request: {
         ...request.headers,
         "content-type": "application/json",
         "user-agent": USER_AGENT,
-        ...(request.signatureHeaders ?? { [`${request.headerPrefix}-Signature`]: request.signature ?? "" }),
-        [`${request.headerPrefix}-Event-Id`]: request.eventId,
+        ...(request.signatureHeaders ?? {
+          [eventHeaderNames(request.headerPrefix).signature]: request.signature ?? "",
+        }),
+        [eventHeaderNames(request.headerPrefix).eventId]: request.eventId,
       },
       body: request.body,
     });

@@ -54,6 +54,11 @@ const hexToBase64 = (hex: string): string => {
  * - `standard-webhooks`: `webhook-id` (the event id, the same on every retry), `webhook-timestamp`,
  *   and `webhook-signature: v1,<base64>[ v1,<base64>]` over `id.timestamp.body`.
  */
+/** The headers of a delivery signed with Vitrina's scheme, after the embedder's `headerPrefix`. */
+export function eventHeaderNames(headerPrefix: string): { signature: string; eventId: string } {
+  return { signature: `${headerPrefix}-Signature`, eventId: `${headerPrefix}-Event-Id` };
+}
+
 export async function signatureHeaders(request: {
   scheme: SignatureScheme;
   keys: readonly HmacKey[];
@@ -71,7 +76,7 @@ export async function signatureHeaders(request: {
   };
   if (request.scheme === "vitrina") {
     const v1 = await signAll(signedPayload(t, request.body), (hex) => `v1=${hex}`);
-    return { [`${request.headerPrefix}-Signature`]: `t=${t},${v1.join(",")}` };
+    return { [eventHeaderNames(request.headerPrefix).signature]: `t=${t},${v1.join(",")}` };
   }
   const data = concatBytes(utf8Bytes(`${request.eventId}.${t}.`), utf8Bytes(request.body));
   const v1 = await signAll(data, (hex) => `v1,${hexToBase64(hex)}`);

@@ -1,3 +1,4 @@
+import { API_BODY_LIMIT } from "../http/body-limits.js";
 import { requirePrincipal, requireScope, type AcceptedCredentials, type Authenticator } from "../auth/principal.js";
 import type { SubscriptionCallContext, SubscriptionService } from "./subscription-service.js";
 import { checkedPageSize } from "./subscription-service.js";
@@ -5,10 +6,10 @@ import { jsonResponse } from "../http/json.js";
 import { queryWholeNumber } from "../http/query-number.js";
 import { readJsonBody } from "../http/read-json.js";
 import type { Route, RouteHandler } from "../http/router.js";
-import type { SendTestDelivery } from "./test-delivery.js";
-
-/** Subscription bodies are tiny; 16 KiB leaves room for long URLs. */
-const MAX_BODY_BYTES = 16 * 1024;
+import { bearerOperation, listPageSchema } from "../http/route-doc.js";
+import { TEST_EVENT_TYPE, type SendTestDelivery } from "./test-delivery.js";
+import { subscriptionBodySchemas } from "./subscription-input.js";
+import { deliveryViewSchema, subscriptionViewSchema } from "./subscription-views.js";
 
 function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
   const limit = queryWholeNumber(url.searchParams, "limit");
@@ -16,6 +17,15 @@ function pageOptions(url: URL): { limit?: number; startingAfter?: string } {
   if (limit === undefined) return { startingAfter };
   return { limit: checkedPageSize(limit), startingAfter };
 }
+
+const READ = "webhooks:read";
+const WRITE = "webhooks:write";
+
+const webhookOperation = (scope: string, doc: Parameters<typeof bearerOperation>[2]) =>
+  bearerOperation("webhooks", scope, doc);
+
+/** A JSON body's refusals: too large, not JSON, invalid. */
+const BODY_ERRORS = [413, 415, 422];
 
 /**
  * `/v1/webhooks…`: subscriptions, delivery history and resend, behind `Authorization: Bearer
@@ -48,33 +58,67 @@ export function webhookRoutes(options: {
       // The request's logger (bound to its requestId), so what the service logs can be correlated.
       return handler(principal.workspaceId, request, params, { logger: context.logger });
     };
-  const read = "webhooks:read";
-  const write = "webhooks:write";
   return [
     {
       method: "POST",
       path: "/v1/webhooks",
-      handler: guarded(write, async (ws, request, _p, call) =>
-        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call), 201),
+      openapi: webhookOperation(WRITE, {
+        operationId: "webhooks_create",
+        summary: "Subscribes a URL to event types; the secret is stored sealed and never shown again.",
+        requestBody: { schema: subscriptionBodySchemas.create },
+        responses: { "201": { description: "Created.", schema: subscriptionViewSchema } },
+        errors: BODY_ERRORS,
+      }),
+      handler: guarded(WRITE, async (ws, request, _p, call) =>
+        jsonResponse(await service.create(ws, await readJsonBody(request, { maxBytes: API_BODY_LIMIT }), call), 201),
       ),
     },
-    { method: "GET", path: "/v1/webhooks", handler: guarded(read, async (ws) => jsonResponse(await service.list(ws))) },
+    {
+      method: "GET",
+      path: "/v1/webhooks",
+      openapi: webhookOperation(READ, {
+        operationId: "webhooks_list",
+        summary: "Lists the workspace's subscriptions.",
+        responses: { "200": { description: "Subscriptions.", schema: listPageSchema(subscriptionViewSchema) } },
+      }),
+      handler: guarded(READ, async (ws) => jsonResponse(await service.list(ws))),
+    },
     {
       method: "GET",
       path: "/v1/webhooks/:id",
-      handler: guarded(read, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))),
+      openapi: webhookOperation(READ, {
+        operationId: "webhooks_get",
+        summary: "One subscription.",
+        responses: { "200": { description: "The subscription.", schema: subscriptionViewSchema } },
+        errors: [404],
+      }),
+      handler: guarded(READ, async (ws, _r, p) => jsonResponse(await service.get(ws, p.id!))),
     },
     {
       method: "PATCH",
       path: "/v1/webhooks/:id",
-      handler: guarded(write, async (ws, request, p, call) =>
-        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: MAX_BODY_BYTES }), call)),
+      openapi: webhookOperation(WRITE, {
+        operationId: "webhooks_update",
+        summary:
+          "Changes URL, event types, secret, or enables/disables it. A new secret rolls: the replaced one keeps signing too for rotation.grace_seconds (default 24 h; 0 switches at once).",
+        requestBody: { schema: subscriptionBodySchemas.update },
+        responses: { "200": { description: "Updated.", schema: subscriptionViewSchema } },
+        errors: [404, ...BODY_ERRORS],
+      }),
+      handler: guarded(WRITE, async (ws, request, p, call) =>
+        jsonResponse(await service.update(ws, p.id!, await readJsonBody(request, { maxBytes: API_BODY_LIMIT }), call)),
       ),
     },
     {
       method: "DELETE",
       path: "/v1/webhooks/:id",
-      handler: guarded(write, async (ws, _r, p) => {
+      openapi: webhookOperation(WRITE, {
+        operationId: "webhooks_delete",
+        summary: "Deletes the subscription and stops its pending deliveries.",
+        responses: { "204": { description: "Deleted." } },
+        errors: [404],
+      }),
+      handler: guarded(WRITE, async (ws, _r, p) => {
         await service.delete(ws, p.id!);
         return new Response(null, { status: 204 });
       }),
@@ -82,14 +126,30 @@ export function webhookRoutes(options: {
     {
       method: "GET",
       path: "/v1/webhooks/:id/deliveries",
-      handler: guarded(read, async (ws, request, p) =>
+      openapi: webhookOperation(READ, {
+        operationId: "webhooks_deliveries",
+        summary: "Delivery history, newest first, with every attempt.",
+        parameters: [
+          { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100 } },
+          { name: "starting_after", in: "query", schema: { type: "string" } },
+        ],
+        responses: { "200": { description: "Deliveries.", schema: listPageSchema(deliveryViewSchema) } },
+        errors: [404, 422],
+      }),
+      handler: guarded(READ, async (ws, request, p) =>
         jsonResponse(await service.deliveries(ws, p.id!, pageOptions(new URL(request.url)))),
       ),
     },
     {
       method: "POST",
       path: "/v1/webhooks/:id/deliveries/:deliveryId/resend",
-      handler: guarded(write, async (ws, request, p) => {
+      openapi: webhookOperation(WRITE, {
+        operationId: "webhooks_resend",
+        summary: "Makes a delivery due again now (a new attempt, same event id).",
+        responses: { "202": { description: "Rescheduled: due now.", schema: deliveryViewSchema } },
+        errors: [404, 409],
+      }),
+      handler: guarded(WRITE, async (ws, request, p) => {
         await request.body?.cancel().catch(() => {});
         return jsonResponse(await service.resend(ws, p.id!, p.deliveryId!), 202);
       }),
@@ -100,7 +160,22 @@ export function webhookRoutes(options: {
           {
             method: "POST",
             path: "/v1/webhooks/:id/test",
-            handler: guarded(write, async (ws, request, p) => {
+            openapi: webhookOperation(WRITE, {
+              operationId: "webhooks_test",
+              summary: `Sends a synthetic ${TEST_EVENT_TYPE} event to this subscription only, through the outbox (409 when it is disabled).`,
+              responses: {
+                "202": {
+                  description: "Queued: due now, listed in the delivery history.",
+                  schema: {
+                    type: "object",
+                    required: ["delivery_id", "event_id"],
+                    properties: { delivery_id: { type: "string" }, event_id: { type: "string" } },
+                  },
+                },
+              },
+              errors: [404, 409],
+            }),
+            handler: guarded(WRITE, async (ws, request, p) => {
               await request.body?.cancel().catch(() => {});
               return jsonResponse(await options.sendTestDelivery!(ws, p.id!), 202);
             }),

@@ -4,7 +4,7 @@ import {
   createVitrina,
   silentLogger,
   type Authenticator,
-  type ConsoleOptions,
+  type ConsoleSurface,
   type Logger,
   type Storage,
 } from "@vitrina/core";
@@ -22,7 +22,7 @@ export async function startAdminHarness(
   options: {
     storage?: Storage;
     logger?: Logger;
-    console?: (workspaceId: () => string) => ConsoleOptions;
+    console?: (workspaceId: () => string) => ConsoleSurface;
     listen?: Listen;
   } = {},
 ) {

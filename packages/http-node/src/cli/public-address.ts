@@ -1,7 +1,7 @@
 import type { CliContext } from "./context.js";
 
-/** Where CRMs post leads, under the mount. */
-export const LEAD_INTAKE_PATH = "/functions/v1/lead-intake";
+/** Where CRMs post leads, under the mount: core's route owns the path. */
+export { LEAD_INTAKE_PATH } from "@vitrina/core";
 
 /**
  * The address a CRM or the provider reaches `path` at: `--public-url` when given, else the config's

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { bodyTooLargeResponse, DIRECT_BODY_HANDLER } from "@vitrina/core/http";
+import { bodyAlreadyReadResponse, bodyTooLargeResponse, DIRECT_BODY_HANDLER } from "@vitrina/core/http";
 import { directRequest } from "./direct-request.js";
 import { bodyAlreadyConsumed, MOUNT_BEFORE_BODY_PARSERS } from "./consumed-body.js";
 import { BadRequestTargetError, BodyTooLargeError, toWebRequest } from "./node-request.js";
@@ -84,7 +84,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         // A server-side misconfiguration, not the sender's fault: a 5xx makes well-behaved senders
         // retry (a 4xx would make them drop the lead), and the retry succeeds once the mount is fixed.
         reportConsumedBody(new BodyAlreadyConsumedError(req.method ?? "POST", req.url ?? "/"), options.onError);
-        response = plainError(500, "body_already_consumed", MOUNT_BEFORE_BODY_PARSERS);
+        response = bodyAlreadyReadResponse(undefined, { connection: "close" });
       } else {
         try {
           response = await handler(direct ? directRequest(req, res, maxBodySize) : toWebRequest(req, res, maxBodySize));

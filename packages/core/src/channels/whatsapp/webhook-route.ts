@@ -26,6 +26,12 @@ export interface WhatsAppWebhookRouteOptions extends InboundDeps {
   firstMessage: FirstMessageOptions;
 }
 
+/** The provider's verification handshake and callbacks: their format is the WhatsApp Cloud API's, not an API of ours. */
+const CALLED_BY_THE_PROVIDER = {
+  openapi: false as const,
+  undocumented: "the WhatsApp Cloud API's webhook: called by the provider, in the provider's documented format",
+};
+
 /** A 200 the provider accepts and does not retry; the summary is for people and tests. */
 const accepted = (body: unknown) => jsonResponse(body, 200);
 
@@ -91,12 +97,14 @@ export function whatsAppWebhookRoutes(options: WhatsAppWebhookRouteOptions): Rou
     {
       method: "GET",
       path: WHATSAPP_WEBHOOK_PATH,
+      ...CALLED_BY_THE_PROVIDER,
       handler: (request, _params, { logger }) => handshake(request, storage, logger),
     },
     {
       method: "POST",
       path: WHATSAPP_WEBHOOK_PATH,
       readsBodyDirectly: true,
+      ...CALLED_BY_THE_PROVIDER,
       async handler(request, _params, { logger }) {
         const signatureHex = signatureHexOf(request.headers.get(SIGNATURE_HEADER));
         const body = await readBodyLimited(request, options.maxBodyBytes);
