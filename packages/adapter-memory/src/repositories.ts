@@ -10,6 +10,7 @@ import { createOutboundRepository } from "./outbound-repositories.js";
 import { createRetentionRepository } from "./retention-repositories.js";
 import { createPersonalDataRepository } from "./personal-data-repositories.js";
 import { refuseUnstorableText } from "./storable-arguments.js";
+import { createLeadOperationRepositories } from "./lead-operation-repositories.js";
 import { createAdminRepositories } from "./admin-repositories.js";
 import { createWhatsAppRepositories, withDelivery } from "./whatsapp-repositories.js";
 
@@ -96,6 +97,7 @@ export function createMemoryRepositories(state: MemoryState, undo: UndoLog): Sto
     },
     ...createContactRepositories(state, undo),
     ...createAdminRepositories(state, undo),
+    ...createLeadOperationRepositories(state, undo),
     leads: {
       async insertIfNew(lead) {
         if (state.leads.holds("source", lead)) return false;

@@ -30,6 +30,7 @@ import type {
 } from "@vitrina/core/storage";
 import { createCapabilityTables } from "./capability-state.js";
 import { MemoryTable } from "./table.js";
+import { createLeadOperationTables } from "./lead-operation-repositories.js";
 
 /** All tables of one memory storage. Unique indexes mirror the PostgreSQL schema's constraints. */
 export function createMemoryState() {
@@ -114,6 +115,7 @@ export function createMemoryState() {
     // Keyed by position: several erasures may keep entries for the same hashes.
     suppressions: new MemoryTable<SuppressionEntry & { key: string }>((e) => e.key),
     erasures: new MemoryTable<ErasureRecord>((e) => e.id),
+    ...createLeadOperationTables(),
   };
 }
 export type MemoryState = ReturnType<typeof createMemoryState>;

@@ -1,4 +1,5 @@
 import { adminRepositories } from "./repositories/admin.js";
+import { leadOperationRepositories } from "./repositories/lead-operations.js";
 import { defaultLogger, describeError, type Logger, type Storage, type StorageRepositories } from "@vitrina/core";
 import { handleIdleClientErrors } from "./idle-client-errors.js";
 import {
@@ -109,6 +110,7 @@ function repositories(q: Queryable, s: string, queued: DeliveriesQueued, mode: S
     ...adminRepositories(mapped, s),
     ...whatsappRepositories(mapped, s),
     ...personalDataRepository(mapped, s),
+    ...leadOperationRepositories(mapped, s),
   };
 }
 

@@ -15,10 +15,11 @@ export interface ScreenContext {
   publicBase: string;
 }
 
-export type Section = "integrations" | "conversations" | "whatsapp" | "webhooks" | "api-keys" | "members";
+export type Section = "integrations" | "leads" | "conversations" | "whatsapp" | "webhooks" | "api-keys" | "members";
 
 const SECTIONS: { id: Section; label: string; path: string }[] = [
   { id: "integrations", label: "Integrations", path: "/integrations" },
+  { id: "leads", label: "Leads", path: "/leads" },
   { id: "conversations", label: "Conversations", path: "/conversations" },
   { id: "whatsapp", label: "WhatsApp channel", path: "/whatsapp" },
   { id: "webhooks", label: "Webhooks", path: "/webhooks" },

@@ -18,6 +18,7 @@ import { memberScreens } from "./screens/members.js";
 import { webhookScreens } from "./screens/webhooks.js";
 import { whatsAppChannelScreens } from "./screens/whatsapp-channel.js";
 import { signInRoutes } from "./sign-in-routes.js";
+import { leadScreens } from "./screens/leads.js";
 
 /**
  * The web console under `<basePath>/console`: server-rendered pages over the same admin services
@@ -40,7 +41,9 @@ export function consoleRoutes(deps: ConsoleHost & { options: ConsoleOptions }): 
       connectors: deps.connectors,
       intakeUrl: (ctx) => `${ctx.publicBase}${LEAD_INTAKE_PATH}`,
       headerNames: deps.headerNames,
+      leads: deps.leads,
     }),
+    ...leadScreens({ leads: deps.leads, connectors: deps.connectors }),
     ...webhookScreens({ webhooks: deps.webhooks, sendTestDelivery: deps.sendTestDelivery }),
     ...apiKeyScreens({ apiKeys: deps.apiKeys }),
     ...memberScreens({ members: deps.members }),

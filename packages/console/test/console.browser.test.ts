@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signLead } from "@vitrina/client";
 import { Webhook } from "standardwebhooks";
 import { seedWhatsAppThread } from "../../http-node/test/support/whatsapp-thread-seed.js";
 import { MEMBER, OWNER, startConsoleServer, startReceiver } from "./support/console-server.js";
+import { axeCheck } from "./support/axe-check.js";
 
 // The console in a real browser: Debian's Chromium driven by playwright-core against a real
 // server on PGlite. `.ci/run` installs Chromium when it is missing; elsewhere these tests skip
@@ -40,15 +40,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await server?.close();
   });
 
-  /** No serious or critical axe-core violation on this screen, and a screenshot of it. */
-  async function check(page: Page, name: string) {
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-    expect(serious, `axe on ${name}`).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-  }
+  const check = (page: Page, name: string) => axeCheck(page, name, SHOTS);
 
   async function signIn(as: "owner" | "member") {
     const context = await browser.newContext();

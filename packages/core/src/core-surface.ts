@@ -7,6 +7,7 @@ import type { DomainServices } from "./domain-services.js";
 import { eventSchemasDocument } from "./events/event-schemas.js";
 import { publicJsonRoute } from "./http/public-json-route.js";
 import { leadIntakeRoute } from "./leads/lead-intake-route.js";
+import { createLeadRefusalRecorder, leadRefusalRetentionStep } from "./leads/lead-refusals.js";
 import type { ResolvedOptions } from "./resolved-options.js";
 import type { Surface } from "./surface.js";
 import type { VitrinaOptions } from "./vitrina-options.js";
@@ -68,8 +69,9 @@ export function coreSurface(deps: {
         intake: services.leads,
         maxBodyBytes: resolved.leadIntake.maxBodyBytes,
         headerNames: resolved.leadHeaders,
+        refusals: createLeadRefusalRecorder({ storage, clock, ids, settings: resolved.leadRefusals }),
       }),
     ],
-    retentionSteps: [orphanStatusesRetentionStep],
+    retentionSteps: [orphanStatusesRetentionStep, ...leadRefusalRetentionStep(resolved.leadRefusals)],
   };
 }

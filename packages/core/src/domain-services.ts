@@ -3,6 +3,7 @@ import { createApiKeyAdmin } from "./admin/api-key-admin.js";
 import { createConnectorAdmin } from "./admin/connector-admin.js";
 import { createContactAdmin } from "./admin/contact-admin.js";
 import { createMemberAdmin } from "./admin/member-admin.js";
+import { createLeadAdmin } from "./admin/lead-admin.js";
 import { createWhatsAppChannelAdmin } from "./admin/whatsapp-channel-admin.js";
 import { createApiKeyService } from "./auth/api-keys.js";
 import { createCapabilityService } from "./capabilities/capability-service.js";
@@ -121,6 +122,15 @@ export function createDomainServices(options: VitrinaOptions, resolved: Resolved
       members: createMemberAdmin({ storage, clock }),
       whatsappChannel: createWhatsAppChannelAdmin({ channels: whatsappChannels }),
       contacts: createContactAdmin({ contacts, privacy, clock }),
+      leads: createLeadAdmin({
+        storage,
+        messaging,
+        clock,
+        ids,
+        logger,
+        firstMessage: resolved.firstMessage,
+        refusalsKept: resolved.leadRefusals.keepPerConnector,
+      }),
     },
     // Through the outbox's storage, so the commit wakes the workers like any event's deliveries.
     sendTestDelivery: createTestDelivery({ storage, clock, ids }),
@@ -145,5 +155,6 @@ export function consoleHost(services: DomainServices, resolved: ResolvedOptions)
     contacts: services.contacts,
     privacy: services.privacy,
     whatsappChannels: services.whatsappChannels,
+    leads: services.admin.leads,
   };
 }

@@ -85,6 +85,12 @@ const optionShapes: Record<string, Shape> = {
     firstMessage,
     firstMessageRecovery: fields({ leaseMs: "number", lateSendWindowMs: "number", intervalMs: "number" }),
     verticals: "object",
+    refusals: fields({
+      keepPerConnector: "number",
+      retentionDays: { kinds: ["number"], literals: [null] },
+      perConnectorPerMinute: "number",
+      totalPerMinute: "number",
+    }),
   }),
   oauth: fields(
     {

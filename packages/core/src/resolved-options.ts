@@ -1,4 +1,5 @@
 import { A2A_PATH, AGENT_CARD_PATH } from "./a2a/a2a-options.js";
+import { resolveLeadRefusals, type LeadRefusalSettings } from "./leads/lead-refusals.js";
 import { createAesGcmSecretBox } from "./crypto/aes-gcm-secret-box.js";
 import type { HealthOptions } from "./http/health-routes.js";
 import { resolveMount, type Mount } from "./http/mount.js";
@@ -46,6 +47,8 @@ export interface ResolvedOptions {
   /** What the first WhatsApp message of a lead says; the intake, the worker and the webhook all use it. */
   firstMessage: FirstMessageOptions;
   leadIntake: { maxBodyBytes: number; toleranceMs: number };
+  /** How refused leads are recorded per connector (ring size, retention, write rates). */
+  leadRefusals: LeadRefusalSettings;
   /** Which optional surfaces are on; `health` holds its options when on, else null. */
   surfaces: { rest: boolean; a2a: boolean; oauth: boolean; health: HealthOptions | null };
   /**
@@ -83,6 +86,7 @@ export function resolveOptions(options: VitrinaOptions): ResolvedOptions {
       maxBodyBytes: options.leadIntake?.maxBodyBytes ?? DEFAULT_LEAD_BODY_LIMIT,
       toleranceMs: options.leadIntake?.toleranceMs ?? DEFAULT_LEAD_TOLERANCE_MS,
     },
+    leadRefusals: resolveLeadRefusals(options.leadIntake?.refusals),
     surfaces: {
       rest,
       a2a,

@@ -1,4 +1,5 @@
 import type { CapabilityOptions } from "./capabilities/capability-service.js";
+import type { LeadRefusalOptions } from "./leads/lead-refusals.js";
 import type { CapabilityPolicy } from "./capabilities/policies.js";
 import type { MountOptions } from "./http/mount.js";
 import type { FirstMessageOptions } from "./leads/first-message.js";
@@ -84,6 +85,8 @@ export interface VitrinaOptions extends MountOptions {
     firstMessageRecovery?: FirstMessageRecoveryOptions;
     /** Qualification fields per vertical. Default: real_estate → monthly_income (currency). */
     verticals?: VerticalDefinitions;
+    /** The log of refused leads per connector (see the core README, "Refused leads and the Leads screen"). */
+    refusals?: LeadRefusalOptions;
   };
   /** The OAuth 2.1 authorization server for MCP clients; off unless given (see the README's OAuth 2.1 section). */
   oauth?: OAuthOptions;

@@ -170,11 +170,13 @@ const expected: Record<string, string[]> = {
   "@vitrina/core/demo": ["demoConsentPage", "logMessagingTransport", "seedDemoData"],
   // The web console's seam (@vitrina/console): the admin rules it shares with the admin API.
   "@vitrina/core/admin": [
+    "FIRST_MESSAGE_FILTERS",
     "LEAD_INTAKE_PATH",
     "bytesToBase64Url",
     "generateSecret",
     "parseApiKeyIssue",
     "parseConnectorCreate",
+    "parseLeadListQuery",
     "parseMemberAdd",
     "parseMemberUpdate",
     "requireManager",

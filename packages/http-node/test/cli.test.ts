@@ -1,29 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { apiKeysCommand } from "../src/cli/api-keys.js";
-import type { CliCommand } from "../src/cli/command.js";
 import { connectorsCommand } from "../src/cli/connectors.js";
 import { deliveriesCommand } from "../src/cli/deliveries.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
-import { openCliContext } from "../src/cli/context.js";
-import { cliSetup } from "./support/cli-main.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
+import { runCliJson } from "./support/cli-run.js";
 
 // The console commands against embedded PGlite in a temp data dir, reopened between steps like
 // separate `vitrina …` invocations would be. The dir starts with an empty database to migrate.
 useTempPgliteDataDir("vitrina-cli-", { seeded: true });
 
-/** Runs one command in a fresh context and returns what it printed to stdout as JSON. */
-async function run(command: CliCommand, args: string[], flags: Record<string, string>) {
-  const { setup, stdout } = cliSetup({ env: { ...process.env } });
-  const action = command.prepare!(args, flags, setup.env);
-  const ctx = await openCliContext(setup);
-  try {
-    await action(ctx);
-  } finally {
-    await ctx.vitrina.close();
-  }
-  return JSON.parse(stdout());
-}
+const run = runCliJson;
 
 describe("vitrina CLI console commands", () => {
   it("creates a workspace, a connector, lists it without its secret, and rotates it, across restarts", async () => {

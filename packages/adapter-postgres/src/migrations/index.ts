@@ -16,6 +16,7 @@ import { migration013 } from "./013-whatsapp-channel.js";
 import { migration014 } from "./014-console-session-epoch.js";
 import { migration015 } from "./015-personal-data.js";
 import { migration016 } from "./016-webhook-signing.js";
+import { migration017 } from "./017-lead-operations.js";
 
 export interface Migration {
   version: number;
@@ -42,6 +43,7 @@ export const migrations: Migration[] = [
   { version: 14, name: "console-session-epoch", statements: migration014 },
   { version: 15, name: "personal-data", statements: migration015 },
   { version: 16, name: "webhook-signing", statements: migration016 },
+  { version: 17, name: "lead-operations", statements: migration017 },
 ];
 
 export function quoteIdent(name: string): string {

@@ -4,7 +4,7 @@ import { affected, type Queryable } from "../driver.js";
 import { iso, many, one } from "../rows.js";
 import { toConnector } from "./workspaces.js";
 
-const toLeadSummary = (r: any): ConnectorLeadSummary => ({
+export const toLeadSummary = (r: any): ConnectorLeadSummary => ({
   id: r.id,
   receivedAt: iso(r.received_at),
   sourceLeadId: r.source_lead_id,

@@ -1,4 +1,5 @@
 import type { OutboundMessageRecord, StorageRepositories } from "@vitrina/core";
+import type { ClaimForSendingResult, HandOver } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
 import { iso, isoOrNull, many, one, placeholders } from "../rows.js";
 import { recordOutcomeInThread, recordOutcomeOnly } from "./first-message-outcome.js";
@@ -21,6 +22,28 @@ export const toOutbound = (r: any): OutboundMessageRecord => ({
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
+
+/** The parameters of a claim under the contact's lock ($1 to $7), shared by `claimForSending` and the retry's claim. */
+export const claimParameters = (
+  message: Pick<OutboundMessageRecord, "id" | "workspaceId" | "contactId">,
+  phoneE164: string,
+  change: HandOver,
+) => [
+  message.workspaceId,
+  message.contactId,
+  message.id,
+  phoneE164,
+  change.reason,
+  change.handedToProviderAt,
+  change.updatedAt,
+];
+
+/** A claim's answer: the contact read under its lock, and the claimed message (null when refused). */
+export function claimResult(rows: any[]): ClaimForSendingResult {
+  const row = rows[0];
+  if (row === undefined) return { contact: null, claimed: null };
+  return { contact: toContact(row), claimed: row.claimed === null ? null : toOutbound(row.claimed) };
+}
 
 export const outboundValues = (m: OutboundMessageRecord) => [
   m.id,
@@ -107,19 +130,9 @@ export function outboundRepository(
              RETURNING o.*
            )
            SELECT contact.*, (SELECT row_to_json(claimed) FROM claimed) AS claimed FROM contact`,
-          [
-            message.workspaceId,
-            message.contactId,
-            message.id,
-            phoneE164,
-            change.reason,
-            change.handedToProviderAt,
-            change.updatedAt,
-          ],
+          claimParameters(message, phoneE164, change),
         );
-        const row = rows[0];
-        if (row === undefined) return { contact: null, claimed: null };
-        return { contact: toContact(row), claimed: row.claimed === null ? null : toOutbound(row.claimed) };
+        return claimResult(rows);
       },
       async failInFlight(id, reason, at) {
         const result = await q.query(

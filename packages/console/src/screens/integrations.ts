@@ -1,16 +1,18 @@
 import type { FieldReason } from "@vitrina/core";
-import { type ConnectorAdmin, type ConnectorView, parseConnectorCreate } from "@vitrina/core/admin";
+import { type ConnectorAdmin, type ConnectorView, type LeadAdmin, parseConnectorCreate } from "@vitrina/core/admin";
 import { canManage, field, formErrors } from "../console-form.js";
 import { csrfField, formatTime, secretOnce, type ScreenContext, screenResponse, dataTable } from "../console-page.js";
 import type { ScreenHandler, ScreenRequest, ScreenRoute } from "../console-guard.js";
 import { html } from "../html.js";
 import { leadSnippets } from "./lead-snippets.js";
+import { refusalsSection } from "./lead-refusals.js";
 
 /** Integrations → connectors: list, create (secret once), the connector screen, rotate, recent leads. */
 export function integrationScreens(deps: {
   connectors: ConnectorAdmin;
   intakeUrl: (ctx: ScreenContext) => string;
   headerNames: { connectorId: string; timestamp: string; signature: string };
+  leads?: LeadAdmin;
 }): ScreenRoute[] {
   const { connectors } = deps;
 
@@ -76,6 +78,7 @@ export function integrationScreens(deps: {
     const { caller, ctx } = screen;
     const intakeUrl = deps.intakeUrl(ctx);
     const leads = await connectors.leads(caller, connector.id, { limit: 20 });
+    const refusals = deps.leads === undefined ? null : await deps.leads.refusals(caller, connector.id);
     const leadRows = leads.data.map(
       (l) =>
         html`<tr>
@@ -134,7 +137,7 @@ export function integrationScreens(deps: {
               leadRows,
             )
       }
-      ${rotate}`;
+      ${refusals !== null && refusalsSection(refusals.data, deps.leads!.refusalsKept)} ${rotate}`;
     return screenResponse(ctx, {
       title: `Connector: ${connector.name}`,
       section: "integrations",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { freshPGlite } from "../../../adapter-postgres/test/support.js";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
 import { vitrinaConsole, type ConsoleOptions } from "@vitrina/console";
-import { createVitrina, silentLogger } from "@vitrina/core";
+import { createVitrina, silentLogger, type MessagingTransport } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions, serveVitrina } from "@vitrina/http-node";
 
@@ -54,14 +54,14 @@ export async function startReceiver() {
 }
 
 /** A real server (HTTP + outbox worker) on embedded PGlite with the console on, one workspace, an owner and a member. */
-export async function startConsoleServer() {
+export async function startConsoleServer(options: { messaging?: MessagingTransport } = {}) {
   const db = await freshPGlite();
   await migrate(db, { schema: "vitrina" });
   const storage = postgresStorage(db, { schema: "vitrina" });
   let workspaceId = "";
   const vitrina = createVitrina({
     storage,
-    messaging: logMessagingTransport(silentLogger),
+    messaging: options.messaging ?? logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 9).toString("base64"),
     logger: silentLogger,
     webhooks: nodeWebhookOptions({ allowInsecureLoopback: true }),

@@ -16,6 +16,8 @@ import type { WhatsAppChannelAdmin } from "./whatsapp-channel-admin.js";
 import { whatsappChannelRoutes } from "./whatsapp-channel-routes.js";
 import { WHATSAPP_WEBHOOK_PATH } from "../channels/whatsapp/webhook-route.js";
 import { LEAD_INTAKE_PATH } from "../leads/lead-intake-route.js";
+import type { LeadAdmin } from "./lead-admin.js";
+import { leadRoutes } from "./lead-routes.js";
 
 /**
  * Every admin API route, behind `authenticate` (API keys with `admin:read` / `admin:write`, or a
@@ -30,6 +32,7 @@ export function adminRoutes(options: {
   members: MemberAdmin;
   whatsappChannel: WhatsAppChannelAdmin;
   contacts: ContactAdmin;
+  leads: LeadAdmin;
   /** Where OAuth access tokens are accepted instead, for the 401 of one sent here (see AcceptedCredentials). */
   oauthElsewhere?: string;
 }): Route[] {
@@ -52,5 +55,6 @@ export function adminRoutes(options: {
       webhookUrl: publicUrlOf(WHATSAPP_WEBHOOK_PATH),
     }),
     ...contactRoutes({ contacts: options.contacts, guard }),
+    ...leadRoutes({ leads: options.leads, guard }),
   ];
 }

@@ -1,4 +1,5 @@
 import type { WhatsAppChannelService } from "../channels/whatsapp/channel-service.js";
+import type { LeadAdmin } from "./lead-admin.js";
 import type { ContactService } from "../contacts/contact-service.js";
 import type { Mount } from "../http/mount.js";
 import type { Clock } from "../ports/clock.js";
@@ -37,6 +38,8 @@ export interface ConsoleHost {
   contacts: ContactService;
   privacy: PrivacyService;
   whatsappChannels: WhatsAppChannelService;
+  /** Every lead, a connector's refused leads, and the retry of a failed first message. */
+  leads: LeadAdmin;
 }
 
 /** `createVitrina({ console })`: made by `vitrinaConsole({ signIn })` from `@vitrina/console`. */

@@ -2,6 +2,7 @@ import { VitrinaError } from "../errors.js";
 import type { LeadIntake, LeadIntakeResponse } from "./lead-intake.js";
 import { CONNECTOR_ID_PATTERN } from "./verify-lead-signature.js";
 import type { Logger } from "../ports/logger.js";
+import type { LeadRefusalRecorder } from "./lead-refusals.js";
 import { observeLeadIntake } from "./lead-telemetry.js";
 import type { Route } from "../http/router.js";
 import { jsonResponseTo, statusForCode } from "../http/json.js";
@@ -16,6 +17,8 @@ export interface LeadIntakeRouteOptions {
   intake: LeadIntake;
   maxBodyBytes: number;
   headerNames: { connectorId: string; timestamp: string; signature: string };
+  /** Records each refusal of a known connector for its integrator (see `lead-refusals.ts`). */
+  refusals?: LeadRefusalRecorder;
 }
 
 /**
@@ -31,11 +34,17 @@ function loggableConnectorId(header: string | null): string | null {
  * One warn line per refused lead, so an operator can tell a CRM why it gets 401s or 422s: the
  * code, the connector and the names of the fields at fault, never the body or a header's secret.
  */
-function logRejection(logger: Logger, error: unknown, connectorId: string | null): void {
+function logRejection(logger: Logger, error: unknown, connectorId: string | null, refusal?: string): void {
   const code = error instanceof VitrinaError ? error.code : "internal";
   const fields = error instanceof VitrinaError ? error.reasons.map((reason) => reason.field) : [];
   logger.warn(
-    { code, status: statusForCode(code), connectorId, ...(fields.length > 0 ? { fields } : {}) },
+    {
+      code,
+      status: statusForCode(code),
+      connectorId,
+      ...(fields.length > 0 ? { fields } : {}),
+      ...(refusal !== undefined && { refusal }),
+    },
     "lead rejected",
   );
 }
@@ -56,7 +65,7 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
     // Reads the body through readBodyLimited only, and hands the request to nothing outside core.
     readsBodyDirectly: true,
     openapi: leadIntakeOperation,
-    async handler(request, _params, { logger }) {
+    async handler(request, _params, { logger, requestId }) {
       const connectorId = request.headers.get(names.connectorId);
       try {
         // Observed here rather than in the intake so refusals of the body (413, 415) count too.
@@ -74,7 +83,18 @@ export function leadIntakeRoute(options: LeadIntakeRouteOptions): Route {
         logAcceptance(logger, result, loggableConnectorId(connectorId));
         return jsonResponseTo(request, result);
       } catch (error) {
-        logRejection(logger, error, loggableConnectorId(connectorId));
+        const refusal = await options.refusals?.record(
+          error,
+          {
+            connectorIdHeader: connectorId,
+            timestampHeader: request.headers.get(names.timestamp),
+            signatureMissing: !request.headers.get(names.signature),
+            headerNames: names,
+            requestId: requestId ?? null,
+          },
+          logger,
+        );
+        logRejection(logger, error, loggableConnectorId(connectorId), refusal);
         throw error;
       }
     },

@@ -17,6 +17,11 @@ import type { OAuthClientRepository, OAuthCodeRepository, OAuthTokenRepository }
 import type { ApiKeyUsageRepository, ConnectorLeadRepository, ConnectorPageRepository } from "./admin-storage.js";
 import type { MemberRepository } from "./member-storage.js";
 import type {
+  FirstMessageRetryRepository,
+  LeadRefusalRepository,
+  WorkspaceLeadRepository,
+} from "./lead-operations-storage.js";
+import type {
   ConsentLedgerRepository,
   DeliveryReportRepository,
   WhatsAppChannelRepository,
@@ -37,6 +42,7 @@ export type * from "./admin-storage.js";
 export type * from "./member-storage.js";
 export type * from "./whatsapp-storage.js";
 export type * from "./personal-data-storage.js";
+export type * from "./lead-operations-storage.js";
 
 /**
  * The version of the Storage contract: the `Storage` interface and the behaviour the contract suite
@@ -90,8 +96,11 @@ export type * from "./personal-data-storage.js";
  *    insert, never patched) and a rolling rotation: `patch` with `sealedSecret` and
  *    `previousSecretExpiresAt` moves the stored secret to `previousSealedSecret` in the same atomic
  *    step; `sealedSecret` alone clears the previous one.
+ * 16: what operators see of lead intake: `leadRefusals` (a ring of the newest refusals per known
+ *    connector, purged by retention), `workspaceLeads` (every lead, filtered, newest first) and
+ *    `firstMessageRetries.claimFailed` (a failed first message sent again under the contact's lock).
  */
-export const STORAGE_CONTRACT_VERSION = 15;
+export const STORAGE_CONTRACT_VERSION = 16;
 
 export interface StorageRepositories extends CapabilityRepositories {
   workspaces: WorkspaceRepository;
@@ -122,6 +131,9 @@ export interface StorageRepositories extends CapabilityRepositories {
   deliveryReports: DeliveryReportRepository;
   consentLedger: ConsentLedgerRepository;
   personalData: PersonalDataRepository;
+  leadRefusals: LeadRefusalRepository;
+  workspaceLeads: WorkspaceLeadRepository;
+  firstMessageRetries: FirstMessageRetryRepository;
 }
 
 /** The repositories bound to one open transaction. */

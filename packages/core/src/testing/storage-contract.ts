@@ -20,6 +20,7 @@ import { adminContract } from "./contract-admin.js";
 import { fixtures } from "./fixtures.js";
 import { whatsappContract } from "./contract-whatsapp.js";
 import { personalDataSection } from "./contract-personal-data.js";
+import { leadOperationsSection } from "./contract-lead-operations.js";
 
 /** The sections of the contract, in order; each has the same shape (see `ContractSection`). */
 export const CONTRACT_SECTIONS: readonly ContractSection[] = [
@@ -38,6 +39,7 @@ export const CONTRACT_SECTIONS: readonly ContractSection[] = [
   { name: "admin", run: adminContract },
   { name: "whatsapp", run: whatsappContract },
   personalDataSection,
+  leadOperationsSection,
   deliveryListenerSection,
   directReadSection,
 ];
@@ -58,6 +60,7 @@ export type ContractSectionName =
   | "admin"
   | "whatsapp"
   | "personal data"
+  | "lead operations"
   | "retention"
   | "delivery notifications"
   | "direct read-back";

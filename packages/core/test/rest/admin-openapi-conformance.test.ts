@@ -64,6 +64,10 @@ describe("the admin API's answers against its OpenAPI schemas", () => {
     await conforms("GET", "/v1/connectors/{id}/leads", `/v1/connectors/${id}/leads`);
     await conforms("POST", "/v1/connectors/{id}/rotate", `/v1/connectors/${id}/rotate`);
     await conforms("GET", "/v1/connectors/{id}", "/v1/connectors/nope");
+    await conforms("GET", "/v1/connectors/{id}/refusals", `/v1/connectors/${id}/refusals`);
+    await conforms("GET", "/v1/leads", "/v1/leads?first_message_status=failed&duplicate=false");
+    await conforms("GET", "/v1/leads", "/v1/leads?duplicate=maybe");
+    await conforms("POST", "/v1/leads/{id}/retry-first-message", "/v1/leads/missing/retry-first-message");
     const issued = await conforms("POST", "/v1/api-keys", "/v1/api-keys", { name: "ERP", scopes: ["admin:read"] });
     await conforms("GET", "/v1/api-keys", "/v1/api-keys");
     await conforms("DELETE", "/v1/api-keys/{id}", `/v1/api-keys/${issued.api_key.id}`);

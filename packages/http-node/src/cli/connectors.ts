@@ -1,4 +1,5 @@
-import type { ConnectorView } from "@vitrina/core/capabilities";
+import { requireRole, type Actor, type ConnectorView } from "@vitrina/core/capabilities";
+import { NotFoundError } from "@vitrina/core";
 import {
   noExtraArguments,
   required,
@@ -14,10 +15,11 @@ import { printJson, printList, printNote, printRecord } from "./output.js";
 /** The connector operations. Secrets are printed once, to stdout, and never again. */
 export const connectorsCommand: CliCommand = {
   name: "connectors",
-  summary: "create, list and rotate the connectors CRMs sign leads with",
+  summary: "create, list and rotate the connectors CRMs sign leads with; see their refused leads",
   usage: `vitrina connectors create --workspace <id> --name <visible name> --system-id <id> --user <userId> [--public-url <url>]
 vitrina connectors list   --workspace <id> --user <userId>
-vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
+vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]
+vitrina connectors refusals <connectorId> --user <userId>   (its newest refused leads: code, fields, skew, request id)`,
   flags: {
     workspace: { type: "string" },
     name: { type: "string" },
@@ -67,6 +69,11 @@ vitrina connectors rotate <connectorId> --user <userId> [--public-url <url>]`,
           printNote(ctx.out, "The previous secret stopped working. The new one above is shown once.");
         };
       }
+      case "refusals": {
+        const id = requiredPositional(connectorId, "connectorId");
+        noExtraArguments(args, 2);
+        return (ctx) => printRefusals(ctx, actor, id);
+      }
       default:
         return unknownAction(connectorsCommand, action);
     }
@@ -107,4 +114,21 @@ function printSecret(ctx: CliContext, connector: ConnectorView, secret: string, 
     lead_intake_url: leadIntakeUrl,
     signed_with: `X-${prefix}-Connector-Id, X-${prefix}-Timestamp, X-${prefix}-Signature`,
   });
+}
+
+/** `connectors refusals`: any member of the connector's workspace may read them, as in the admin API. */
+async function printRefusals(ctx: CliContext, actor: Actor, connectorId: string): Promise<void> {
+  const { storage, admin } = ctx.vitrina;
+  const connector = await storage.connectors.get(connectorId.toLowerCase());
+  if (connector === null) throw new NotFoundError(`connector ${connectorId} does not exist`);
+  await requireRole(storage, actor, connector.workspaceId, ["owner", "admin", "member"], "read refused leads");
+  const refusals = await storage.leadRefusals.listByConnector(connector.id, admin.leads.refusalsKept);
+  printList(ctx.out, refusals, [
+    ["AT", (r) => r.at],
+    ["CODE", (r) => r.code],
+    ["FIELDS", (r) => r.fields.join(",")],
+    ["SKEW MS", (r) => r.skewMs ?? ""],
+    ["REQUEST ID", (r) => r.requestId ?? ""],
+    ["NOT RECORDED BEFORE", (r) => r.unrecordedBefore],
+  ]);
 }
