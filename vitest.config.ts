@@ -1,15 +1,47 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { vitrinaSourceAliases } from "./vitest.aliases.js";
 
+/** Runs a child process (the CLI, a server, another runtime), a browser, or an example app. */
+const endToEnd = [
+  "packages/*/test/**/*.e2e.test.ts",
+  "packages/*/test/**/*.browser.test.ts",
+  "examples/*/test/**/*.test.ts",
+];
+/**
+ * Talks to a socket or PostgreSQL: the Node binding, the console and the PostgreSQL adapter as a
+ * whole, and elsewhere any file named `*.integration.test.ts`.
+ */
+const integration = [
+  "packages/http-node/test/**/*.test.ts",
+  // The console's tests serve its pages over a socket (forms, cookies, redirects) through http-node.
+  "packages/console/test/**/*.test.ts",
+  "packages/adapter-postgres/test/**/*.test.ts",
+  "packages/*/test/**/*.integration.test.ts",
+];
+
+const project = (name: string, include: string[], exclude: string[] = []): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include, exclude: ["**/node_modules/**", ...exclude] },
+});
+
+/**
+ * Three projects, all run by `pnpm test` / `vitest run`; one alone with `vitest run --project unit`
+ * (or `integration`, `e2e`). A test file belongs to exactly one: a new package's tests are unit
+ * tests unless their name or folder says otherwise.
+ */
 export default defineConfig({
   resolve: { alias: vitrinaSourceAliases },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 30_000,
     // Most suites wait on PostgreSQL, child processes, sockets or a browser rather than compute, so
     // two files at a time overlap those waits even on a 2-core machine (vitest's default there is 1).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     hookTimeout: 60_000,
+    projects: [
+      project("unit", ["packages/*/test/**/*.test.ts"], [...integration, ...endToEnd]),
+      project("integration", integration, endToEnd),
+      project("e2e", endToEnd),
+    ],
   },
 });

@@ -168,3 +168,8 @@ export async function fanOutAgainAndRollBack(
     throw new Error("rolled back");
   });
 }
+
+/** A pool of its own over DATABASE_URL: what another process's connections to the same database are. */
+export function anotherPool(max = 4): pg.Pool {
+  return new pg.Pool({ connectionString: DATABASE_URL, max });
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./listener.js";
+import { toNodeListener, type FetchHandler, type NodeListenerOptions } from "./server/listener.js";
 
 export interface VitrinaFastifyOptions extends NodeListenerOptions {
   /** The Vitrina to serve (its `handler`); create it with the same `basePath` as the `prefix`. */

@@ -1,29 +1,29 @@
 import { fixtures } from "@vitrina/core/testing";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cleanupCommand } from "../src/cli/cleanup.js";
 import { openCliContext } from "../src/cli/context.js";
+import { cliSetup } from "./support/cli-main.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 
 // `vitrina cleanup` against embedded PGlite in a temp data dir, reopened per invocation.
-useTempPgliteDataDir("vitrina-cleanup-");
+useTempPgliteDataDir("vitrina-cleanup-", { seeded: true });
 
 async function cleanup(flags: Record<string, string | boolean>) {
-  const printed: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
-  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
+  // The environment as the process has it now (useTempPgliteDataDir and the tests set it).
+  const { setup, stdout } = cliSetup({ env: { ...process.env } });
+  const ctx = await openCliContext(setup);
   try {
-    await cleanupCommand.prepare!([], flags)(ctx);
+    await cleanupCommand.prepare!([], flags, setup.env)(ctx);
   } finally {
     await ctx.vitrina.close();
-    vi.restoreAllMocks();
   }
-  return JSON.parse(printed.join("\n"));
+  return JSON.parse(stdout());
 }
 
 /** A workspace with one long-finished delivery (two attempts) of an old event, and an old lead. */
 async function seedOldRecords() {
   const f = fixtures();
-  const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
+  const ctx = await openCliContext(cliSetup({ env: { ...process.env } }).setup);
   const s = ctx.vitrina.storage;
   try {
     const workspace = f.workspace();
@@ -123,7 +123,7 @@ describe("vitrina cleanup", () => {
 
   it("refuses a retention setting that is not a number of days or keep", async () => {
     process.env.VITRINA_RETENTION_DELIVERIES_DAYS = "thirty";
-    await expect(openCliContext({ config: {}, configFile: null, out: { json: true } })).rejects.toMatchObject({
+    await expect(openCliContext(cliSetup({ env: { ...process.env } }).setup)).rejects.toMatchObject({
       code: "invalid_argument",
       reasons: [{ field: "VITRINA_RETENTION_DELIVERIES_DAYS" }],
     });

@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { openCliContext } from "../src/cli/context.js";
+import { cliSetup } from "./support/cli-main.js";
 
 /** A receiver on loopback that counts the deliveries it answers. */
 async function countingReceiver() {
@@ -24,12 +25,9 @@ async function countingReceiver() {
 /** One quote.created delivered by one worker pass of the CLI's Vitrina; resolves once it was attempted. */
 async function deliverOnce(webhooks: Record<string, unknown>) {
   const receiver = await countingReceiver();
-  const ctx = await openCliContext({
-    config: { webhooks: { allowInsecureLoopback: true, ...webhooks } },
-    configFile: null,
-    memory: true,
-    out: { json: true },
-  });
+  const ctx = await openCliContext(
+    cliSetup({ config: { webhooks: { allowInsecureLoopback: true, ...webhooks } }, memory: true, env: {} }).setup,
+  );
   try {
     const { vitrina } = ctx;
     const workspace = await vitrina.workspaces.create({ name: "CLI", ownerUserId: "owner" });

@@ -1,20 +1,16 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createVitrina, silentLogger } from "@vitrina/core";
-import { logMessagingTransport } from "@vitrina/core/demo";
 import { backends, DATABASE_URL, uniqueSchema } from "../../adapter-postgres/test/support.js";
-import { storageFromEnv } from "../src/storage-from-env.js";
-import { cliCommand, runCli } from "./support/run-cli.js";
+import { runCli } from "./support/cli-main.js";
 import { RECEIVER_SECRET, startReceiver, verifyWithNodeCrypto } from "./support/webhook-harness.js";
+import { APP_SECRET_KEY as SECRET_KEY, appQueuesOneEvent } from "./support/worker-app.js";
 
 // Item 6 of issue 13: an app with headerPrefix "Acme" and a separate `vitrina worker` delivered
 // `Vitrina-Signature`, because the CLI built its own Vitrina with defaults. The CLI now loads the
 // app's vitrina.config.*: prefix, storage schema, webhook options and secret key.
-const SECRET_KEY = Buffer.alloc(32, 5).toString("base64");
 let cwd: string;
 const closers: Array<() => Promise<unknown>> = [];
 beforeEach(async () => {
@@ -34,30 +30,6 @@ function envFor(backend: "PGlite" | "PostgreSQL"): Record<string, string> {
   };
 }
 
-/** What the app does before the worker runs: a subscription to `url` and one quote.created waiting for it. */
-async function appQueuesOneEvent(backend: "PGlite" | "PostgreSQL", schema: string, url: string): Promise<void> {
-  const configured = await storageFromEnv({ env: envFor(backend), schema });
-  const vitrina = createVitrina({
-    storage: configured.storage,
-    messaging: logMessagingTransport(silentLogger),
-    secretBox: SECRET_KEY,
-    headerPrefix: "Acme",
-    webhooks: { allowInsecureLoopback: true },
-  });
-  try {
-    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "ana" });
-    await vitrina.webhooks.create(workspace.id, { url, events: ["quote.created"], secret: RECEIVER_SECRET });
-    const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56911112222" });
-    await vitrina.quotes.create({
-      workspaceId: workspace.id,
-      contactId: contact.id,
-      items: [{ sku: "SKU-1", quantity: 1, unitPrice: 990 }],
-    });
-  } finally {
-    await vitrina.close();
-  }
-}
-
 describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)", (backend) => {
   it("signs with the app's header prefix (Acme-Signature), in the app's schema, with the app's key", async () => {
     const schema = uniqueSchema();
@@ -70,31 +42,28 @@ describe.each(backends)("vitrina worker with the app's vitrina.config.mjs (%s)",
     }
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    await appQueuesOneEvent(backend, schema, receiver.url);
+    await appQueuesOneEvent(envFor(backend), schema, receiver.url);
     // The function form, as an app that reads its environment would write it.
     await writeFile(
       join(cwd, "vitrina.config.mjs"),
       `export default async () => ({ headerPrefix: "Acme", secretBox: ${JSON.stringify(SECRET_KEY)}, database: { schema: ${JSON.stringify(schema)} }, webhooks: { allowInsecureLoopback: true } });\n`,
     );
 
-    const { command, args } = await cliCommand(["worker"]);
-    const worker = spawn(command, args, {
-      cwd,
-      env: { ...process.env, ...envFor(backend) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    worker.stdout.on("data", (c: Buffer) => void (output += c.toString()));
-    worker.stderr.on("data", (c: Buffer) => void (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    // `vitrina worker` in process; aborting its signal stops it as SIGTERM stops the process
+    // (cli.e2e.test.ts sends the real signal to a real `vitrina worker`).
+    const stop = new AbortController();
+    let ended = false;
+    const worker = runCli(["worker"], { cwd, env: envFor(backend), signal: stop.signal }).finally(() => (ended = true));
     try {
       const deadline = Date.now() + 90_000;
-      while (receiver.received.length === 0 && worker.exitCode === null && Date.now() < deadline)
+      while (receiver.received.length === 0 && !ended && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
     } finally {
-      worker.kill("SIGTERM");
+      stop.abort();
     }
-    expect(await exited, output).toBe(0);
+    const run = await worker;
+    const output = run.stdout + run.stderr;
+    expect(run.code, output).toBe(0);
     expect(output).toContain("signing with Acme-Signature");
     expect(receiver.received, output).toHaveLength(1);
     const [delivery] = receiver.received;
@@ -129,10 +98,15 @@ describe("config file errors", () => {
   }, 120_000);
 
   it("a config function that throws, or a config that isn't an options object, is named in one line", async () => {
-    const file = join(cwd, "vitrina.config.mjs");
+    // Each config in its own folder: this process imports a config file once per path.
+    let file = "";
+    let cases = 0;
     const run = async (source: string) => {
+      const dir = join(cwd, `case-${++cases}`);
+      await mkdir(dir);
+      file = join(dir, "vitrina.config.mjs");
       await writeFile(file, source);
-      return runCli(["workspaces", "list", "--user", "ana", "--memory"], { cwd });
+      return runCli(["workspaces", "list", "--user", "ana", "--memory"], { cwd: dir });
     };
     const thrown = await run('export default () => { throw new Error("ACME_KEY is not set"); };\n');
     expect(thrown.code).toBe(1);

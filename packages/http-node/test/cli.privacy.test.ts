@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
-import { runCli } from "./support/run-cli.js";
+import { runCli } from "./support/cli-main.js";
 
-// `vitrina contacts export|erase` as an operator answering a data request: separate processes on
-// one embedded PGlite data directory.
+// `vitrina contacts export|erase` as an operator answering a data request: separate runs of
+// the CLI (its `main`, in process) on one embedded PGlite data directory.
 let cwd: string;
 const env = () => ({ DATABASE_URL: "", VITRINA_SECRET_KEY: "", VITRINA_DATA_DIR: join(cwd, ".vitrina") });
 const cli = (args: string[]) => runCli(args, { cwd, env: env() });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import type { VitrinaConfig } from "../src/config-file.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { VitrinaConfig } from "../src/config/config-file.js";
 import type { CliContext } from "../src/cli/context.js";
 import { runCommandInProcess } from "./support/cli-in-process.js";
 
@@ -8,7 +8,6 @@ import { runCommandInProcess } from "./support/cli-in-process.js";
 // publicUrl plus basePath the printed intake URL lost the prefix.
 const opened: CliContext[] = [];
 afterEach(async () => {
-  vi.unstubAllEnvs();
   while (opened.length > 0) await opened.pop()!.vitrina.close();
 });
 
@@ -58,14 +57,14 @@ describe("the CLI with the documented publicUrl forms: every printed URL carries
   });
 
   it("whatsapp set prints the webhook URL under the mount from a publicUrl with a path", async () => {
-    // `whatsapp set` reads the app secret from its process's environment, never from a flag.
-    vi.stubEnv("VITRINA_WHATSAPP_APP_SECRET", "app-secret-for-the-test");
+    // `whatsapp set` reads the app secret from its environment, never from a flag.
     const run = await runCommandInProcess(
       "whatsapp",
       ["set"],
       { "phone-number-id": "1065", "receive-only": true, json: true },
       {
         config: { publicUrl: "https://api.acme.example/vitrina" },
+        env: { VITRINA_WHATSAPP_APP_SECRET: "app-secret-for-the-test" },
         prepare: async (ctx) => {
           opened.push(ctx);
           const workspace = await ctx.vitrina.workspaces.create({ name: "Acme", ownerUserId: "owner-1" });

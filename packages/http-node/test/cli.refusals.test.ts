@@ -4,6 +4,7 @@ import { connectorsCommand } from "../src/cli/connectors.js";
 import { workspacesCommand } from "../src/cli/workspaces.js";
 import { openCliContext } from "../src/cli/context.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
+import { cliSetup } from "./support/cli-main.js";
 import { runCliJson } from "./support/cli-run.js";
 
 // `vitrina connectors refusals <id>` against embedded PGlite: the refusals recorded by a server on
@@ -21,7 +22,7 @@ describe("vitrina connectors refusals", () => {
       "system-id": "hubspot",
       user: "ana",
     });
-    const server = await openCliContext({ config: {}, configFile: null, out: { json: true } });
+    const server = await openCliContext(cliSetup({ env: { ...process.env } }).setup);
     try {
       const body = JSON.stringify({ event: "lead.created" });
       const { headers } = signLead({ connectorId: connector.id, secret: "not-the-secret", body });

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_URL, uniqueSchema } from "../../adapter-postgres/test/support.js";
-import { importOptional, secretKeyFromEnv } from "../src/storage-from-env.js";
-import { runCli } from "./support/run-cli.js";
+import { DATABASE_URL, seedPgliteDataDir, uniqueSchema } from "../../adapter-postgres/test/support.js";
+import { importOptional, secretKeyFromEnv } from "../src/config/storage-from-env.js";
+import { runCli } from "./support/cli-main.js";
 
 // Item 7 of issue 13: with DATABASE_URL and no key, the CLI sealed connector secrets with a key it
 // generated into ./.vitrina/secret.key, which the server never had.
@@ -86,6 +86,8 @@ describe("vitrina CLI on embedded PGlite", () => {
     const cwd = await mkdtemp(join(tmpdir(), "vitrina-cli-pglite-"));
     try {
       const env = { DATABASE_URL: "", VITRINA_SECRET_KEY: "" };
+      // An empty database to migrate (a copy: no initdb here); the key file is still the CLI's to write.
+      await seedPgliteDataDir(join(cwd, ".vitrina", "pglite"));
       const workspace = JSON.parse(
         (await runCli(["workspaces", "create", "--name", "Andes", "--owner", "ana", "--json"], { cwd, env })).stdout,
       );

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { leadsCommand } from "../src/cli/leads.js";
 import type { CliContext } from "../src/cli/context.js";
-import { serveVitrina } from "../src/serve-vitrina.js";
+import { serveVitrina } from "../src/process/serve-vitrina.js";
 import { runCommandInProcess } from "./support/cli-in-process.js";
+import { cliSetup } from "./support/cli-main.js";
 import { RECEIVER_SECRET, startReceiver, verifyWithNodeCrypto } from "./support/webhook-harness.js";
 
 // Item 8 of issue 46: `vitrina trigger <event-type>` sends a sample of a real event type through the
@@ -75,13 +76,9 @@ describe("vitrina trigger <event-type>", () => {
 describe("vitrina leads send", () => {
   async function servedWithConnector() {
     const { openCliContext } = await import("../src/cli/context.js");
-    const ctx = await openCliContext({
-      config: {},
-      configFile: null,
-      memory: true,
-      out: { json: true },
-      env: { VITRINA_SECRET_KEY: Buffer.alloc(32, 2).toString("base64") },
-    });
+    const ctx = await openCliContext(
+      cliSetup({ memory: true, env: { VITRINA_SECRET_KEY: Buffer.alloc(32, 2).toString("base64") } }).setup,
+    );
     const workspace = await ctx.vitrina.workspaces.create({ name: "Acme", ownerUserId: "owner-1" });
     const { connector, secret } = await ctx.vitrina.connectors.create(
       { userId: "owner-1" },
@@ -91,20 +88,17 @@ describe("vitrina leads send", () => {
     closers.push(() => server.close());
     return { url: `${server.url}/functions/v1/lead-intake`, connectorId: connector.id, secret };
   }
-  const send = (flags: Record<string, string>, env: Record<string, string>, config = {}) =>
-    leadsCommand.runWithSetup!({ config, configFile: null, out: { json: true }, env }, ["send"], flags);
+  let stdout = () => "";
+  const send = (flags: Record<string, string>, env: Record<string, string>, config = {}) => {
+    const run = cliSetup({ config, env });
+    stdout = run.stdout;
+    return leadsCommand.runWithSetup!(run.setup, ["send"], flags);
+  };
 
   it("signs a sample lead with the secret from VITRINA_CONNECTOR_SECRET and the server accepts it", async () => {
     const { url, connectorId, secret } = await servedWithConnector();
-    const lines: string[] = [];
-    const log = console.log;
-    console.log = (line: string) => void lines.push(line);
-    try {
-      await send({ connector: connectorId, url }, { VITRINA_CONNECTOR_SECRET: secret });
-    } finally {
-      console.log = log;
-    }
-    const printed = JSON.parse(lines.join("\n"));
+    await send({ connector: connectorId, url }, { VITRINA_CONNECTOR_SECRET: secret });
+    const printed = JSON.parse(stdout());
     expect(printed).toMatchObject({ url, duplicate: false, outbound: { status: "sent" } });
     expect(printed.source_lead_id).toMatch(/^vitrina-cli-sample-/);
   });

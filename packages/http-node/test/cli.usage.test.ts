@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVitrina, SCOPES, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
-import { storageFromEnv } from "../src/storage-from-env.js";
-import { runCli, type CliRun } from "./support/run-cli.js";
+import { storageFromEnv } from "../src/config/storage-from-env.js";
+import { runCli, type CliRun } from "./support/cli-main.js";
 
-// Item 8 of issue 13: the CLI as a person at the console meets it, each step a separate process on
-// one embedded PGlite data directory.
+// Item 8 of issue 13: the CLI as a person at the console meets it, each step a separate run of the
+// CLI (its `main`, in process) on one embedded PGlite data directory.
 let cwd: string;
 const env = () => ({ DATABASE_URL: "", VITRINA_SECRET_KEY: "", VITRINA_DATA_DIR: join(cwd, ".vitrina") });
 const cli = (...args: string[]) => runCli(args, { cwd, env: env() });
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe("vitrina CLI: help, version and usage errors", () => {
   it("prints its version, the command list, and each command's own help", async () => {
     const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-    // Separate processes that open no storage: they run side by side.
+    // Runs that open no storage: they run side by side.
     const [printed, help, connectors] = await Promise.all([
       cli("--version"),
       cli("--help"),
@@ -42,7 +42,7 @@ describe("vitrina CLI: help, version and usage errors", () => {
   }, 120_000);
 
   it("refuses bad flags with a usage error naming the flag (exit 2), before opening any storage", async () => {
-    // Separate processes that must open no storage: they run side by side (none takes the data dir's lock).
+    // Runs that must open no storage: they run side by side (none takes the data dir's lock).
     const connectorFlags = ["--workspace", "w1", "--name", "HubSpot", "--system-id", "hubspot", "--user", "ana"];
     const [limit, huge, vertical, currency, unknown, missing, notUrl, ftp, query] = await Promise.all([
       deliveriesList("--limit", "abc"),

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPgliteDataDir } from "../../adapter-postgres/test/support.js";
-import { runCli, type CliRun } from "./support/run-cli.js";
+import { runCli, type CliRun } from "./support/cli-main.js";
 
 // `vitrina whatsapp …` and `vitrina contacts …` as a person at the console meets them: each step a
-// separate process on one embedded PGlite data directory, secrets passed in the environment.
+// separate run of the CLI (its `main`, in process) on one embedded PGlite data directory, secrets passed in the environment.
 let cwd: string;
 const env = (extra: Record<string, string> = {}) => ({
   DATABASE_URL: "",

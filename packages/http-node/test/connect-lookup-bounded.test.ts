@@ -15,8 +15,8 @@ vi.mock("node:dns/promises", () => ({
   },
 }));
 
-const { guardedLookup, lookupThrough } = await import("../src/pinned-fetch.js");
-const { nodeHostResolver } = await import("../src/host-resolver.js");
+const { guardedLookup, lookupThrough } = await import("../src/network/pinned-fetch.js");
+const { nodeHostResolver } = await import("../src/network/host-resolver.js");
 
 // Public addresses (no traffic goes anywhere: only lookups are answered); documentation ranges would be refused.
 const production = { allowInsecureLoopback: false, allowPrivateNetworks: false };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseUrlsFromEnv } from "../src/database-pooler.js";
+import { databaseUrlsFromEnv } from "../src/config/database-pooler.js";
 
 const URL_ = "postgres://app:s%40cret@db.example:6543/app";
 

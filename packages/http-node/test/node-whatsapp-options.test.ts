@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { fetchGraphPost, whatsAppCloudTransport, type GraphPost } from "@vitrina/core/whatsapp";
-import { nodeWhatsAppOptions } from "../src/node-whatsapp-options.js";
+import { nodeWhatsAppOptions } from "../src/network/node-whatsapp-options.js";
 
 const message = {
   channel: "whatsapp" as const,

@@ -6,7 +6,7 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 import { s256Challenge } from "@vitrina/core/oauth";
 import { serveVitrina } from "@vitrina/http-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storageFromEnv } from "../src/storage-from-env.js";
+import { storageFromEnv } from "../src/config/storage-from-env.js";
 import { sampleLead } from "./support/lead-harness.js";
 import { pgbouncerBinary, startPgBouncer, type RunningPgBouncer } from "./support/pgbouncer.js";
 import { recordingLogger } from "./support/recording-logger.js";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { storageFromEnv } from "../src/storage-from-env.js";
+import { storageFromEnv } from "../src/config/storage-from-env.js";
 import { recordingLogger } from "./support/recording-logger.js";
 import { sampleLead, startLeadHarness } from "./support/lead-harness.js";
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { storageFromEnv } from "../src/storage-from-env.js";
+import { storageFromEnv } from "../src/config/storage-from-env.js";
 
 // A mistyped timeout is refused at start-up naming the variable, before any storage is opened,
 // rather than reaching PostgreSQL as NaN and failing the first query far from its cause.

@@ -6,7 +6,7 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve, type RunningServer } from "@vitrina/http-node";
 import { recordingLogger } from "./support/recording-logger.js";
-import { runCli } from "./support/run-cli.js";
+import { runCli } from "./support/cli-main.js";
 
 /** A loopback port nothing listens on: connecting to it is refused at once. */
 async function closedLoopbackPort(): Promise<number> {

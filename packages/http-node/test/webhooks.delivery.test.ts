@@ -3,7 +3,7 @@ import { memoryStorage } from "@vitrina/adapter-memory";
 import { verifyWebhook } from "@vitrina/client";
 import type { Storage } from "@vitrina/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { pinnedSender } from "../src/pinned-sender.js";
+import { pinnedSender } from "../src/network/pinned-sender.js";
 import {
   RECEIVER_SECRET,
   startReceiver,

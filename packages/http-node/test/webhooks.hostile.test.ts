@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { pinnedFetch } from "../src/pinned-fetch.js";
-import { pinnedSender } from "../src/pinned-sender.js";
+import { pinnedFetch } from "../src/network/pinned-fetch.js";
+import { pinnedSender } from "../src/network/pinned-sender.js";
 import { startHostileReceiver, startSilentTcpReceiver, waitUntil } from "./support/hostile-receivers.js";
 import { startWebhookHarness } from "./support/webhook-harness.js";
 

@@ -1,6 +1,6 @@
 import { SCOPES } from "@vitrina/core";
 import { list, noExtraArguments, required, requiredPositional, unknownAction, type CliCommand } from "./command.js";
-import { printJson, printList, printRecord } from "./output.js";
+import { printJson, printList, printNote, printRecord } from "./output.js";
 
 /** API keys: the secret is printed once; only its hash is stored. */
 export const apiKeysCommand: CliCommand = {
@@ -25,7 +25,7 @@ scopes: ${SCOPES.join(", ")}`,
       const input = { name: required(flags.name, "name"), scopes: list(flags.scopes, "scopes") };
       return async (ctx) => {
         const issued = await ctx.vitrina.apiKeys.issue(actor, workspaceId, input);
-        if (ctx.out.json) printJson(issued);
+        if (ctx.out.json) printJson(ctx.out, issued);
         else
           printRecord(ctx.out, {
             id: issued.key.id,
@@ -33,7 +33,7 @@ scopes: ${SCOPES.join(", ")}`,
             scopes: issued.key.scopes.join(","),
             secret: issued.secret,
           });
-        console.error("The key above is shown once. Store it now.");
+        printNote(ctx.out, "The key above is shown once. Store it now.");
       };
     }
     if (action === "list") {

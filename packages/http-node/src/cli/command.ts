@@ -24,7 +24,7 @@ export interface CliCommand {
    * it, which the CLI opens only then (and closes after). Every usage error is thrown here, before
    * any storage opens: a typo answers at once, not after an embedded database has started.
    */
-  prepare?(positionals: string[], flags: Flags): CliAction;
+  prepare?(positionals: string[], flags: Flags, env: Record<string, string | undefined>): CliAction;
   /** Instead of `prepare`, for a command that opens storage its own way (`migrate`). */
   runWithSetup?(setup: CliSetup, positionals: string[], flags: Flags): Promise<void>;
 }

@@ -10,7 +10,7 @@ import {
 } from "./command.js";
 import type { CliContext } from "./context.js";
 import { LEAD_INTAKE_PATH, publicAddress } from "./public-address.js";
-import { printJson, printList, printRecord } from "./output.js";
+import { printJson, printList, printNote, printRecord } from "./output.js";
 
 /** The connector operations. Secrets are printed once, to stdout, and never again. */
 export const connectorsCommand: CliCommand = {
@@ -42,7 +42,7 @@ vitrina connectors refusals <connectorId> --user <userId>   (its newest refused 
         return async (ctx) => {
           const created = await ctx.vitrina.connectors.create(actor, input);
           printSecret(ctx, created.connector, created.secret, flags);
-          console.error("The secret above is shown once. Store it in the sending system now.");
+          printNote(ctx.out, "The secret above is shown once. Store it in the sending system now.");
         };
       }
       case "list": {
@@ -66,7 +66,7 @@ vitrina connectors refusals <connectorId> --user <userId>   (its newest refused 
         return async (ctx) => {
           const rotated = await ctx.vitrina.connectors.rotate(actor, { connectorId: id });
           printSecret(ctx, rotated.connector, rotated.secret, flags);
-          console.error("The previous secret stopped working. The new one above is shown once.");
+          printNote(ctx.out, "The previous secret stopped working. The new one above is shown once.");
         };
       }
       case "refusals": {
@@ -103,7 +103,7 @@ function printSecret(ctx: CliContext, connector: ConnectorView, secret: string, 
   const leadIntakeUrl =
     publicAddress(ctx, LEAD_INTAKE_PATH, flags["public-url"] as string | undefined) ??
     `<your public URL>${ctx.vitrina.basePath}${LEAD_INTAKE_PATH} (pass --public-url or set publicUrl in vitrina.config.mjs)`;
-  if (ctx.out.json) return printJson({ connector, secret, lead_intake_url: leadIntakeUrl });
+  if (ctx.out.json) return printJson(ctx.out, { connector, secret, lead_intake_url: leadIntakeUrl });
   const prefix = ctx.config.headerPrefix ?? "Vitrina";
   printRecord(ctx.out, {
     id: connector.id,

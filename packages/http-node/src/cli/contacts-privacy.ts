@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { inCommandLineTerms, required, UsageError, type CliAction, type Flags } from "./command.js";
-import { printRecord } from "./output.js";
+import { printNote, printRecord } from "./output.js";
 
 /** The flags that name the person, and the lookup field each fills. */
 const LOOKUP_FLAGS = { contact: "contact_id", phone: "phone", email: "email", "whatsapp-user-id": "whatsapp_user_id" };
@@ -36,9 +36,9 @@ export function exportAction(workspaceId: string, flags: Flags): CliAction {
       .catch((error: unknown) => {
         throw inCommandLineTerms(error, TYPED_AS);
       });
-    const target: Writable = out === null ? process.stdout : createWriteStream(out, { flags: "wx" });
+    const target: Writable = out === null ? ctx.out.stdout : createWriteStream(out, { flags: "wx" });
     await pipeline(Readable.fromWeb(stream as never), target, { end: out !== null });
-    if (out !== null) console.error(`Written to ${out}.`);
+    if (out !== null) printNote(ctx.out, `Written to ${out}.`);
   };
 }
 

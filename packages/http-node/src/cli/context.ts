@@ -1,19 +1,25 @@
+import { resolve } from "node:path";
 import { createVitrina, silentLogger, VitrinaError, type Vitrina } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
-import type { VitrinaConfig } from "../config-file.js";
-import { nodeWebhookOptions } from "../node-webhook-options.js";
-import { storageFromEnv, type ConfiguredStorage } from "../storage-from-env.js";
-import type { Output } from "./output.js";
-import { retentionFromEnv } from "./cleanup.js";
+import type { VitrinaConfig } from "../config/config-file.js";
+import { nodeWebhookOptions } from "../network/node-webhook-options.js";
+import { retentionFromEnv } from "../config/retention-from-env.js";
+import { storageFromEnv, type ConfiguredStorage } from "../config/storage-from-env.js";
+import { stderrLogger, type Output } from "./output.js";
 import { cliSecretBox } from "./secret-box.js";
 
 /** What every command starts from: the app's configuration and the global flags. */
 export interface CliSetup {
   config: VitrinaConfig;
   configFile: string | null;
+  /** The folder the CLI runs in: a relative VITRINA_DATA_DIR (default .vitrina) is under it. */
+  cwd: string;
   memory?: boolean;
   out: Output;
-  env?: Record<string, string | undefined>;
+  /** The environment `main` was given (the process's own when run as `vitrina`): every setting is read from it. */
+  env: Record<string, string | undefined>;
+  /** Stops a long-running command (`vitrina worker`) as SIGTERM does; without one it listens to the process's signals. */
+  signal?: AbortSignal;
 }
 
 /** What every console command works against: the app's configuration, its storage and a Vitrina over it. */
@@ -23,6 +29,8 @@ export interface CliContext {
   storage: { description: string; kind: ConfiguredStorage["kind"] | "config"; dataDir: string };
   vitrina: Vitrina;
   out: Output;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
 }
 
 /** Storage as the app configures it: the config's own `storage`, else `storageFromEnv` in the config's schema. */
@@ -39,7 +47,9 @@ export async function openConfiguredStorage(
       dataDir: "",
     };
   }
-  return storageFromEnv({ memory: options.memory, schema: config.database?.schema, env: options.env });
+  const env = { ...options.env, VITRINA_DATA_DIR: resolve(options.cwd, options.env.VITRINA_DATA_DIR || ".vitrina") };
+  const logger = config.logger ?? stderrLogger(options.out);
+  return storageFromEnv({ memory: options.memory, schema: config.database?.schema, env, logger });
 }
 
 /**
@@ -48,7 +58,7 @@ export async function openConfiguredStorage(
  */
 export async function openCliContext(options: CliSetup): Promise<CliContext> {
   const { config } = options;
-  const env = options.env ?? process.env;
+  const { env } = options;
   // Read before the storage opens, so a bad setting leaves nothing open behind it.
   const retention = config.retention ?? retentionFromEnv(env);
   const configured = await openConfiguredStorage(options);
@@ -60,6 +70,7 @@ export async function openCliContext(options: CliSetup): Promise<CliContext> {
   try {
     const vitrina = createVitrina({
       ...config,
+      logger: config.logger ?? stderrLogger(options.out),
       storage: configured.storage,
       // Console commands never send messages; the transport only satisfies the composition root.
       messaging: config.messaging ?? logMessagingTransport(silentLogger),
@@ -75,7 +86,7 @@ export async function openCliContext(options: CliSetup): Promise<CliContext> {
       // `vitrina worker` applies it periodically, `vitrina cleanup` on demand.
       retention,
     });
-    return { config, storage: configured, vitrina, out: options.out };
+    return { config, storage: configured, vitrina, out: options.out, env, signal: options.signal };
   } catch (error) {
     await configured.storage.close();
     throw error instanceof VitrinaError

@@ -8,7 +8,7 @@ import {
   type CliCommand,
 } from "./command.js";
 import type { CliContext } from "./context.js";
-import { printList, printRecord } from "./output.js";
+import { printList, printNote, printRecord } from "./output.js";
 
 /** The webhook API's largest page (`vitrina.webhooks.deliveries` refuses more). */
 const MAX_DELIVERIES_PAGE = 100;
@@ -72,7 +72,7 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
           ],
           page,
         );
-        if (!ctx.out.json && page.has_more) console.error(`more: --starting-after ${page.data.at(-1)!.id}`);
+        if (!ctx.out.json && page.has_more) printNote(ctx.out, `more: --starting-after ${page.data.at(-1)!.id}`);
       };
     }
     const id = requiredPositional(deliveryId, "deliveryId");
@@ -80,7 +80,7 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
       await manage(ctx);
       const delivery = await ctx.vitrina.webhooks.resend(workspaceId, subscriptionId, id);
       printRecord(ctx.out, delivery as unknown as Record<string, unknown>);
-      console.error("Queued for delivery; a running worker (the server or `vitrina worker`) sends it.");
+      printNote(ctx.out, "Queued for delivery; a running worker (the server or `vitrina worker`) sends it.");
     };
   },
 };

@@ -33,8 +33,7 @@ the secret is read from ${CONNECTOR_SECRET_ENV}, never from a flag; the URL defa
         "--secret",
       );
     const connectorId = required(flags.connector, "connector");
-    const env = setup.env ?? process.env;
-    const secret = env[CONNECTOR_SECRET_ENV];
+    const secret = setup.env[CONNECTOR_SECRET_ENV];
     if (secret === undefined || secret === "")
       throw new UsageError(
         `set ${CONNECTOR_SECRET_ENV} to the connector's secret (shown once when it was created or rotated)`,

@@ -1,6 +1,6 @@
 import { noExtraArguments, UsageError, type CliCommand } from "./command.js";
 import { openConfiguredStorage } from "./context.js";
-import { printJson } from "./output.js";
+import { printJson, printLine } from "./output.js";
 
 /** `storageFromEnv` migrates before it returns; this opens it, says where, and closes it. */
 export const migrateCommand: CliCommand = {
@@ -16,8 +16,8 @@ export const migrateCommand: CliCommand = {
       );
     }
     const configured = await openConfiguredStorage(setup);
-    if (setup.out.json) printJson({ migrated: true, storage: configured.description });
-    else console.log(`migrations applied: ${configured.description}`);
+    if (setup.out.json) printJson(setup.out, { migrated: true, storage: configured.description });
+    else printLine(setup.out, `migrations applied: ${configured.description}`);
     await configured.storage.close();
   },
 };

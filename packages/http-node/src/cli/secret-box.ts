@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createAesGcmSecretBox, VitrinaError, type SecretBox } from "@vitrina/core";
-import { secretKeyFromEnv, secretKeyRequiredMessage, type ConfiguredStorage } from "../storage-from-env.js";
+import { secretKeyFromEnv, secretKeyRequiredMessage, type ConfiguredStorage } from "../config/storage-from-env.js";
 
 /** The storage the CLI opened: `config` when the config file passed its own. */
 type StorageKind = ConfiguredStorage["kind"] | "config";
@@ -17,7 +17,7 @@ export function cliSecretBox(
   kind: StorageKind,
   dataDir: string,
   configuredKey: SecretBox | string | undefined,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): SecretBox {
   if (configuredKey !== undefined && typeof configuredKey !== "string") return configuredKey;
   let box: Promise<SecretBox> | undefined;
@@ -36,7 +36,7 @@ export async function requireSecretKey(
   kind: StorageKind,
   dataDir: string,
   configuredKey: SecretBox | string | undefined,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined>,
 ): Promise<void> {
   if (configuredKey !== undefined && typeof configuredKey !== "string") return;
   await resolveKey(kind, dataDir, configuredKey || env.VITRINA_SECRET_KEY, env);

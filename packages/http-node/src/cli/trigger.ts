@@ -2,7 +2,7 @@ import { requireRole } from "@vitrina/core/capabilities";
 import { EVENT_TYPES, isEventType } from "@vitrina/core/webhooks";
 import { noExtraArguments, required, requiredPositional, UsageError, type CliCommand } from "./command.js";
 import type { CliContext } from "./context.js";
-import { printRecord } from "./output.js";
+import { printNote, printRecord } from "./output.js";
 
 /** How many dispatcher passes `--deliver` runs before it reports the delivery as still pending. */
 const DELIVER_PASSES = 3;
@@ -37,7 +37,7 @@ event types: ${EVENT_TYPES.join(", ")}
       const queued = await ctx.vitrina.sendTestDelivery(workspaceId, subscriptionId, type);
       if (flags.deliver !== true) {
         printRecord(ctx.out, { ...queued, event_type: type, status: "pending" });
-        console.error("Queued for delivery; a running worker (the server or `vitrina worker`) sends it.");
+        printNote(ctx.out, "Queued for delivery; a running worker (the server or `vitrina worker`) sends it.");
         return;
       }
       printRecord(ctx.out, {

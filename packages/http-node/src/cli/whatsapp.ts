@@ -11,7 +11,7 @@ import {
 } from "./command.js";
 import type { CliContext } from "./context.js";
 import { publicAddress } from "./public-address.js";
-import { printJson, printRecord } from "./output.js";
+import { printJson, printNote, printRecord } from "./output.js";
 
 /**
  * Where `whatsapp set` reads the channel's secrets. Never from argv: the command line shows in `ps`
@@ -56,20 +56,21 @@ and printed once). A secret left unset keeps the stored one; --receive-only drop
     "app-secret": { type: "string" },
     "verify-token": { type: "string" },
   },
-  prepare(args, flags) {
+  prepare(args, flags, env) {
     const [action] = args;
     if (action !== "show" && action !== "set" && action !== "remove") unknownAction(whatsappCommand, action);
     noExtraArguments(args, 1);
     const workspaceId = required(flags.workspace, "workspace");
     if (action === "set") {
-      const input = channelInput(workspaceId, flags, process.env);
+      const input = channelInput(workspaceId, flags, env);
       return async (ctx) => {
         const { channel, verifyToken } = await ctx.vitrina.whatsapp.channels.put(input).catch((error: unknown) => {
           throw inCommandLineTerms(error, TYPED_AS);
         });
         printChannel(ctx, channel, verifyToken);
         if (verifyToken !== null)
-          console.error(
+          printNote(
+            ctx.out,
             "The verify token above is shown once. Paste it and the webhook URL into the Meta app's WhatsApp webhook settings now.",
           );
       };
@@ -130,6 +131,6 @@ function printChannel(ctx: CliContext, channel: WhatsAppChannelView, verifyToken
     publicAddress(ctx, WHATSAPP_WEBHOOK_PATH) ??
     `<your public URL>${ctx.vitrina.whatsapp.webhookPath} (set publicUrl in vitrina.config.mjs)`;
   const extra = { ...(verifyToken !== null && { verify_token: verifyToken }), webhook_url: webhookUrl };
-  if (ctx.out.json) return printJson({ channel, ...extra });
+  if (ctx.out.json) return printJson(ctx.out, { channel, ...extra });
   printRecord(ctx.out, { ...channel, ...extra });
 }

@@ -1,13 +1,13 @@
-import { vi } from "vitest";
-import type { VitrinaConfig } from "../../src/config-file.js";
+import type { VitrinaConfig } from "../../src/config/config-file.js";
 import type { Flags } from "../../src/cli/command.js";
 import { commands } from "../../src/cli/commands.js";
 import { openCliContext, type CliContext } from "../../src/cli/context.js";
+import { textSink } from "./cli-main.js";
 
 /**
  * Runs one `vitrina` command's function in this process (no bundle, no child): the command line
  * already parsed into `positionals` and `flags`, on in-memory storage unless the config brings its
- * own. What the command prints to stdout (`console.log`) comes back as text, and, with `json`, parsed.
+ * own. What the command prints to stdout comes back as text, and, with `json`, parsed.
  * `prepare` lets a test seed the context's Vitrina before the command runs.
  */
 export async function runCommandInProcess(
@@ -22,24 +22,19 @@ export async function runCommandInProcess(
 ): Promise<{ stdout: string; json: () => any; ctx: CliContext }> {
   const command = commands.find((c) => c.name === name);
   if (command === undefined) throw new Error(`no command ${name}`);
+  const stdout = textSink();
+  const env = { VITRINA_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"), ...options.env };
   const ctx = await openCliContext({
     config: options.config ?? {},
     configFile: null,
+    cwd: process.cwd(),
     memory: options.config?.storage === undefined,
-    out: { json: flags.json === true },
-    env: { VITRINA_SECRET_KEY: Buffer.alloc(32, 9).toString("base64"), ...options.env },
+    out: { json: flags.json === true, stdout: stdout.stream, stderr: textSink().stream },
+    env,
   });
-  const lines: string[] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.join(" ")));
-  const error = vi.spyOn(console, "error").mockImplementation(() => {});
-  try {
-    const extra = (await options.prepare?.(ctx)) ?? {};
-    const action = command.prepare!(positionals, { ...flags, ...extra });
-    await action(ctx);
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-  const stdout = lines.join("\n");
-  return { stdout, json: () => JSON.parse(stdout), ctx };
+  const extra = (await options.prepare?.(ctx)) ?? {};
+  const action = command.prepare!(positionals, { ...flags, ...extra }, env);
+  await action(ctx);
+  const text = stdout.text().replace(/\n$/, "");
+  return { stdout: text, json: () => JSON.parse(text), ctx };
 }

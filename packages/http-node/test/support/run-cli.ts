@@ -5,15 +5,10 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { vitrinaSourceAliases } from "../../../../vitest.aliases.js";
+import type { CliRun } from "./cli-main.js";
 
 const httpNode = fileURLToPath(new URL("../../", import.meta.url));
 const cliSource = join(httpNode, "src/cli.ts");
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * `@vitrina/*` imports go to their sources (the aliases the tests use). Every other package stays
@@ -38,7 +33,7 @@ const sourcesPlugin: Plugin = {
 
 /**
  * `import.meta.url` in each bundled source file stays that file's own URL (as when it runs from
- * the sources), so a module finds files next to it, e.g. http-node's package.json from src/cli.ts.
+ * the sources), so a module finds files next to it, e.g. a file next to a source module.
  */
 const ownImportMetaUrlPlugin: Plugin = {
   name: "vitrina-own-import-meta-url",
@@ -104,11 +99,15 @@ export function sourceBundle(entry: string): Promise<string> {
 }
 
 /**
- * Runs the `vitrina` CLI, built from the sources, in a separate process, in `cwd` (where it looks
+ * Runs the `vitrina` CLI, built from the sources, in a separate process (most tests run its `main`
+ * in process instead: support/cli-main.ts), in `cwd` (where it looks
  * for vitrina.config.*), with `env` over this process's environment. PGlite data lands in
  * `cwd/.vitrina` unless `env` says otherwise.
  */
-export async function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> }): Promise<CliRun> {
+export async function spawnCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> },
+): Promise<CliRun> {
   const { command, args: argv } = await cliCommand(args);
   return new Promise((resolve) => {
     execFile(
