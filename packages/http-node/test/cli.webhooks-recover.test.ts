@@ -6,6 +6,7 @@ import { openCliContext } from "../src/cli/context.js";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
 import { useTempPgliteDataDir } from "./support/temp-pglite-env.js";
 import { runCliJson } from "./support/cli-run.js";
+import { cliSetup } from "./support/cli-main.js";
 
 useTempPgliteDataDir("vitrina-cli-recover-", { seeded: true });
 
@@ -26,7 +27,7 @@ describe("vitrina webhooks recover / health, deliveries list filters", () => {
       }),
     );
     const older = w.delivery(workspace.id, sub.id, { status: "failed", createdAt: "2026-01-01T00:00:00.000Z" });
-    const ctx = await openCliContext({ config: {}, configFile: null, out: { json: true } });
+    const ctx = await openCliContext(cliSetup({ env: { ...process.env } }).setup);
     await ctx.vitrina.storage.webhookSubscriptions.insert(sub);
     for (const d of [...failed, older]) await ctx.vitrina.storage.webhookDeliveries.insert(d);
     await ctx.vitrina.close();

@@ -7,7 +7,7 @@ import {
   type CliAction,
   type Flags,
 } from "./command.js";
-import { printList, printRecord } from "./output.js";
+import { printList, printNote, printRecord } from "./output.js";
 
 /** The largest recovery one call may ask for (the API's bound). */
 const MAX_RECOVER = 1000;
@@ -56,8 +56,8 @@ export function prepareOperate(action: "health" | "recover", args: string[], fla
     });
     printRecord(ctx.out, recovery as unknown as Record<string, unknown>);
     if (!ctx.out.json) {
-      console.error(`Requeued ${recovery.requeued} failed deliveries; a running worker sends them.`);
-      if (recovery.has_more) console.error("More failed deliveries remain: run the same command again.");
+      printNote(ctx.out, `Requeued ${recovery.requeued} failed deliveries; a running worker sends them.`);
+      if (recovery.has_more) printNote(ctx.out, "More failed deliveries remain: run the same command again.");
     }
   };
 }
