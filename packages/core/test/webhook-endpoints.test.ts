@@ -1,11 +1,12 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, type VitrinaOptions } from "@vitrina/core";
+import { createAesGcmSecretBox, createVitrina, type SecretBox, type VitrinaOptions } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { createManualClock } from "@vitrina/core/testing";
 import { eventJsonSchemas, type WebhookSend } from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 const DAY = 86_400_000;
+const KEY = Buffer.alloc(32, 5).toString("base64");
 const SECRET = "whsec_endpoints_0123456789abcdef";
 
 /** A receiver per URL path: `ok` answers 204, `broken` 500, `refusing` rejects like a closed port. */
@@ -16,7 +17,7 @@ const send: WebhookSend = async ({ url }) => {
 };
 
 /** A Vitrina on a manual clock with a logger that keeps its lines, a workspace, and an API key for it. */
-async function setUp(webhooks: VitrinaOptions["webhooks"] = {}) {
+async function setUp(webhooks: VitrinaOptions["webhooks"] = {}, secretBox: SecretBox | string = KEY) {
   const clock = createManualClock("2026-03-01T00:00:00.000Z");
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
   const log = (level: string) => (fields: unknown, message?: string) =>
@@ -28,7 +29,7 @@ async function setUp(webhooks: VitrinaOptions["webhooks"] = {}) {
   const vitrina = createVitrina({
     storage: memoryStorage(),
     messaging: logMessagingTransport({ debug() {}, info() {}, warn() {}, error() {} }),
-    secretBox: Buffer.alloc(32, 5).toString("base64"),
+    secretBox,
     logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
     clock,
     webhooks: { send, retry: { random: () => 0.5 }, externalWorker: true, ...webhooks },
@@ -181,6 +182,32 @@ describe("auto-disable", () => {
       enabled: true,
       failing_since: clock.now().toISOString(),
     });
+  });
+
+  it("never disables an endpoint for a fault of ours, however long it lasts", async () => {
+    // The secret box can't open the subscription's signing secret (its key was changed): every
+    // attempt fails as `internal`, which says nothing about the receiver.
+    const box = createAesGcmSecretBox(KEY);
+    const fault = { on: false };
+    const faulty: SecretBox = {
+      seal: (text) => box.seal(text),
+      open: async (sealed) => {
+        if (fault.on) throw new Error("the secret key changed");
+        return box.open(sealed);
+      },
+    };
+    const { api, subscribe, quote, drain, clock, lines } = await setUp({}, faulty);
+    const ok = await subscribe("ok");
+    fault.on = true;
+    await quote();
+    await drain();
+    clock.advance(6 * DAY);
+    await quote();
+    await drain();
+    const endpoint = (await api("GET", `/v1/webhooks/${ok}`)).json;
+    expect(endpoint.last_attempt).toMatchObject({ error: expect.stringContaining("internal error") });
+    expect(endpoint).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(lines.filter((l) => l.message.includes("auto-disable period"))).toEqual([]);
   });
 
   it("takes its period from webhooks.autoDisableAfterMs; false never disables; a bad value names the option", async () => {

@@ -30,9 +30,11 @@ export async function recordOutcomeOnly(
 /** The text of `recordOutcomeInThread`'s statement, for schema `s`. */
 const inThreadText = textPerSchema(
   (s) =>
-    `WITH outcome AS (
+    `WITH contact AS (
+       SELECT id FROM ${s}.contacts WHERE id = $9 AND workspace_id = $8 FOR KEY SHARE
+     ), outcome AS (
        UPDATE ${s}.outbound_messages SET status = $2, reason = $3, provider_message_id = $4, provider_answered_at = $5, updated_at = $6
-       WHERE id = $1 RETURNING id
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM contact) RETURNING id
      ), thread AS (
        INSERT INTO ${s}.conversations (id, workspace_id, contact_id, channel, status, escalated_at, created_at, updated_at)
        SELECT $7, $8, $9, $10, $11, NULL, $12, $13 FROM outcome
@@ -72,6 +74,12 @@ const inThreadText = textPerSchema(
  * that one (`DO UPDATE` moves only `updated_at`, as `conversations.touch` does; an escalation
  * written meanwhile survives); if the active thread is closed meanwhile, it retries and opens a new
  * one. `id = $7` tells which happened: the candidate's id comes back only when it was inserted.
+ *
+ * Locks are taken in the order every claim takes them, the contact's row before the message's:
+ * `contact` (the key-share lock the new thread's foreign key would take anyway) is evaluated, as
+ * the UPDATE's uncorrelated `EXISTS`, before the message row is locked. Taken later, by the
+ * foreign key check after the UPDATE, it deadlocked with a retry's claim of the same message
+ * (contact `FOR UPDATE`, then the message row) in about one run in six of the retry race test.
  *
  * Every data-modifying CTE runs to completion whether or not the final SELECT reads it; each one
  * after `outcome` reads from the one before, so an unknown message id writes nothing. Workers

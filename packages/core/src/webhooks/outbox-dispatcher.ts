@@ -319,7 +319,10 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     try {
       decided = await recorded;
       logAttempt(delivery, result, decided);
-      if (!gone && record !== undefined && record.error !== null) await autoDisable(claimed);
+      // Our own fault (the secret box key changed, storage hiccuped) says nothing about the
+      // receiver: it never disables an endpoint, however long it lasts.
+      const ourFault = "failure" in result && result.failure === "internal";
+      if (!gone && record !== undefined && record.error !== null && !ourFault) await autoDisable(claimed);
     } catch (error) {
       // The lease runs out and another claim attempts it again: at least once, never lost.
       options.logger.error(
