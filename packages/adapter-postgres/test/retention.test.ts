@@ -93,11 +93,12 @@ describe.each(storages)("retention on %s", (name, open) => {
       s.clock.advance(2 * DAY);
       const dry = await s.vitrina.maintenance.runRetention({ dryRun: true });
       // 6 old finished deliveries with one attempt each; the 500s were retried at day 29, past their
-      // retry window, so they failed then and are young.
-      expect(dry).toMatchObject({ deliveries: 6, attempts: oldAttempts, events: 0, leadPayloads: 0, dryRun: true });
+      // retry window, so they failed then and are young. The one old event that goes is the
+      // `webhook_endpoint.disabled` the 410 emitted, which nobody subscribed to.
+      expect(dry).toMatchObject({ deliveries: 6, attempts: oldAttempts, events: 1, leadPayloads: 0, dryRun: true });
 
       const report = await s.vitrina.maintenance.runRetention();
-      expect(report).toMatchObject({ deliveries: 6, attempts: oldAttempts, events: 0, complete: true });
+      expect(report).toMatchObject({ deliveries: 6, attempts: oldAttempts, events: 1, complete: true });
       expect((await s.deliveries()).map((d) => d.status).sort()).toEqual([
         "failed",
         "failed",
@@ -105,15 +106,17 @@ describe.each(storages)("retention on %s", (name, open) => {
         "pending",
         "succeeded",
       ]);
-      // Every old event still has a delivery (to the 500 receiver) that finished recently: all stay.
-      expect(await s.events()).toHaveLength(4);
+      // Every old event still has a delivery (to the 500 receiver) that finished recently: all stay,
+      // with the young `webhook_endpoint.disabled` of the 500 receiver, failing since day 0 and
+      // disabled by its day-29 attempt.
+      expect(await s.events()).toHaveLength(5);
 
       s.clock.advance(30 * DAY);
       const attemptsLeft = await s.finishedAttempts();
       expect(await s.vitrina.maintenance.runRetention()).toMatchObject({
         deliveries: 4,
         attempts: attemptsLeft,
-        events: 3,
+        events: 4,
       });
       // The young event's delivery is still pending (never retried here): it and its event stay.
       expect((await s.deliveries()).map((d) => d.status)).toEqual(["pending"]);
@@ -145,15 +148,16 @@ describe.each(storages)("retention on %s", (name, open) => {
       await s.deliver();
       const attempts = await s.finishedAttempts();
       s.clock.advance(31 * DAY);
+      // Three conversations, the unsubscribed event, and the `webhook_endpoint.disabled` the 410 emitted.
       expect(await s.vitrina.maintenance.runRetention({ dryRun: true })).toMatchObject({
         deliveries: 6,
         attempts,
-        events: 4,
+        events: 5,
       });
       expect(await s.vitrina.maintenance.runRetention()).toMatchObject({
         deliveries: 6,
         attempts,
-        events: 4,
+        events: 5,
         leadPayloads: 0,
       });
       expect(await s.events()).toEqual([]);

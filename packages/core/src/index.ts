@@ -40,7 +40,9 @@ export type { RetryPolicy } from "./webhooks/retry-policy.js";
 export type { DestinationPolicy } from "./webhooks/ssrf-guard.js";
 export type { OutboxWorker, OutboxWorkerOptions } from "./webhooks/outbox-worker.js";
 export type { SubscriptionView, DeliveryView } from "./webhooks/subscription-views.js";
-export type { Page, SubscriptionCallContext } from "./webhooks/subscription-service.js";
+export type { SubscriptionCallContext } from "./webhooks/subscription-service.js";
+/** Every list Vitrina answers; `Page` is its earlier name. */
+export type { ListPage, ListPage as Page } from "./http/list-page.js";
 export type { McpOptions } from "./mcp/mcp-options.js";
 export type { RestOptions } from "./rest/rest-options.js";
 export type { A2aOptions } from "./a2a/a2a-options.js";

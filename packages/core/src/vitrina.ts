@@ -117,7 +117,12 @@ export function createVitrina(options: VitrinaOptions) {
       ? null
       : resolveRetention({
           ...options.retention,
-          extraSteps: [...collected.flatMap((s) => s.retentionSteps ?? []), ...(options.retention?.extraSteps ?? [])],
+          // The optional surfaces' steps (OAuth's expired credentials) before the core's housekeeping:
+          // a run its time budget cuts short purges credentials first.
+          extraSteps: [
+            ...[...collected.slice(1), core].flatMap((s) => s.retentionSteps ?? []),
+            ...(options.retention?.extraSteps ?? []),
+          ],
         });
   const maintenance = createMaintenance(
     { storage, messaging: services.messaging, clock, ids, logger, firstMessage: resolved.firstMessage },

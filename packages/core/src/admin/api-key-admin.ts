@@ -1,3 +1,4 @@
+import { wholeList, type ListPage } from "../http/list-page.js";
 import { InsufficientScopeError, NotFoundError } from "../errors.js";
 import { generateSecret, sha256Hex } from "../crypto/random.js";
 import { API_KEY_PREFIX } from "../auth/api-keys.js";
@@ -60,11 +61,9 @@ export function createApiKeyAdmin(deps: { storage: Storage; clock: Clock; ids: I
       return { api_key: apiKeyView(record, null), key };
     },
 
-    async list(
-      caller: AdminCaller,
-    ): Promise<{ object: "list"; data: ApiKeyWireView[]; has_more: false; next_cursor: null }> {
+    async list(caller: AdminCaller): Promise<ListPage<ApiKeyWireView>> {
       const keys = await storage.apiKeys.listByWorkspace(caller.workspaceId);
-      return { object: "list", data: await withUsage(keys), has_more: false, next_cursor: null };
+      return wholeList(await withUsage(keys));
     },
 
     /** Stops the key at once; revoking twice keeps the first time. */

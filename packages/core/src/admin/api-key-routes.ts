@@ -23,7 +23,7 @@ export function apiKeyRoutes(options: {
       openapi: adminOperation("read", {
         operationId: "api_keys_list",
         summary: "Lists the workspace's API keys: prefix, scopes, created, last used; never the key.",
-        responses: { "200": { description: "API keys.", schema: listPageSchema(apiKeyViewSchema, { cursor: true }) } },
+        responses: { "200": { description: "API keys.", schema: listPageSchema(apiKeyViewSchema) } },
       }),
       handler: guard("api_keys.list", async (caller) => jsonResponse(await apiKeys.list(caller))),
     },

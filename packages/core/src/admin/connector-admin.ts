@@ -7,7 +7,7 @@ import type { SecretBox } from "../ports/secret-box.js";
 import type { Storage } from "../ports/storage.js";
 import { requireManager, type AdminCaller } from "./admin-caller.js";
 import type { ConnectorCreate } from "./admin-input.js";
-import { toPage, type AdminPage } from "./admin-page.js";
+import { toPage, wholeList, type ListPage } from "../http/list-page.js";
 import { connectorLeadView, connectorView, type ConnectorLeadView, type ConnectorView } from "./admin-views.js";
 
 /**
@@ -36,10 +36,7 @@ export function createConnectorAdmin(deps: { storage: Storage; secretBox: Secret
       return { connector: connectorView(record), secret };
     },
 
-    async list(
-      caller: AdminCaller,
-      page: { limit: number; startingAfter?: string },
-    ): Promise<AdminPage<ConnectorView>> {
+    async list(caller: AdminCaller, page: { limit: number; startingAfter?: string }): Promise<ListPage<ConnectorView>> {
       const rows = await storage.connectorPages.listPage(caller.workspaceId, { ...page, limit: page.limit + 1 });
       return toPage(rows, page.limit, connectorView, (c) => c.id);
     },
@@ -53,7 +50,7 @@ export function createConnectorAdmin(deps: { storage: Storage; secretBox: Secret
       caller: AdminCaller,
       id: string,
       page: { limit: number; startingAfter?: string },
-    ): Promise<AdminPage<ConnectorLeadView>> {
+    ): Promise<ListPage<ConnectorLeadView>> {
       await load(caller, id);
       const rows = await storage.connectorLeads.listByConnector(id, { ...page, limit: page.limit + 1 });
       return toPage(rows, page.limit, connectorLeadView, (l) => l.id);

@@ -37,7 +37,7 @@ export function connectorRoutes(options: {
         summary: "Lists the workspace's connectors (lead senders), newest first.",
         parameters: PAGE_PARAMETERS,
         responses: {
-          "200": { description: "Connectors.", schema: listPageSchema(connectorViewSchema, { cursor: true }) },
+          "200": { description: "Connectors.", schema: listPageSchema(connectorViewSchema) },
         },
       }),
       handler: guard("connectors.list", async (caller, request) =>
@@ -90,7 +90,7 @@ export function connectorRoutes(options: {
         summary: "The connector's recent leads with their outcome, newest first.",
         parameters: PAGE_PARAMETERS,
         responses: {
-          "200": { description: "Leads.", schema: listPageSchema(connectorLeadViewSchema, { cursor: true }) },
+          "200": { description: "Leads.", schema: listPageSchema(connectorLeadViewSchema) },
         },
         errors: [404],
       }),

@@ -6,7 +6,7 @@ import type { LeadListFilter } from "../ports/lead-operations-storage.js";
 import type { ContactRecord, OutboundStatus } from "../ports/records.js";
 import type { Logger } from "../ports/logger.js";
 import { requireManager, type AdminCaller } from "./admin-caller.js";
-import { toPage, type AdminPage } from "./admin-page.js";
+import { toPage, wholeList, type ListPage } from "../http/list-page.js";
 import { leadRefusalView, workspaceLeadView, type LeadRefusalView, type WorkspaceLeadView } from "./lead-views.js";
 
 /** What a retry answers: the first message's state now, and whether this call handed it to the provider. */
@@ -67,7 +67,7 @@ export function createLeadAdmin(deps: SendFirstMessageDeps & { refusalsKept: num
       caller: AdminCaller,
       filter: LeadListFilter,
       page: { limit: number; startingAfter?: string },
-    ): Promise<AdminPage<WorkspaceLeadView>> {
+    ): Promise<ListPage<WorkspaceLeadView>> {
       const rows = await storage.workspaceLeads.listPage(caller.workspaceId, filter, {
         ...page,
         limit: page.limit + 1,
@@ -76,14 +76,11 @@ export function createLeadAdmin(deps: SendFirstMessageDeps & { refusalsKept: num
     },
 
     /** A connector's refused leads, newest first (at most the ring's size). */
-    async refusals(
-      caller: AdminCaller,
-      connectorId: string,
-    ): Promise<{ object: "list"; data: LeadRefusalView[]; has_more: false }> {
+    async refusals(caller: AdminCaller, connectorId: string): Promise<ListPage<LeadRefusalView>> {
       await loadConnector(caller, connectorId);
       const rows = await storage.leadRefusals.listByConnector(connectorId.toLowerCase(), deps.refusalsKept);
       // The ring is the whole list: nothing older is kept to page to.
-      return { object: "list", data: rows.map(leadRefusalView), has_more: false };
+      return wholeList(rows.map(leadRefusalView));
     },
 
     /**

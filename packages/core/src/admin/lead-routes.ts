@@ -31,7 +31,7 @@ export function leadRoutes(options: {
         summary: "Every lead of the workspace across connectors, newest first, filtered.",
         parameters: [...PAGE_PARAMETERS, ...LEAD_LIST_PARAMETERS],
         responses: {
-          "200": { description: "Leads.", schema: listPageSchema(workspaceLeadViewSchema, { cursor: true }) },
+          "200": { description: "Leads.", schema: listPageSchema(workspaceLeadViewSchema) },
         },
         errors: [422],
       }),

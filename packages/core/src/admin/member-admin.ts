@@ -1,3 +1,4 @@
+import { wholeList, type ListPage } from "../http/list-page.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.js";
 import { assertOwnerRules, withWorkspaceLocked } from "../workspaces/owner-rules.js";
 import type { Clock } from "../ports/clock.js";
@@ -53,11 +54,9 @@ export function createMemberAdmin(deps: { storage: Storage; clock: Clock }) {
   }
 
   return {
-    async list(
-      caller: AdminCaller,
-    ): Promise<{ object: "list"; data: MemberView[]; has_more: false; next_cursor: null }> {
+    async list(caller: AdminCaller): Promise<ListPage<MemberView>> {
       const members = await storage.members.list(caller.workspaceId);
-      return { object: "list", data: members.map(memberView), has_more: false, next_cursor: null };
+      return wholeList(members.map(memberView));
     },
 
     /**

@@ -23,7 +23,7 @@ export function memberRoutes(options: {
       openapi: adminOperation("read", {
         operationId: "members_list",
         summary: "Lists the workspace's members and their roles.",
-        responses: { "200": { description: "Members.", schema: listPageSchema(memberViewSchema, { cursor: true }) } },
+        responses: { "200": { description: "Members.", schema: listPageSchema(memberViewSchema) } },
       }),
       handler: guard("members.list", async (caller) => jsonResponse(await members.list(caller))),
     },

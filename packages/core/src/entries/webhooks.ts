@@ -43,7 +43,8 @@ export { DEFAULT_SWEEP_INTERVAL_MS, type OutboxWorker, type OutboxWorkerOptions 
 export type { OutboxDispatcher } from "../webhooks/outbox-dispatcher.js";
 export type { ClaimedDelivery } from "../ports/storage.js";
 export { MIN_SECRET_LENGTH } from "../webhooks/subscription-input.js";
-export type { SubscriptionService, Page } from "../webhooks/subscription-service.js";
+export type { SubscriptionService } from "../webhooks/subscription-service.js";
+export type { ListPage, ListPage as Page } from "../http/list-page.js";
 export type { SubscriptionView, DeliveryView } from "../webhooks/subscription-views.js";
 export type { EndpointService, EndpointHealthView } from "../webhooks/endpoint-service.js";
 export type { DeliveryPageOptions } from "../webhooks/delivery-filters.js";

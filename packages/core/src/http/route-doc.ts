@@ -67,21 +67,20 @@ export type RouteOpenApi = OperationDoc | ExpandedDoc | false;
 /** A bearer requirement needing every one of `scopes` (one Security Requirement Object). */
 export const bearer = (...scopes: string[]): Array<Record<string, string[]>> => [{ bearer: scopes }];
 
-/** A list page's schema (`{ object: "list", data, has_more }`, and `next_cursor` where the list pages by cursor). */
-export function listPageSchema(item: DocSchema, options: { cursor?: boolean } = {}): JsonSchema {
+/** A list page's schema: `{ object: "list", data, has_more, next_cursor }` (see `ListPage`). */
+export function listPageSchema(item: DocSchema): JsonSchema {
   return {
     type: "object",
-    required: ["object", "data", "has_more", ...(options.cursor ? ["next_cursor"] : [])],
+    required: ["object", "data", "has_more", "next_cursor"],
     properties: {
       object: { type: "string", const: "list" },
       data: { type: "array", items: item },
       has_more: { type: "boolean" },
-      ...(options.cursor && {
-        next_cursor: {
-          anyOf: [{ type: "string" }, { type: "null" }],
-          description: "The `starting_after` of the next page, or null on the last.",
-        },
-      }),
+      next_cursor: {
+        anyOf: [{ type: "string" }, { type: "null" }],
+        description:
+          "The cursor that continues in the direction this page was read (`starting_after` of the next older page, or `ending_before` of the next newer one), or null on the last.",
+      },
     },
   };
 }

@@ -1,3 +1,4 @@
+import { toPage, wholeList, type ListPage } from "../http/list-page.js";
 import { NotFoundError, ConflictError, ValidationError } from "../errors.js";
 import { RETRY_WINDOW_MS } from "../events/emit-event.js";
 import type { Clock } from "../ports/clock.js";
@@ -34,12 +35,6 @@ export function checkedPageSize(limit: number | undefined): number {
 /** Who asks: the serving request's logger (bound to its `requestId`), so the call's log lines can be correlated. */
 export interface SubscriptionCallContext {
   logger?: Logger;
-}
-
-export interface Page<T> {
-  object: "list";
-  data: T[];
-  has_more: boolean;
 }
 
 /**
@@ -111,9 +106,9 @@ export function createSubscriptionService(deps: {
       return generated === null ? subscriptionView(record) : { ...subscriptionView(record), secret: generated };
     },
 
-    async list(workspaceId: string): Promise<Page<SubscriptionView>> {
+    async list(workspaceId: string): Promise<ListPage<SubscriptionView>> {
       const rows = await storage.webhookSubscriptions.listByWorkspace(workspaceId);
-      return { object: "list", data: rows.map(subscriptionView), has_more: false };
+      return wholeList(rows.map(subscriptionView));
     },
 
     async get(workspaceId: string, id: string): Promise<SubscriptionView> {
@@ -169,7 +164,7 @@ export function createSubscriptionService(deps: {
      * `startingAfter` pages down (older), `endingBefore` up (newer); `has_more` says more lie past
      * the page in the direction asked (Stripe's list semantics).
      */
-    async deliveries(workspaceId: string, id: string, options: DeliveryPageOptions): Promise<Page<DeliveryView>> {
+    async deliveries(workspaceId: string, id: string, options: DeliveryPageOptions): Promise<ListPage<DeliveryView>> {
       const limit = checkedPageSize(options.limit);
       const filters = refusalsLogged(deps.logger, { workspaceId, subscriptionId: id }, "webhook delivery history", () =>
         checkedDeliveryFilters(options),
@@ -180,16 +175,14 @@ export function createSubscriptionService(deps: {
       const page = rows.slice(0, limit);
       if (filters.endingBefore !== undefined) page.reverse();
       const attempts = await storage.webhookAttempts.listByDeliveries(page.map((d) => d.id));
-      return {
-        object: "list",
-        data: page.map((d) =>
-          deliveryView(
-            d,
-            attempts.filter((a) => a.deliveryId === d.id),
-          ),
-        ),
-        has_more: rows.length > limit,
-      };
+      const view = (d: (typeof page)[number]) =>
+        deliveryView(
+          d,
+          attempts.filter((a) => a.deliveryId === d.id),
+        );
+      // `page` is shown newest first; a newer page (`ending_before`) continues from its first row.
+      const more = rows.length > limit ? [...page, rows[limit]!] : page;
+      return toPage(more, limit, view, (d) => d.id, filters.endingBefore === undefined ? "last" : "first");
     },
 
     /** Delivers again: same event id, signed fresh, with a new 24-hour retry window. */

@@ -140,6 +140,7 @@ describe("subscription API", () => {
       object: "list",
       data: [created.json],
       has_more: false,
+      next_cursor: null,
     });
     expect((await h.api("GET", `/v1/webhooks/${id}`)).json).toEqual(created.json);
     const off = await h.api("PATCH", `/v1/webhooks/${id}`, { enabled: false, events: ["quote.created"] });
@@ -179,9 +180,18 @@ describe("subscription API", () => {
     const page1 = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2`)).json;
     expect(page1.has_more).toBe(true);
     expect(page1.data).toHaveLength(2);
-    const page2 = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2&starting_after=${page1.data[1].id}`)).json;
-    const page3 = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2&starting_after=${page2.data[1].id}`)).json;
-    expect(page3).toMatchObject({ has_more: false });
+    // The one list shape: next_cursor continues in the direction the page was read.
+    expect(page1.next_cursor).toBe(page1.data[1].id);
+    const page2 = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2&starting_after=${page1.next_cursor}`))
+      .json;
+    expect(page2.next_cursor).toBe(page2.data[1].id);
+    const page3 = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2&starting_after=${page2.next_cursor}`))
+      .json;
+    expect(page3).toMatchObject({ has_more: false, next_cursor: null });
+    // Read back up from the oldest page: a newer page continues from its first row.
+    const newer = (await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=2&ending_before=${page3.data[0].id}`)).json;
+    expect(newer).toMatchObject({ has_more: true, next_cursor: page2.data[0].id });
+    expect(newer.data.map((d: { id: string }) => d.id)).toEqual(page2.data.map((d: { id: string }) => d.id));
     const all = [...page1.data, ...page2.data, ...page3.data];
     expect(all.map((d) => d.created_at)).toEqual([...all.map((d) => d.created_at)].sort().reverse());
     expect((await h.api("GET", `/v1/webhooks/${id}/deliveries?limit=0`)).status).toBe(422);

@@ -72,7 +72,9 @@ vitrina deliveries resend <deliveryId> --workspace <id> --subscription <id> --us
           ],
           page,
         );
-        if (!ctx.out.json && page.has_more) printNote(ctx.out, `more: --starting-after ${page.data.at(-1)!.id}`);
+        // The cursor continues in the direction read: newer with --ending-before, older otherwise.
+        const flag = filters.endingBefore === undefined ? "--starting-after" : "--ending-before";
+        if (!ctx.out.json && page.next_cursor !== null) printNote(ctx.out, `more: ${flag} ${page.next_cursor}`);
       };
     }
     const id = requiredPositional(deliveryId, "deliveryId");
