@@ -1,53 +1,23 @@
-import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
 import { signLead } from "@vitrina/client";
 import { Webhook } from "standardwebhooks";
 import { seedWhatsAppThread } from "../../http-node/test/support/whatsapp-thread-seed.js";
-import { MEMBER, OWNER, startConsoleServer, startReceiver } from "./support/console-server.js";
-import { axeCheck } from "./support/axe-check.js";
-
-// The console in a real browser: Debian's Chromium driven by playwright-core against a real
-// server on PGlite. `.ci/run` installs Chromium when it is missing; elsewhere these tests skip
-// and say why. Screenshots of every screen land in the git-ignored screenshots/console/.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser) {
-  const why = `no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (CI does) or set CHROMIUM_PATH`;
-  if (process.env.CI === "true") throw new Error(`console browser tests cannot run in CI: ${why}`);
-  console.warn(`skipping the console browser tests: ${why}`);
-}
-const SHOTS = fileURLToPath(new URL("../../../screenshots/console/", import.meta.url));
+import { MEMBER, OWNER } from "./support/console-server.js";
+import { checkScreen, hasBrowser, useConsoleBrowser } from "./support/browser.js";
 
 describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real receiver)", () => {
-  let server: Awaited<ReturnType<typeof startConsoleServer>>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    await mkdir(SHOTS, { recursive: true });
-    [server, receiver, browser] = await Promise.all([
-      startConsoleServer(),
-      startReceiver(),
-      chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] }),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await receiver?.close();
-    await server?.close();
-  });
-
-  const check = (page: Page, name: string) => axeCheck(page, name, SHOTS);
+  // Chromium, a console server on PGlite and a webhook receiver (support/browser.ts); screenshots
+  // of every screen land in the git-ignored screenshots/console/.
+  const env = useConsoleBrowser();
+  const check = checkScreen;
 
   async function signIn(as: "owner" | "member") {
-    const context = await browser.newContext();
+    const context = await env.browser().newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/console`);
+    await page.goto(`${env.server().url}/console`);
     await page.getByRole("button", { name: `Sign in as ${as}` }).click();
-    await page.waitForURL(`${server.url}/console/integrations`);
+    await page.waitForURL(`${env.server().url}/console/integrations`);
     return page;
   }
 
@@ -70,11 +40,11 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     const secret = (await page.locator("#connector-secret").textContent())!.trim();
     const connectorId = (await page.locator("#connector-id").textContent())!.trim();
     const intakeUrl = (await page.locator("#intake-url").textContent())!.trim();
-    expect(intakeUrl).toBe(`${server.url}/functions/v1/lead-intake`);
+    expect(intakeUrl).toBe(`${env.server().url}/functions/v1/lead-intake`);
     await check(page, "connector-created");
     expect(await postLead(intakeUrl, connectorId, secret)).toBe(200);
 
-    await page.goto(`${server.url}/console/integrations/${connectorId}`);
+    await page.goto(`${env.server().url}/console/integrations/${connectorId}`);
     await expect.poll(() => page.locator("table tbody tr").count()).toBe(1);
     expect(await page.content()).not.toContain(secret);
     await check(page, "connector");
@@ -94,15 +64,18 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     const page = await signIn("owner");
     await page.getByRole("link", { name: "Webhooks" }).click();
     await check(page, "webhooks-empty");
-    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByLabel("Endpoint URL").fill(env.receiver().url);
     await page.getByLabel("conversation.started").check();
     await page.getByRole("button", { name: "Add endpoint" }).click();
     expect((await page.locator("#webhook-secret").textContent())!.trim()).toMatch(/^whsec_/);
     // A sample of a real event type (item 8 of issue 46), not only the webhook.test ping.
     await page.locator('select[name="type"]').selectOption("quote.created");
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
-    expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: "quote.created", data: { currency: "CLP" } });
+    await expect.poll(() => env.receiver().received.length, { timeout: 10_000 }).toBe(1);
+    expect(JSON.parse(env.receiver().received[0]!.body)).toMatchObject({
+      type: "quote.created",
+      data: { currency: "CLP" },
+    });
     const detail = page.url();
     await expect
       .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
@@ -113,7 +86,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await check(page, "webhook-endpoint");
 
     await page.getByRole("button", { name: /^Resend delivery/ }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => env.receiver().received.length, { timeout: 10_000 }).toBe(2);
     await expect
       .poll(async () => (await page.goto(detail), await page.locator("ol.attempts li").count()), { timeout: 10_000 })
       .toBe(2);
@@ -124,10 +97,10 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(await page.getByRole("status").textContent()).toContain("Endpoint enabled");
     await page.getByRole("link", { name: "Webhooks" }).click();
     await check(page, "webhooks");
-    await page.getByRole("link", { name: receiver.url }).click();
+    await page.getByRole("link", { name: env.receiver().url }).click();
     await page.getByLabel("I want to delete this endpoint").check();
     await page.getByRole("button", { name: "Delete endpoint" }).click();
-    await page.waitForURL(`${server.url}/console/webhooks`);
+    await page.waitForURL(`${env.server().url}/console/webhooks`);
     expect(await page.locator("main").textContent()).toContain("No endpoints yet");
     await page.context().close();
   });
@@ -135,7 +108,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
   it("Webhooks: adds a Standard Webhooks endpoint whose test delivery the standardwebhooks library verifies", async () => {
     const page = await signIn("owner");
     await page.getByRole("link", { name: "Webhooks" }).click();
-    await page.getByLabel("Endpoint URL").fill(receiver.url);
+    await page.getByLabel("Endpoint URL").fill(env.receiver().url);
     await page.getByLabel("conversation.started").check();
     await page.getByLabel("Signing scheme").selectOption("standard-webhooks");
     await page.getByRole("button", { name: "Add endpoint" }).click();
@@ -143,10 +116,10 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(await page.locator("main").textContent()).toContain("Standard Webhooks (webhook-id");
     await check(page, "webhook-endpoint-standard");
-    const before = receiver.received.length;
+    const before = env.receiver().received.length;
     await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(before + 1);
-    const got = receiver.received.at(-1)!;
+    await expect.poll(() => env.receiver().received.length, { timeout: 10_000 }).toBe(before + 1);
+    const got = env.receiver().received.at(-1)!;
     const headers = Object.fromEntries(
       ["webhook-id", "webhook-timestamp", "webhook-signature"].map((name) => [name, String(got.headers[name])]),
     );
@@ -166,7 +139,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await page.getByLabel("webhooks:read").check();
     await page.getByRole("button", { name: "Issue key" }).click();
     const key = (await page.locator("#api-key").textContent())!.trim();
-    const list = () => fetch(`${server.url}/v1/webhooks`, { headers: { authorization: `Bearer ${key}` } });
+    const list = () => fetch(`${env.server().url}/v1/webhooks`, { headers: { authorization: `Bearer ${key}` } });
     expect((await list()).status).toBe(200);
     await check(page, "api-keys");
     await page.getByRole("button", { name: "Revoke ERP sync" }).click();
@@ -196,14 +169,14 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await owner.context().close();
 
     const page = await signIn("member");
-    await page.goto(`${server.url}/console/integrations/${connectorId}`);
+    await page.goto(`${env.server().url}/console/integrations/${connectorId}`);
     expect(await page.getByRole("button", { name: "Rotate secret" }).count()).toBe(0);
     expect(await page.locator("main").textContent()).toContain("Only an owner or admin can rotate");
     await check(page, "connector-as-member");
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
-    const forged = await page.request.post(`${server.url}/console/integrations/${connectorId}/rotate`, {
+    const forged = await page.request.post(`${env.server().url}/console/integrations/${connectorId}/rotate`, {
       form: { _csrf: csrf, confirm: "yes" },
-      headers: { origin: server.url },
+      headers: { origin: env.server().url },
       maxRedirects: 0,
     });
     expect(forged.status()).toBe(403);
@@ -212,7 +185,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
   });
 
   it("Conversations and the contact: a thread with delivery and the window, then an opt-out on request", async () => {
-    const { contact } = await seedWhatsAppThread(server.vitrina.storage, server.workspaceId, {
+    const { contact } = await seedWhatsAppThread(env.server().vitrina.storage, env.server().workspaceId, {
       now: new Date(),
       name: "Camila Rojas",
       phone: "+56922220001",
@@ -233,7 +206,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     await check(page, "conversation-thread");
 
     await page.getByRole("link", { name: "Camila Rojas" }).click();
-    await page.waitForURL(`${server.url}/console/contacts/${contact.id}`);
+    await page.waitForURL(`${env.server().url}/console/contacts/${contact.id}`);
     expect(await page.locator("#consent-state").textContent()).toContain("No consent on record");
     await check(page, "contact");
     await page.getByLabel("Note (optional)").fill("Phoned on Monday: no more messages");
@@ -249,24 +222,24 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
   });
 
   it("Contact data request: an owner downloads everything held about the person, then erases them; a member can't", async () => {
-    const { contact } = await seedWhatsAppThread(server.vitrina.storage, server.workspaceId, {
+    const { contact } = await seedWhatsAppThread(env.server().vitrina.storage, env.server().workspaceId, {
       now: new Date(),
       name: "Ignacio Valdivia",
       phone: "+56922220002",
       inbound: "Quiero borrar mis datos, por favor",
     });
     const member = await signIn("member");
-    await member.goto(`${server.url}/console/contacts/${contact.id}`);
+    await member.goto(`${env.server().url}/console/contacts/${contact.id}`);
     expect(await member.locator("#export-link").count()).toBe(0);
     expect(await member.locator("main").textContent()).toContain("Only an owner or admin can export or erase");
-    const refused = await member.request.get(`${server.url}/console/contacts/${contact.id}/export`, {
+    const refused = await member.request.get(`${env.server().url}/console/contacts/${contact.id}/export`, {
       maxRedirects: 0,
     });
     expect(refused.status()).toBe(403);
     await member.context().close();
 
     const page = await signIn("owner");
-    await page.goto(`${server.url}/console/contacts/${contact.id}`);
+    await page.goto(`${env.server().url}/console/contacts/${contact.id}`);
     await check(page, "contact-data-request");
     const [download] = await Promise.all([page.waitForEvent("download"), page.locator("#export-link").click()]);
     expect(download.suggestedFilename()).toBe(`contact-${contact.id}.json`);
@@ -282,10 +255,10 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
 
     await page.getByRole("button", { name: "Erase this person" }).click();
     // The box must be ticked first: the browser refuses the form without it.
-    expect(page.url()).toBe(`${server.url}/console/contacts/${contact.id}`);
+    expect(page.url()).toBe(`${env.server().url}/console/contacts/${contact.id}`);
     await page.getByLabel("I understand this can't be undone").check();
     await page.getByRole("button", { name: "Erase this person" }).click();
-    await page.waitForURL(`${server.url}/console/contacts/${contact.id}?notice=erased`);
+    await page.waitForURL(`${env.server().url}/console/contacts/${contact.id}?notice=erased`);
     expect(await page.getByRole("status").textContent()).toContain("Erased");
     expect(await page.locator("main").textContent()).not.toContain("Ignacio Valdivia");
     await check(page, "contact-erased");
@@ -295,7 +268,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
   it("WhatsApp channel: an owner sets it and sees the verify token once; a member reads and cannot post", async () => {
     const page = await signIn("owner");
     await page.getByRole("link", { name: "WhatsApp channel" }).click();
-    expect(await page.locator("#callback-url").textContent()).toBe(`${server.url}/functions/v1/whatsapp-webhook`);
+    expect(await page.locator("#callback-url").textContent()).toBe(`${env.server().url}/functions/v1/whatsapp-webhook`);
     await check(page, "whatsapp-channel-empty");
     await page.getByLabel("Phone number id").fill("109876543210");
     await page.getByLabel("Access token").fill("EAAG-browser-token");
@@ -307,7 +280,7 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(await page.locator("main").textContent()).toContain("Meta dashboard");
     await check(page, "whatsapp-channel-saved");
     const handshake = await fetch(
-      `${server.url}/functions/v1/whatsapp-webhook?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=7`,
+      `${env.server().url}/functions/v1/whatsapp-webhook?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=7`,
     );
     expect(await handshake.text()).toBe("7");
     await page.getByRole("link", { name: "WhatsApp channel" }).click();
@@ -323,9 +296,9 @@ describe.skipIf(!hasBrowser)("web console in Chromium (PGlite server, real recei
     expect(await member.locator("main").textContent()).toContain("Only an owner or admin can change");
     await check(member, "whatsapp-channel-as-member");
     const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
-    const forged = await member.request.post(`${server.url}/console/whatsapp`, {
+    const forged = await member.request.post(`${env.server().url}/console/whatsapp`, {
       form: { _csrf: csrf, phoneNumberId: "1", appSecret: "member-secret" },
-      headers: { origin: server.url },
+      headers: { origin: env.server().url },
       maxRedirects: 0,
     });
     expect(forged.status()).toBe(403);
