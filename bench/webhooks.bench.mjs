@@ -146,7 +146,7 @@ async function measure(label, kind, makeStorage, receiver, { events, warmupEvent
   const lat = await latency(makeStorage, 300);
   return [
     drainRow(
-      `${label}: deliveries/s, one receiver, defaults (16 of 32 in flight)`,
+      `${label}: deliveries/s, one receiver, defaults (32 of 64 in flight)`,
       capped,
       `${events} events queued, then drained`,
     ),
@@ -210,7 +210,7 @@ async function graphileRows(receiver) {
     drainRow(
       "Vitrina as deployed: a `vitrina worker` process (bin, env, its defaults), same rounds",
       cliWorker,
-      `${(cliWorker.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch); its default concurrency (32, at most 16 to one subscription); CPU is the worker process's; ${spread("vitrina-cli-worker")}`,
+      `${(cliWorker.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch); its default concurrency (64, at most 32 to one subscription); CPU is the worker process's; ${spread("vitrina-cli-worker")}`,
     ),
   ];
 }

@@ -116,7 +116,7 @@ describe.each(backends)("webhook outbox on %s", (backend) => {
     const { storage } = await openTestStorage(backend);
     closers.push(() => storage.close());
     const run = await healthyLatencyBesideHangingReceiver({ storage });
-    expect(run.hangingInFlight).toBe(16);
+    expect(run.hangingInFlight).toBe(32);
     expect(run.delivered).toBe(run.events);
     expect(percentile(run.latencies, 99)).toBeLessThan(1_000);
   }, 60_000);

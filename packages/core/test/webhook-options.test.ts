@@ -12,8 +12,9 @@ const withWebhooks = (webhooks: WebhookOptions) =>
   });
 
 describe("webhook delivery limits", () => {
-  it("defaults to a pool of 32 with half of it per subscription, and follows the options", () => {
-    expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 32, perSubscriptionConcurrency: 16 });
+  it("defaults to a pool of 64 with half of it per subscription, and follows the options", () => {
+    // One busy subscription gets 32 in flight; the other half of the pool stays for the rest.
+    expect(withWebhooks({}).outbox.dispatcher).toMatchObject({ concurrency: 64, perSubscriptionConcurrency: 32 });
     expect(withWebhooks({ concurrency: 2 }).outbox.dispatcher).toMatchObject({
       concurrency: 2,
       perSubscriptionConcurrency: 1,

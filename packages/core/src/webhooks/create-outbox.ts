@@ -31,10 +31,10 @@ export interface WebhookOptions {
   leaseMs?: number;
   /**
    * Requests to receivers one worker has in flight at once; it claims more as slots free up (a slot
-   * frees when its attempt is over, while the outcome is recorded). Default 32.
+   * frees when its attempt is over, while the outcome is recorded). Default 64.
    */
   concurrency?: number;
-  /** Of those, at most this many to one subscription. Default half of `concurrency` (16). */
+  /** Of those, at most this many to one subscription. Default half of `concurrency` (32). */
   perSubscriptionConcurrency?: number;
   /** @deprecated The old name of `concurrency`. */
   batchSize?: number;
@@ -113,7 +113,10 @@ function deliveryLimits(options: WebhookOptions) {
       reasons: [{ field: "webhooks.leaseMs", reason: `must exceed timeoutMs (${timeoutMs})` }],
     });
   }
-  const concurrency = positiveInteger(options, "concurrency", options.batchSize ?? 32);
+  // 64, so that one subscription (half of the pool) gets 32 in flight: with 16, a single busy
+  // receiver drained at about three quarters of the rate 32 reach, and the other half still keeps
+  // 32 slots for every other subscription when one receiver hangs.
+  const concurrency = positiveInteger(options, "concurrency", options.batchSize ?? 64);
   const perSubscription = positiveInteger(
     options,
     "perSubscriptionConcurrency",

@@ -88,7 +88,7 @@ describe("workers, leases and races", () => {
   // The issue's target: p99 commit → arrival under 1 s for a healthy receiver while a hanging one
   // holds its slots; before the pool, batches waited for the hanging attempts' 5 s deadline.
   it.each([
-    ["the default pool, where the per-subscription cap keeps 16 of 32 slots for the hanging receiver", {}],
+    ["the default pool, where the per-subscription cap keeps 32 of 64 slots for the hanging receiver", {}],
     [
       "a pool of 128 with 100 deliveries in flight to the hanging receiver",
       { concurrency: 128, perSubscriptionConcurrency: 100 },
