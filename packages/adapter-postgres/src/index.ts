@@ -6,6 +6,7 @@ import {
   checkStorableParams,
   closeDriver,
   isPgPool,
+  isPGlite,
   runTransaction,
   toStorageError,
   type PoolLike,
@@ -14,6 +15,7 @@ import {
 } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 import { preparedStatements } from "./prepared-statements.js";
+import { pgliteStatements } from "./pglite-statements.js";
 import { deliveriesChannel, deliveriesListener, deliveryAnnouncer, type DeliveriesQueued } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
@@ -47,8 +49,10 @@ export interface PostgresStorageOptions {
   /**
    * Send statements as named prepared statements, so PostgreSQL parses and plans each one once per
    * connection. Default true for a `pg.Pool` (recognised by its `Client` class, since the statement
-   * goes as pg's `{ name, text, values }`), and always off for PGlite or any other driver. Set
-   * false behind a pooler that can't keep prepared statements; `transactionPooler: true` does.
+   * goes as pg's `{ name, text, values }`) and for PGlite (through its wire protocol, see
+   * `pglite-statements.ts`; an older PGlite without it runs them unnamed), off for any other
+   * driver. Set false behind a pooler that can't keep prepared statements; `transactionPooler: true`
+   * does.
    */
   preparedStatements?: boolean;
   /**
@@ -114,6 +118,14 @@ function repositories(q: Queryable, s: string, queued: DeliveriesQueued, mode: S
   };
 }
 
+/** How statements are named on `db`, when `wanted`: pg's config objects, PGlite's protocol, or not at all. */
+function statementNaming(db: PostgresDriver, wanted: boolean): StatementMode["prepared"] {
+  if (!wanted) return null;
+  if (isPgPool(db)) return preparedStatements();
+  const onPGlite = isPGlite(db) ? pgliteStatements(db) : undefined;
+  return onPGlite ? preparedStatements(onPGlite) : null;
+}
+
 /**
  * Vitrina's Storage on PostgreSQL. `db` is anything with `query(text, params)`: a `pg.Pool` for a
  * server (transactions check out a client), or a PGlite instance for an embedded database.
@@ -132,7 +144,7 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   const pooled = options.transactionPooler ?? false;
   const listenOn = options.listenPool ?? (pooled ? undefined : db);
   const listenForDeliveries = listenOn === undefined ? undefined : deliveriesListener(listenOn, channel);
-  const prepared = isPgPool(db) && (options.preparedStatements ?? !pooled) ? preparedStatements() : null;
+  const prepared = statementNaming(db, options.preparedStatements ?? !pooled);
   // A transaction's repositories, kept per connection: they hold nothing but the connection, and
   // building the whole set (about a hundred methods) for every transaction cost some 55 µs of CPU.
   // A pg Pool hands out the same few clients again; PGlite's transaction object is new each time.

@@ -1,13 +1,39 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, postgresStorage } from "@vitrina/adapter-postgres";
-import type { Storage } from "@vitrina/core";
+import type { ContactRecord, Storage } from "@vitrina/core";
 import { fixtures } from "@vitrina/core/testing";
-import { DATABASE_URL, uniqueSchema } from "./support.js";
+import type { PGlite } from "@electric-sql/pglite";
+import { DATABASE_URL, freshPGlite, uniqueSchema } from "./support.js";
 
-// Named prepared statements are a pg Pool feature; PGlite (and a bare `query` object) always run
-// statements unnamed, so without a PostgreSQL server there is nothing here to test.
-if (!DATABASE_URL) console.log("prepared statements: skipped, they need a PostgreSQL server (set DATABASE_URL)");
+// Named prepared statements on a pg Pool need a PostgreSQL server; the PGlite suite below runs always.
+if (!DATABASE_URL)
+  console.log("prepared statements on a pg Pool: skipped, they need a PostgreSQL server (set DATABASE_URL)");
+
+const read = (storage: Pick<Storage, "contacts">, contact: { workspaceId: string; id: string }) =>
+  storage.contacts.get(contact.workspaceId, contact.id);
+
+/** A rolling deploy's migrations under prepared `SELECT *`s: `migrateLive` runs DDL, `<schema>` standing for the schema. */
+async function survivesMigrations(
+  storage: Storage,
+  contact: ContactRecord,
+  migrateLive: (sql: string) => Promise<unknown>,
+) {
+  expect(await read(storage, contact)).toEqual(contact);
+  await migrateLive(`ALTER TABLE <schema>.contacts ADD COLUMN added_by_a_later_release text`);
+  // On its own, the statement is retried unnamed; later calls prepare under new names.
+  expect(await read(storage, contact)).toEqual(contact);
+  expect(await storage.transaction((tx) => read(tx, contact))).toEqual(contact);
+
+  // Inside a transaction the stale statement aborts it: the caller gets a retryable error...
+  await migrateLive(`ALTER TABLE <schema>.contacts ADD COLUMN and_another text`);
+  await expect(storage.transaction((tx) => read(tx, contact))).rejects.toMatchObject({
+    code: "storage_unavailable",
+    message: expect.stringContaining("prepared statement went stale"),
+  });
+  // ...and the retry works.
+  expect(await storage.transaction((tx) => read(tx, contact))).toEqual(contact);
+}
 
 describe.skipIf(!DATABASE_URL)("named prepared statements on a pg Pool", () => {
   const f = fixtures();
@@ -33,8 +59,6 @@ describe.skipIf(!DATABASE_URL)("named prepared statements on a pg Pool", () => {
   }
   const preparedNames = async (pool: pg.Pool) =>
     (await pool.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'vitrina_%'`)).rows.length;
-  const read = (storage: Pick<Storage, "contacts">, contact: { workspaceId: string; id: string }) =>
-    storage.contacts.get(contact.workspaceId, contact.id);
 
   it("prepares each statement once per connection by default, and not when turned off", async () => {
     const on = await open();
@@ -52,19 +76,125 @@ describe.skipIf(!DATABASE_URL)("named prepared statements on a pg Pool", () => {
 
   it("survives a migration that changes a table under prepared `SELECT *`s", async () => {
     const { pool, schema, storage, contact } = await open();
-    expect(await read(storage, contact)).toEqual(contact);
-    await pool.query(`ALTER TABLE "${schema}".contacts ADD COLUMN added_by_a_later_release text`);
-    // On its own, the statement is retried unnamed; later calls prepare under new names.
-    expect(await read(storage, contact)).toEqual(contact);
-    expect(await storage.transaction((tx) => read(tx, contact))).toEqual(contact);
+    await survivesMigrations(storage, contact, (sql) => pool.query(sql.replaceAll("<schema>", `"${schema}"`)));
+  });
+});
 
-    // Inside a transaction the stale statement aborts it: the caller gets a retryable error...
-    await pool.query(`ALTER TABLE "${schema}".contacts ADD COLUMN and_another text`);
-    await expect(storage.transaction((tx) => read(tx, contact))).rejects.toMatchObject({
-      code: "storage_unavailable",
-      message: expect.stringContaining("prepared statement went stale"),
+describe("named prepared statements on PGlite", () => {
+  const f = fixtures();
+  let db: PGlite;
+  afterEach(async () => {
+    await db?.close();
+  });
+
+  async function open(options: { preparedStatements?: boolean; schema?: string } = {}) {
+    const schema = options.schema ?? uniqueSchema();
+    await migrate(db, { schema });
+    const storage = postgresStorage(db, { schema, closeDriver: false, ...options });
+    const workspace = f.workspace();
+    await storage.workspaces.insert(workspace);
+    const { contact } = await storage.contacts.insertOrGetByPhone(f.contact(workspace.id));
+    return { schema, storage, contact };
+  }
+  const preparedNames = async () =>
+    (await db.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'vitrina_%'`)).rows
+      .length;
+
+  it("prepares each statement once per instance, shared by storages on it, and not when turned off", async () => {
+    db = await freshPGlite();
+    const on = await open();
+    expect(await read(on.storage, on.contact)).toEqual(on.contact);
+    const afterFirst = await preparedNames();
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(await read(on.storage, on.contact)).toEqual(on.contact);
+    expect(await on.storage.transaction((tx) => read(tx, on.contact))).toEqual(on.contact);
+    expect(await preparedNames()).toBe(afterFirst);
+    // A second storage on the same instance and schema sends the same texts: the same names, not a second Parse.
+    const again = postgresStorage(db, { schema: on.schema, closeDriver: false });
+    expect(await read(again, on.contact)).toEqual(on.contact);
+    expect(await preparedNames()).toBe(afterFirst);
+
+    const before = await preparedNames();
+    const off = await open({ preparedStatements: false });
+    expect(await read(off.storage, off.contact)).toEqual(off.contact);
+    expect(await preparedNames()).toBe(before);
+  });
+
+  it("reads back what it writes as PGlite's own query does: types, nulls, arrays, JSON, counts", async () => {
+    db = await freshPGlite();
+    const { storage, contact } = await open();
+    const unnamed = postgresStorage(db, {
+      schema: (await open()).schema,
+      closeDriver: false,
+      preparedStatements: false,
     });
-    // ...and the retry works.
-    expect(await storage.transaction((tx) => read(tx, contact))).toEqual(contact);
+    const workspace = f.workspace();
+    await unnamed.workspaces.insert(workspace);
+    const { contact: plain } = await unnamed.contacts.insertOrGetByPhone(
+      f.contact(workspace.id, { tags: ["a", "b,c", 'd"e'], email: null }),
+    );
+    const { contact: named } = await storage.contacts.insertOrGetByPhone(
+      f.contact(contact.workspaceId, { tags: ["a", "b,c", 'd"e'], email: null }),
+    );
+    const strip = (c: ContactRecord) => ({
+      ...c,
+      id: undefined,
+      workspaceId: undefined,
+      phoneE164: undefined,
+    });
+    expect(strip(named)).toEqual(strip(plain));
+    expect(await read(storage, named)).toEqual(named);
+  });
+
+  it("keeps PGlite's one-at-a-time order: a statement made after a transaction began waits for its commit", async () => {
+    db = await freshPGlite();
+    const { storage, contact } = await open();
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = storage.transaction(async (tx) => {
+      await tx.contacts.optOutOfWhatsApp(contact.workspaceId, contact.id, f.at(1));
+      await held;
+      order.push("committed");
+    });
+    const readAfter = read(storage, contact).then((seen) => {
+      order.push("read");
+      return seen;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await transaction;
+    expect((await readAfter)?.whatsappOptedOutAt).toBe(f.at(1));
+    expect(order).toEqual(["committed", "read"]);
+  });
+
+  it("prepares again after the statements were deallocated behind its back", async () => {
+    db = await freshPGlite();
+    const { storage, contact } = await open();
+    expect(await read(storage, contact)).toEqual(contact);
+    await db.exec("DEALLOCATE ALL");
+    expect(await read(storage, contact)).toEqual(contact);
+    expect(await preparedNames()).toBeGreaterThan(0);
+  });
+
+  it("survives a migration that changes a table under prepared `SELECT *`s", async () => {
+    db = await freshPGlite();
+    const { schema, storage, contact } = await open();
+    await survivesMigrations(storage, contact, (sql) => db.exec(sql.replaceAll("<schema>", `"${schema}"`)));
+  });
+
+  it("runs statements unnamed on a PGlite-shaped driver without the protocol members (an older PGlite, a wrapper)", async () => {
+    db = await freshPGlite();
+    const schema = uniqueSchema();
+    await migrate(db, { schema });
+    const wrapper = {
+      query: (text: string, params?: unknown[]) => db.query(text, params),
+      transaction: <T>(work: (tx: { query: PGlite["query"] }) => Promise<T>) => db.transaction(work),
+    };
+    const storage = postgresStorage(wrapper, { schema, closeDriver: false });
+    const workspace = f.workspace();
+    await storage.workspaces.insert(workspace);
+    expect(await storage.workspaces.get(workspace.id)).toEqual(workspace);
+    expect(await preparedNames()).toBe(0);
   });
 });

@@ -45,31 +45,37 @@ function countingSender(delayMs: number) {
   return { send, sent, mostOpen: () => mostOpen };
 }
 
+/** A Vitrina on `storage` sending with `send` through a pool of `slots`, one subscription to quote.created, and a quote maker. */
+async function quotingVitrina(storage: Storage, send: WebhookSend, slots: number) {
+  const vitrina = createVitrina({
+    storage,
+    messaging: logMessagingTransport(silentLogger),
+    secretBox: Buffer.alloc(32, 4).toString("base64"),
+    logger: silentLogger,
+    webhooks: { send, concurrency: slots, perSubscriptionConcurrency: slots },
+  });
+  const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
+  const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
+  const subscription = await vitrina.webhooks.create(workspace.id, {
+    url: "https://erp.example.cl/hooks",
+    events: ["quote.created"],
+    secret: "whsec_slots_0123456789abcdef",
+  });
+  const quote = (i: number) =>
+    vitrina.quotes.create({
+      workspaceId: workspace.id,
+      contactId: contact.id,
+      items: [{ sku: `SKU-${i}`, quantity: 1, unitPrice: 1000 }],
+    });
+  return { vitrina, subscription, quote };
+}
+
 describe("the outbox worker's slots", () => {
   it("frees a slot when its attempt is over, before the outcome is recorded, and holds at most twice the pool unrecorded", async () => {
     const { storage, open, writes } = storageWithHeldOutcomes();
     const receiver = countingSender(5);
-    const vitrina = createVitrina({
-      storage,
-      messaging: logMessagingTransport(silentLogger),
-      secretBox: Buffer.alloc(32, 4).toString("base64"),
-      logger: silentLogger,
-      webhooks: { send: receiver.send, concurrency: 2, perSubscriptionConcurrency: 2 },
-    });
-    const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
-    const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
-    const subscription = await vitrina.webhooks.create(workspace.id, {
-      url: "https://erp.example.cl/hooks",
-      events: ["quote.created"],
-      secret: "whsec_slots_0123456789abcdef",
-    });
-    for (let i = 0; i < 10; i++) {
-      await vitrina.quotes.create({
-        workspaceId: workspace.id,
-        contactId: contact.id,
-        items: [{ sku: `SKU-${i}`, quantity: 1, unitPrice: 1000 }],
-      });
-    }
+    const { vitrina, subscription, quote } = await quotingVitrina(storage, receiver.send, 2);
+    for (let i = 0; i < 10; i++) await quote(i);
     const worker = vitrina.outbox.startWorker();
     try {
       // With no outcome recorded yet, the worker still sends a second pair once the first is answered.
@@ -92,6 +98,40 @@ describe("the outbox worker's slots", () => {
     expect(receiver.mostOpen()).toBe(2);
     const deliveries = await vitrina.storage.webhookDeliveries.listBySubscription(subscription.id, { limit: 20 });
     expect(deliveries.map((d) => d.status)).toEqual(Array(10).fill("succeeded"));
+    await vitrina.close();
+  });
+
+  it("does not claim again after a short batch: a commit wakes it for what comes next", async () => {
+    const base = memoryStorage();
+    const claims: number[] = [];
+    const storage: Storage = {
+      ...base,
+      webhookDeliveries: {
+        ...base.webhookDeliveries,
+        async claimDueDeliveries(...args) {
+          const batch = await base.webhookDeliveries.claimDueDeliveries(...args);
+          claims.push(batch.length);
+          return batch;
+        },
+      },
+    };
+    const receiver = countingSender(0);
+    const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4);
+    for (let i = 0; i < 2; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker();
+    try {
+      await vi.waitFor(() => expect(receiver.sent).toHaveLength(2));
+      // Two due for four free slots: a short batch took all there was, so no claim finding nothing.
+      await sleep(50);
+      expect(claims).toEqual([2]);
+      // A commit after that wakes it: one claim, one delivery, and again no empty claim.
+      await quote(2);
+      await vi.waitFor(() => expect(receiver.sent).toHaveLength(3));
+      await sleep(50);
+      expect(claims).toEqual([2, 1]);
+    } finally {
+      await worker.stop();
+    }
     await vitrina.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { ClaimCompletion, WebhookDeliveryRepository } from "../ports/storage.js";
+import { nextTurn } from "./next-turn.js";
 
 /** More than this many completions waiting are written in several statements. */
 export const MAX_COMPLETIONS_PER_BATCH = 256;
@@ -10,10 +11,12 @@ interface Waiting {
 }
 
 /**
- * Group commit for finished attempts. A completion with nothing being written is written at once,
- * so an idle outbox adds no latency; completions that finish while a write is in flight wait for
- * it and then go together in the next one. Under load the outbox writes one statement per batch
- * instead of one per delivery, and the batch grows with the load by itself (no timer to tune).
+ * Group commit for finished attempts. A completion with nothing being written is written on the
+ * event loop's next turn (see next-turn.ts), with every other completion that finished in this
+ * one, so an idle outbox adds no latency to speak of; completions that finish while a write is in
+ * flight wait for it and then go together in the next one. Under load the outbox writes one
+ * statement per batch instead of one per delivery, and the batch grows with the load by itself (no
+ * timer to tune).
  * A failed write rejects every completion in it: each is retried when its lease runs out.
  */
 export function createCompletionBatcher(deliveries: Pick<WebhookDeliveryRepository, "completeClaims">) {
@@ -22,6 +25,7 @@ export function createCompletionBatcher(deliveries: Pick<WebhookDeliveryReposito
 
   async function drain() {
     writing = true;
+    await nextTurn();
     while (waiting.length > 0) {
       const batch = waiting.slice(0, MAX_COMPLETIONS_PER_BATCH);
       waiting = waiting.slice(batch.length);
