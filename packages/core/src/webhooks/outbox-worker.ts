@@ -58,6 +58,13 @@ export function startOutboxWorker(
   const maxUnrecorded = 2 * dispatcher.concurrency;
   let running = true;
   let woken = false;
+  /**
+   * A claim is in flight. It counted the slots held when it started: one freed meanwhile is room it
+   * didn't see, so it wakes the loop to claim again whatever the pool and the cap look like now. A
+   * short batch ends the loop's claiming, and without this a capped subscription whose slots freed
+   * during the claim, each below the cap, woke nobody: its backlog waited for the sweep.
+   */
+  let claiming = false;
   let sleeper: (() => void) | null = null;
   let lastHeartbeat = clock.now();
   let lastHeartbeatLogged = Number.NEGATIVE_INFINITY;
@@ -102,7 +109,9 @@ export function startOutboxWorker(
       if (slotFreed) return;
       slotFreed = true;
       const freesBlockedWork =
-        attempting() >= dispatcher.concurrency || held[subscription]! >= dispatcher.perSubscriptionConcurrency;
+        claiming ||
+        attempting() >= dispatcher.concurrency ||
+        held[subscription]! >= dispatcher.perSubscriptionConcurrency;
       if (--held[subscription]! === 0) delete held[subscription];
       if (freesBlockedWork) wake();
     };
@@ -110,7 +119,7 @@ export function startOutboxWorker(
     // claiming now ends its due deliveries "subscription disabled" instead of at the next sweep.
     const settle = (claimAgain: boolean) => {
       freeSlot();
-      const freesBlockedWork = claimAgain || unrecorded.size >= maxUnrecorded;
+      const freesBlockedWork = claimAgain || claiming || unrecorded.size >= maxUnrecorded;
       unrecorded.delete(delivering);
       if (freesBlockedWork) wake();
     };
@@ -132,7 +141,8 @@ export function startOutboxWorker(
       const free = freeSlots();
       if (free > 0) {
         try {
-          const batch = await dispatcher.claim(workerId, free, { ...held });
+          claiming = true;
+          const batch = await dispatcher.claim(workerId, free, { ...held }).finally(() => (claiming = false));
           claimed = batch.length;
           for (const delivery of batch) start(delivery);
         } catch (error) {
