@@ -6,7 +6,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { fixtures } from "@vitrina/core/testing";
 import { migrate, migrations, postgresStorage, type Queryable } from "@vitrina/adapter-postgres";
-import { DATABASE_URL, backends, freshPGlite, uniqueSchema } from "./support.js";
+import { BEHIND_TRANSACTION_POOLER, DATABASE_URL, backends, freshPGlite, uniqueSchema } from "./support.js";
 
 const latest = migrations.at(-1)!.version;
 
@@ -110,10 +110,13 @@ describe("restart on the same database", () => {
       const workspace = f.workspace();
       const connector = f.connector(workspace.id);
       const lead = f.lead(workspace.id, connector.id);
+      // Behind a transaction pooler the second pool's statements may land on the server connections
+      // the first one prepared its statements on: they go unnamed there, as documented.
+      const pooler = BEHIND_TRANSACTION_POOLER && !dataDir ? { transactionPooler: true } : {};
       try {
         const first = open();
         await migrate(first, { schema });
-        const before = postgresStorage(first, { schema });
+        const before = postgresStorage(first, { schema, ...pooler });
         await before.workspaces.insert(workspace);
         await before.connectors.insert(connector);
         expect(await before.leads.insertIfNew(lead)).toBe(true);
@@ -121,7 +124,7 @@ describe("restart on the same database", () => {
 
         const second = open();
         expect(await migrate(second, { schema })).toEqual([]);
-        const after = postgresStorage(second, { schema, closeDriver: false });
+        const after = postgresStorage(second, { schema, closeDriver: false, ...pooler });
         expect(await after.leads.findBySourceId(connector.id, lead.sourceLeadId)).toEqual(lead);
         expect(
           await after.leads.insertIfNew({ ...f.lead(workspace.id, connector.id), sourceLeadId: lead.sourceLeadId }),

@@ -5,7 +5,21 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 import { postgresStorage } from "@vitrina/adapter-postgres";
 import { SECRET_BOX_KEY, startReceiver, startWebhookHarness } from "../../http-node/test/support/webhook-harness.js";
 import { deliveriesChannel } from "../src/notifications.js";
-import { DATABASE_URL, backends, fanOutAgainAndRollBack, openTestStorage } from "./support.js";
+import {
+  BEHIND_TRANSACTION_POOLER,
+  DATABASE_URL,
+  backends,
+  fanOutAgainAndRollBack,
+  openTestStorage,
+} from "./support.js";
+
+// LISTEN holds a session, which a transaction pooler hands to someone else after each statement:
+// behind one, LISTEN goes on a direct connection (`listenPool`, DATABASE_DIRECT_URL), tested
+// end to end through PgBouncer in http-node's pgbouncer.e2e.test.ts.
+const LISTEN_SKIP_REASON =
+  "notifications on PostgreSQL: skipped behind a transaction pooler (VITRINA_DB_POOLER=transaction); LISTEN needs a direct connection, see pgbouncer.e2e.test.ts";
+if (BEHIND_TRANSACTION_POOLER) console.log(LISTEN_SKIP_REASON);
+const listenBackends = backends.filter((b) => b === "PGlite" || !BEHIND_TRANSACTION_POOLER);
 
 /** A second storage on the same database and schema, as another process would open it. */
 async function secondStorage(
@@ -18,7 +32,7 @@ async function secondStorage(
 
 // Workers in another process learn about new deliveries from PostgreSQL's LISTEN/NOTIFY, not
 // from their 30-second sweep.
-describe.each(backends)("cross-process wake-up on %s", (backend) => {
+describe.each(listenBackends)("cross-process wake-up on %s", (backend) => {
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     while (closers.length > 0) await closers.pop()!();
@@ -86,7 +100,7 @@ describe.each(backends)("cross-process wake-up on %s", (backend) => {
 // timeout in a proxy or `idle_session_timeout`, an operator's pg_terminate_backend. It used to
 // stay dropped for the life of the process, so every later commit in another process waited for
 // the 30-second sweep. Only real PostgreSQL has a connection to drop.
-describe.runIf(DATABASE_URL)("a dropped LISTEN connection on PostgreSQL", () => {
+describe.runIf(DATABASE_URL && !BEHIND_TRANSACTION_POOLER)("a dropped LISTEN connection on PostgreSQL", () => {
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     while (closers.length > 0) await closers.pop()!();
