@@ -91,9 +91,8 @@ function resultOf(messages: BackendMessage[], parsers: PGliteProtocol["parsers"]
 export function pgliteStatements(driver: PostgresDriver): RunNamed | undefined {
   if (!speaksProtocol(driver)) return undefined;
   const db: PGliteProtocol = driver;
-  let prepared = preparedOn.get(db);
-  if (prepared === undefined) preparedOn.set(db, (prepared = new Map()));
-  const statements = prepared;
+  const statements = preparedOn.get(db) ?? new Map<string, number[]>();
+  preparedOn.set(db, statements);
   // As PGlite's own `query` and `transaction()` do: check first, so calls take the locks in the
   // order they were made (a claim made after a transaction began waits for it), then check again
   // under the locks, since a `close()` may have taken them first.

@@ -33,11 +33,7 @@ describe("web console over a real socket (sessions, CSRF, roles, secrets once)",
   }
 
   beforeAll(async () => {
-    h = await startAdminHarness({ logger, console: testSignIn });
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ logger, console: testSignIn, members: ["mia"] });
   });
   afterAll(async () => {
     await h.close();

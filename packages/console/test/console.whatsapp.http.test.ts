@@ -21,11 +21,7 @@ describe("console: conversations, contacts and the WhatsApp channel over a real 
   }
 
   beforeAll(async () => {
-    h = await startAdminHarness({ logger, console: testConsoleSignIn });
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ logger, console: testConsoleSignIn, members: ["mia"] });
     const now = h.clock.now();
     hostile = await seedWhatsAppThread(h.storage, h.workspace.id, {
       now,

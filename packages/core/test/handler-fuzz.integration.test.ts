@@ -10,6 +10,26 @@ import { hostileJson, hostileJsonValue, hostileString, percentEncode } from "./s
 // 5xx (a 5xx here means a bug let bad input through to storage or code that doesn't expect it).
 // Strings include U+0000 and lone surrogates, which only PostgreSQL refuses: so the same properties
 // run on memory, PGlite and (with DATABASE_URL) a real server.
+/** Every MCP tool name, and one that isn't. */
+const toolName = () =>
+  fc.constantFrom(
+    "search_contacts",
+    "get_contact",
+    "get_conversation_history",
+    "list_conversations",
+    "send_message",
+    "query_catalog",
+    "check_stock",
+    "create_quote",
+    "nope",
+  );
+/** Tool arguments under the names the tools read, each with any hostile JSON value. */
+const hostileToolArguments = () =>
+  fc.dictionary(
+    fc.constantFrom("query", "contact_id", "conversation_id", "limit", "status", "text", "search", "sku", "items"),
+    hostileJsonValue(),
+  );
+
 const storages: Array<[string, () => Promise<Storage>]> = [
   ["memory", async () => memoryStorage()],
   ...backends.map((backend): [string, () => Promise<Storage>] => [
@@ -127,31 +147,8 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
         .map((v) => JSON.stringify(v)),
       fc
         .record({
-          name: fc.constantFrom(
-            "search_contacts",
-            "get_contact",
-            "get_conversation_history",
-            "list_conversations",
-            "send_message",
-            "query_catalog",
-            "check_stock",
-            "create_quote",
-            "nope",
-          ),
-          arguments: fc.dictionary(
-            fc.constantFrom(
-              "query",
-              "contact_id",
-              "conversation_id",
-              "limit",
-              "status",
-              "text",
-              "search",
-              "sku",
-              "items",
-            ),
-            hostileJsonValue(),
-          ),
+          name: toolName(),
+          arguments: hostileToolArguments(),
         })
         .map((params) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params })),
       fc
@@ -215,32 +212,9 @@ describe.each(storages)("the whole handler with untrusted input on %s (property)
   it("never answers 5xx to authenticated, well-formed calls with untrusted arguments (MCP tools, subscriptions)", async () => {
     const toolCall = fc
       .record({
-        name: fc.constantFrom(
-          "search_contacts",
-          "get_contact",
-          "get_conversation_history",
-          "list_conversations",
-          "send_message",
-          "query_catalog",
-          "check_stock",
-          "create_quote",
-          "nope",
-        ),
+        name: toolName(),
         arguments: fc.oneof(
-          fc.dictionary(
-            fc.constantFrom(
-              "query",
-              "contact_id",
-              "conversation_id",
-              "limit",
-              "status",
-              "text",
-              "search",
-              "sku",
-              "items",
-            ),
-            hostileJsonValue(),
-          ),
+          hostileToolArguments(),
           fc.record({ contact_id: text, conversation_id: text, text, status: text }, { requiredKeys: [] }),
           fc.record({ items: fc.array(fc.record({ sku: text, quantity: fc.oneof(fc.integer(), fc.double(), text) })) }),
           fc.record({ limit: fc.oneof(fc.integer({ min: -5, max: 500 }), fc.double()), search: text, query: text }),

@@ -4,11 +4,7 @@ import { startAdminHarness, type AdminHarness } from "../support/admin-harness.j
 describe("admin API: API keys over a real socket", () => {
   let h: AdminHarness;
   beforeAll(async () => {
-    h = await startAdminHarness();
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ members: ["mia"] });
   });
   afterAll(async () => {
     await h.close();

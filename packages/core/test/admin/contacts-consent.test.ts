@@ -8,11 +8,7 @@ describe("admin API: contacts' consent over a real socket", () => {
   /** Registers a lead through a connector, as a CRM would, and returns its contact id. */
   let leadContact: () => Promise<string>;
   beforeAll(async () => {
-    h = await startAdminHarness();
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ members: ["mia"] });
     const issued = await h.vitrina.apiKeys.issue({ userId: "owner-1" }, h.workspace.id, {
       name: "ro",
       scopes: ["admin:read"],

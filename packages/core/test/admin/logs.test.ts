@@ -6,11 +6,7 @@ describe("admin API: every refusal is logged, without secrets", () => {
   const { logger, entries } = recordingLogger();
   let h: AdminHarness;
   beforeAll(async () => {
-    h = await startAdminHarness({ logger });
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ logger, members: ["mia"] });
   });
   afterAll(async () => {
     await h.close();

@@ -7,11 +7,7 @@ describe("admin API: the WhatsApp channel over a real socket", () => {
   let h: AdminHarness;
   let readOnly: string;
   beforeAll(async () => {
-    h = await startAdminHarness();
-    await h.vitrina.workspaces.setMember(
-      { userId: "owner-1" },
-      { workspaceId: h.workspace.id, userId: "mia", role: "member" },
-    );
+    h = await startAdminHarness({ members: ["mia"] });
     readOnly = (
       await h.vitrina.apiKeys.issue({ userId: "owner-1" }, h.workspace.id, { name: "ro", scopes: ["admin:read"] })
     ).secret;

@@ -24,6 +24,8 @@ export async function startAdminHarness(
     logger?: Logger;
     console?: (workspaceId: () => string) => ConsoleSurface;
     listen?: Listen;
+    /** Users added to the workspace as members (the owner is `owner-1`). */
+    members?: string[];
   } = {},
 ) {
   const storage = options.storage ?? memoryStorage();
@@ -59,6 +61,8 @@ export async function startAdminHarness(
   });
   const workspace = await vitrina.workspaces.create({ name: "Inmobiliaria Andes", ownerUserId: "owner-1" });
   workspaceId = workspace.id;
+  for (const userId of options.members ?? [])
+    await vitrina.workspaces.setMember({ userId: "owner-1" }, { workspaceId, userId, role: "member" });
   const adminKey = (
     await vitrina.apiKeys.issue({ userId: "owner-1" }, workspace.id, {
       name: "admin",
