@@ -16,6 +16,7 @@ import {
 import { quoteIdent } from "./migrations/index.js";
 import { preparedStatements } from "./prepared-statements.js";
 import { pgliteStatements } from "./pglite-statements.js";
+import { DEFAULT_ANALYZE_CHECK_MS, pgliteAutoAnalyze } from "./pglite-auto-analyze.js";
 import { deliveriesChannel, deliveriesListener, deliveryAnnouncer, type DeliveriesQueued } from "./notifications.js";
 import { capabilityRepositories } from "./repositories/capabilities.js";
 import { contactRepositories } from "./repositories/contacts.js";
@@ -78,6 +79,14 @@ export interface PostgresStorageOptions {
    * while a listener lives. `close()` ends it too, unless `closeDriver: false`.
    */
   listenPool?: PoolLike;
+  /**
+   * PGlite only (ignored on a server, whose autovacuum does it): ANALYZE Vitrina's tables once
+   * they have changed as much as would make PostgreSQL's autovacuum analyze them (50 rows plus a
+   * tenth of the table), checked every 10 s or every `everyMs`. PGlite has no autovacuum, and
+   * without fresh statistics its prepared statements keep plans made for empty tables (see
+   * `pglite-auto-analyze.ts`). Default true; false when the application runs ANALYZE itself.
+   */
+  autoAnalyze?: boolean | { everyMs: number };
 }
 
 /** How `repositories` sends statements: named (prepared) or not, and whether inside a transaction. */
@@ -126,6 +135,20 @@ function statementNaming(db: PostgresDriver, wanted: boolean): StatementMode["pr
   return onPGlite ? preparedStatements(onPGlite) : null;
 }
 
+/** The statistics keeper PGlite needs (see `pglite-auto-analyze.ts`); none on a server or when turned off. */
+function autoAnalyzeOn(db: PostgresDriver, options: PostgresStorageOptions, logger: Logger) {
+  const wanted = options.autoAnalyze ?? true;
+  if (!isPGlite(db) || wanted === false) return null;
+  return pgliteAutoAnalyze(db, options.schema ?? "vitrina", {
+    everyMs: wanted === true ? DEFAULT_ANALYZE_CHECK_MS : wanted.everyMs,
+    onError: (error) =>
+      logger.warn(
+        { error: describeError(error) },
+        "ANALYZE of the embedded database's tables failed; its query plans may stay stale until the next check",
+      ),
+  });
+}
+
 /**
  * Vitrina's Storage on PostgreSQL. `db` is anything with `query(text, params)`: a `pg.Pool` for a
  * server (transactions check out a client), or a PGlite instance for an embedded database.
@@ -151,6 +174,7 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
   const inTransaction = new WeakMap<Queryable, StorageRepositories>();
   let closed: Promise<void> | undefined;
   const logger = options.logger ?? defaultLogger;
+  const autoAnalyze = autoAnalyzeOn(db, options, logger);
   const announcer = deliveryAnnouncer(db, channel, (error) =>
     logger.warn(
       { error: describeError(error) },
@@ -192,6 +216,7 @@ export function postgresStorage(db: PostgresDriver, options: PostgresStorageOpti
     // Once: a server's shutdown and the app may both close it, and a pg Pool refuses a second end().
     close() {
       announcer.stop();
+      autoAnalyze?.stop();
       if (!(options.closeDriver ?? true)) return Promise.resolve();
       closed ??= Promise.all([closeDriver(db), options.listenPool && closeDriver(options.listenPool)]).then(() => {});
       return closed;
