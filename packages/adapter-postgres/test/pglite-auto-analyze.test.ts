@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
-import { migrate, postgresStorage, type PGliteLike } from "@vitrina/adapter-postgres";
+import { postgresStorage, type PGliteLike } from "@vitrina/adapter-postgres";
 import type { Storage } from "@vitrina/core";
 import { recordingLogger } from "../../http-node/test/support/recording-logger.js";
 import { pgliteAutoAnalyze } from "../src/pglite-auto-analyze.js";
@@ -41,26 +41,30 @@ async function countsPublished(db: PGlite, schema: string, table: string, rows: 
   });
 }
 
-describe("PGlite: ANALYZE where autovacuum would", () => {
-  let db: PGlite | undefined;
-  let storage: Storage | undefined;
-  afterEach(async () => {
-    await storage?.close();
-    if (db !== undefined && !db.closed) await db.close();
-    storage = db = undefined;
+/** A fresh PGlite, closed with the storages handed to `keep` when the test ends. */
+async function pgliteFor(onTestFinished: (cleanup: () => Promise<void>) => void) {
+  const db = await freshPGlite();
+  const storages: Storage[] = [];
+  onTestFinished(async () => {
+    for (const storage of storages) await storage.close();
+    if (!db.closed) await db.close();
   });
+  return { db, keep: (storage: Storage) => (storages.push(storage), storage) };
+}
 
-  it("analyzes the storage's tables that changed past the threshold, and no others", async () => {
-    db = await freshPGlite();
-    await migrate(db, { schema: "analyzed" });
-    await db.exec(`CREATE SCHEMA elsewhere`);
+// Concurrent: most of each test is waiting for PostgreSQL to publish its counters.
+describe.concurrent("PGlite: ANALYZE where autovacuum would", () => {
+  it("analyzes the storage's tables that changed past the threshold, and no others", async ({ onTestFinished }) => {
+    const { db, keep } = await pgliteFor(onTestFinished);
+    // The check reads only pg_class, so the storage's schema needs no migration for this.
+    await db.exec(`CREATE SCHEMA analyzed; CREATE SCHEMA elsewhere`);
     await fill(db, "analyzed", "grown", 80); // past 50 + 0.1 × 0
     await fill(db, "analyzed", "barely", 10);
     await fill(db, "elsewhere", "grown", 80);
     const { logger, entries } = recordingLogger();
-    storage = postgresStorage(db, { schema: "analyzed", autoAnalyze: { everyMs: 50 }, logger });
+    keep(postgresStorage(db, { schema: "analyzed", autoAnalyze: { everyMs: 50 }, logger }));
 
-    await vi.waitFor(async () => expect(await rowsAtLastAnalyze(db!, "analyzed", "grown")).toBe(80), {
+    await vi.waitFor(async () => expect(await rowsAtLastAnalyze(db, "analyzed", "grown")).toBe(80), {
       timeout: 10_000,
       interval: 100,
     });
@@ -70,8 +74,8 @@ describe("PGlite: ANALYZE where autovacuum would", () => {
     expect(entries.filter((entry) => entry.level === "warn" || entry.level === "error")).toEqual([]);
   });
 
-  it("analyzes a table again once a tenth of it has changed, not before", async () => {
-    db = await freshPGlite();
+  it("analyzes a table again once a tenth of it has changed, not before", async ({ onTestFinished }) => {
+    const { db, keep } = await pgliteFor(onTestFinished);
     await db.exec(`CREATE SCHEMA grows`);
     await fill(db, "grows", "t", 1000);
     const keeper = pgliteAutoAnalyze(db, "grows", {
@@ -98,32 +102,42 @@ describe("PGlite: ANALYZE where autovacuum would", () => {
     }
   });
 
-  it("leaves statistics alone with autoAnalyze: false", async () => {
-    db = await freshPGlite();
-    await migrate(db, { schema: "unanalyzed" });
+  it("leaves statistics alone with autoAnalyze: false", async ({ onTestFinished }) => {
+    const { db, keep } = await pgliteFor(onTestFinished);
+    await db.exec(`CREATE SCHEMA unanalyzed`);
     await fill(db, "unanalyzed", "grown", 80);
-    storage = postgresStorage(db, { schema: "unanalyzed", autoAnalyze: false });
+    keep(postgresStorage(db, { schema: "unanalyzed", autoAnalyze: false }));
     await countsPublished(db, "unanalyzed", "grown", 80);
     // Many times the interval the other tests use, and past the point where they had analyzed.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await rowsAtLastAnalyze(db, "unanalyzed", "grown")).toBe(-1);
   });
 
-  it("stops with the storage, and when the application closes a PGlite it shares", async () => {
-    db = await freshPGlite();
-    await migrate(db, { schema: "closing" });
+  it("checks no more once the storage is closed", async ({ onTestFinished }) => {
+    const { db } = await pgliteFor(onTestFinished);
+    await db.exec(`CREATE SCHEMA closed`);
+    await fill(db, "closed", "grown", 80);
+    await countsPublished(db, "closed", "grown", 80);
+    // Closed before its first check (20 ms), on a PGlite that stays open: the table is due and never analyzed.
+    await postgresStorage(db, { schema: "closed", autoAnalyze: { everyMs: 20 }, closeDriver: false }).close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await rowsAtLastAnalyze(db, "closed", "grown")).toBe(-1);
+  });
+
+  it("stops quietly when the application closes a PGlite it shares", async ({ onTestFinished }) => {
+    const { db, keep } = await pgliteFor(onTestFinished);
+    await db.exec(`CREATE SCHEMA shared`);
     const { logger, entries } = recordingLogger();
-    storage = postgresStorage(db, { schema: "closing", autoAnalyze: { everyMs: 20 }, closeDriver: false, logger });
+    keep(postgresStorage(db, { schema: "shared", autoAnalyze: { everyMs: 20 }, closeDriver: false, logger }));
     await db.close();
     // Checks would run against a closed PGlite now: each would fail and be logged.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await storage.close();
     expect(entries).toEqual([]);
   });
 
-  it("logs a failed check and keeps checking", async () => {
-    db = await freshPGlite();
-    await migrate(db, { schema: "failing" });
+  it("logs a failed check and keeps checking", async ({ onTestFinished }) => {
+    const { db, keep } = await pgliteFor(onTestFinished);
+    await db.exec(`CREATE SCHEMA failing`);
     await fill(db, "failing", "grown", 80);
     const { logger, entries } = recordingLogger();
     const real = db;
@@ -136,9 +150,9 @@ describe("PGlite: ANALYZE where autovacuum would", () => {
           : real.query(text, params),
       transaction: (work) => real.transaction(work),
     };
-    storage = postgresStorage(flaky, { schema: "failing", autoAnalyze: { everyMs: 50 }, closeDriver: false, logger });
+    keep(postgresStorage(flaky, { schema: "failing", autoAnalyze: { everyMs: 50 }, closeDriver: false, logger }));
 
-    await vi.waitFor(async () => expect(await rowsAtLastAnalyze(db!, "failing", "grown")).toBe(80), {
+    await vi.waitFor(async () => expect(await rowsAtLastAnalyze(db, "failing", "grown")).toBe(80), {
       timeout: 10_000,
       interval: 100,
     });
