@@ -21,7 +21,7 @@ const DUE_FOR_ANALYZE = `
 export interface AutoAnalyze {
   /** One check now, and ANALYZE of every table it finds due; resolves with their names. */
   check(): Promise<string[]>;
-  /** No check starts after this; one under way finishes. */
+  /** No check starts after this; one under way stops after the table it is analyzing. */
   stop(): void;
 }
 
