@@ -20,9 +20,14 @@ const integration = [
   "packages/*/test/**/*.integration.test.ts",
 ];
 
-const project = (name: string, include: string[], exclude: string[] = []): TestProjectInlineConfiguration => ({
+const project = (
+  name: string,
+  include: string[],
+  exclude: string[] = [],
+  more: { isolate?: boolean } = {},
+): TestProjectInlineConfiguration => ({
   extends: true,
-  test: { name, include, exclude: ["**/node_modules/**", ...exclude] },
+  test: { name, include, exclude: ["**/node_modules/**", ...exclude], ...more },
 });
 
 /**
@@ -39,7 +44,12 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     hookTimeout: 60_000,
     projects: [
-      project("unit", ["packages/*/test/**/*.test.ts"], [...integration, ...endToEnd]),
+      // Unit files share one module graph per worker instead of loading it afresh each: on this
+      // 2-core machine the project took 85 s with isolation (98 s of imports, summed over both
+      // workers) and 18 s without. They leave nothing process-wide behind (timers, listeners and the
+      // OpenTelemetry SDK are restored by the file that changed them); three runs with the files
+      // in shuffled order passed. A unit test that must change global state restores it.
+      project("unit", ["packages/*/test/**/*.test.ts"], [...integration, ...endToEnd], { isolate: false }),
       project("integration", integration, endToEnd),
       project("e2e", endToEnd),
     ],
