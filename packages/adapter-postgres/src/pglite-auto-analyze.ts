@@ -1,8 +1,22 @@
+import { VitrinaError } from "@vitrina/core";
 import type { PGliteLike } from "./driver.js";
 import { quoteIdent } from "./migrations/index.js";
 
 /** How often the tables are checked when nothing else is said: a sixth of autovacuum's one-minute naptime. */
 export const DEFAULT_ANALYZE_CHECK_MS = 10_000;
+
+/** The longest interval a Node timer keeps: past it, Node fires after 1 ms instead, with a warning. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** `autoAnalyze.everyMs` as given, or an error naming the field: 0, NaN or a huge value would check every millisecond. */
+function checkInterval(everyMs: unknown): number {
+  if (typeof everyMs === "number" && Number.isFinite(everyMs) && everyMs >= 1 && everyMs <= MAX_TIMER_MS)
+    return everyMs;
+  const reason = `must be a number of milliseconds from 1 to ${MAX_TIMER_MS}; got ${String(everyMs)}`;
+  throw new VitrinaError("invalid_argument", `autoAnalyze.everyMs ${reason}`, {
+    reasons: [{ field: "autoAnalyze.everyMs", reason }],
+  });
+}
 
 /**
  * The tables of `schema` that PostgreSQL's autovacuum would ANALYZE now, with its default
@@ -54,6 +68,7 @@ export function pgliteAutoAnalyze(
   schema: string,
   options: { everyMs: number; onError: (error: unknown) => void },
 ): AutoAnalyze {
+  const everyMs = checkInterval(options.everyMs);
   let stopped = false;
   let running: Promise<string[]> | null = null;
   const isClosed = () => (db as { closed?: boolean }).closed === true;
@@ -77,7 +92,7 @@ export function pgliteAutoAnalyze(
     // A PGlite the application closed itself (a shared driver, `closeDriver: false`).
     if (isClosed()) return stop();
     if (running === null) check().catch((error: unknown) => !stopped && options.onError(error));
-  }, options.everyMs);
+  }, everyMs);
   timer.unref?.();
 
   function stop(): void {

@@ -135,6 +135,18 @@ describe.concurrent("PGlite: ANALYZE where autovacuum would", () => {
     expect(entries).toEqual([]);
   });
 
+  it("refuses an interval that would check every millisecond, naming the field", async ({ onTestFinished }) => {
+    const { db } = await pgliteFor(onTestFinished);
+    for (const everyMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "10000" as unknown as number]) {
+      expect(() => postgresStorage(db, { autoAnalyze: { everyMs } })).toThrow(
+        expect.objectContaining({
+          code: "invalid_argument",
+          reasons: [{ field: "autoAnalyze.everyMs", reason: expect.stringContaining("from 1 to 2147483647") }],
+        }),
+      );
+    }
+  });
+
   it("logs a failed check and keeps checking", async ({ onTestFinished }) => {
     const { db, keep } = await pgliteFor(onTestFinished);
     await db.exec(`CREATE SCHEMA failing`);
