@@ -4,29 +4,40 @@ import { logMessagingTransport } from "@vitrina/core/demo";
 import type { WebhookSend } from "@vitrina/core/webhooks";
 import { describe, expect, it, vi } from "vitest";
 
+/** For waits a loaded machine may stretch: what they wait for otherwise comes at the hour-long sweep. */
+const patiently = { timeout: 10_000, interval: 10 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Deliveries = Storage["webhookDeliveries"];
+
+/** Memory storage with some of its delivery methods replaced; each replacement may call the real one (`real`). */
+function memoryWithDeliveries(replace: (real: Deliveries) => Partial<Deliveries>): Storage {
+  const base = memoryStorage();
+  return { ...base, webhookDeliveries: { ...base.webhookDeliveries, ...replace(base.webhookDeliveries) } };
+}
+
+/** Something the test lets go of: `wait()` resolves once `release()` was called. */
+function gate() {
+  let release!: () => void;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { wait: () => opened, release };
+}
 
 /**
  * Memory storage whose outcome writes (`completeClaims`) wait until `open()`: a storage slow to
  * record what the worker attempted.
  */
 function storageWithHeldOutcomes() {
-  const base = memoryStorage();
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
+  const outcomes = gate();
   let writes = 0;
-  const storage: Storage = {
-    ...base,
-    webhookDeliveries: {
-      ...base.webhookDeliveries,
-      async completeClaims(completions) {
-        writes++;
-        await opened;
-        return base.webhookDeliveries.completeClaims(completions);
-      },
+  const storage = memoryWithDeliveries((real) => ({
+    async completeClaims(completions) {
+      writes++;
+      await outcomes.wait();
+      return real.completeClaims(completions);
     },
-  };
-  return { storage, open, writes: () => writes };
+  }));
+  return { storage, open: outcomes.release, writes: () => writes };
 }
 
 /** A receiver that answers 204 after `delayMs`, noting every event id and the most requests open at once. */
@@ -45,14 +56,17 @@ function countingSender(delayMs: number) {
   return { send, sent, mostOpen: () => mostOpen };
 }
 
-/** A Vitrina on `storage` sending with `send` through a pool of `slots`, one subscription to quote.created, and a quote maker. */
-async function quotingVitrina(storage: Storage, send: WebhookSend, slots: number) {
+/**
+ * A Vitrina on `storage` sending with `send` through a pool of `slots` (`perSubscription` of them
+ * for one subscription, all by default), one subscription to quote.created, and a quote maker.
+ */
+async function quotingVitrina(storage: Storage, send: WebhookSend, slots: number, perSubscription = slots) {
   const vitrina = createVitrina({
     storage,
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 4).toString("base64"),
     logger: silentLogger,
-    webhooks: { send, concurrency: slots, perSubscriptionConcurrency: slots },
+    webhooks: { send, concurrency: slots, perSubscriptionConcurrency: perSubscription },
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
   const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
@@ -102,19 +116,14 @@ describe("the outbox worker's slots", () => {
   });
 
   it("does not claim again after a short batch: a commit wakes it for what comes next", async () => {
-    const base = memoryStorage();
     const claims: number[] = [];
-    const storage: Storage = {
-      ...base,
-      webhookDeliveries: {
-        ...base.webhookDeliveries,
-        async claimDueDeliveries(...args) {
-          const batch = await base.webhookDeliveries.claimDueDeliveries(...args);
-          claims.push(batch.length);
-          return batch;
-        },
+    const storage = memoryWithDeliveries((real) => ({
+      async claimDueDeliveries(...args) {
+        const batch = await real.claimDueDeliveries(...args);
+        claims.push(batch.length);
+        return batch;
       },
-    };
+    }));
     const receiver = countingSender(0);
     const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4);
     for (let i = 0; i < 2; i++) await quote(i);
@@ -133,5 +142,63 @@ describe("the outbox worker's slots", () => {
       await worker.stop();
     }
     await vitrina.close();
+  });
+  // A claim counts the slots held when it starts. Slots of a capped subscription that freed during
+  // it, each below the cap, used to wake nobody: the claim came back short (only the room it saw),
+  // the loop slept, and the subscription's backlog waited for the 30 s sweep.
+  it("claims again for room freed while a claim was in flight, and drains a capped subscription's backlog without the sweep", async () => {
+    const claimGates: Array<ReturnType<typeof gate>> = [];
+    let holdClaims = false;
+    let recorded = 0;
+    const storage = memoryWithDeliveries((real) => ({
+      async claimDueDeliveries(...args) {
+        const claimed = await real.claimDueDeliveries(...args);
+        if (holdClaims) {
+          const held = gate();
+          claimGates.push(held);
+          await held.wait();
+        }
+        return claimed;
+      },
+      async completeClaims(completions) {
+        const done = await real.completeClaims(completions);
+        recorded += completions.length;
+        return done;
+      },
+    }));
+    const answers: Array<ReturnType<typeof gate>> = [];
+    const send: WebhookSend = async () => {
+      const answer = gate();
+      answers.push(answer);
+      await answer.wait();
+      return { status: 204, head: new Uint8Array(0) };
+    };
+    // One subscription gets 2 of the pool's 4 slots.
+    const { vitrina, quote } = await quotingVitrina(storage, send, 4, 2);
+    for (let i = 0; i < 6; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+    try {
+      // The first claim fills the subscription's 2 slots.
+      await vi.waitFor(() => expect(answers).toHaveLength(2), patiently);
+      holdClaims = true;
+      // One attempt ends at the cap: the loop claims again, and that claim is held...
+      answers[0]!.release();
+      await vi.waitFor(() => expect(claimGates).toHaveLength(1), patiently);
+      // ...while the other ends too, below the cap, and is recorded, with the claim still in flight.
+      answers[1]!.release();
+      await vi.waitFor(() => expect(recorded).toBe(2), patiently);
+      holdClaims = false;
+      claimGates[0]!.release();
+      // Every delivery goes out, answered as it arrives, long before the hour-long sweep.
+      await vi.waitFor(() => {
+        for (const answer of answers) answer.release();
+        expect(answers).toHaveLength(6);
+      }, patiently);
+      for (const answer of answers) answer.release();
+    } finally {
+      for (const held of claimGates) held.release();
+      await worker.stop();
+      await vitrina.close();
+    }
   });
 });
