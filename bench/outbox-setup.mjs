@@ -5,7 +5,7 @@ import { verifyWebhook } from "@vitrina/client";
 import { createVitrina, silentLogger } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import { nodeWebhookOptions } from "@vitrina/http-node";
-import { analyzeSchema, DATABASE_URL } from "./lib.mjs";
+import { analyzeSchema, DATABASE_URL, vacuumSchema } from "./lib.mjs";
 
 /**
  * The signing secret of every bench subscription, Vitrina's and graphile-worker's task alike: the
@@ -46,7 +46,7 @@ export function signatureTally() {
   };
 }
 
-/** A PostgreSQL storage in a fresh schema on DATABASE_URL, with `analyze()`; `close()` drops the schema. */
+/** A PostgreSQL storage in a fresh schema on DATABASE_URL, with `analyze()` and `vacuum()`; `close()` drops the schema. */
 export async function freshPostgresStorage() {
   const { default: pg } = await import("pg");
   const { migrate, postgresStorage } = await import("@vitrina/adapter-postgres");
@@ -59,6 +59,7 @@ export async function freshPostgresStorage() {
     schema,
     query: (sql, params) => pool.query(sql, params),
     analyze: () => analyzeSchema((sql, params) => pool.query(sql, params), schema),
+    vacuum: () => vacuumSchema((sql, params) => pool.query(sql, params), schema),
     async close() {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await pool.end();

@@ -127,6 +127,8 @@ async function queueCliWorker({ total, url }) {
   await untilIdle();
   child.kill("SIGSTOP");
   try {
+    // What the earlier rounds left, cleared as autovacuum would (vacuumSchema in ../lib.mjs says why).
+    await storage.vacuum();
     await queueBacklog(storage, total, emit);
     await storage.analyze();
   } catch (error) {
