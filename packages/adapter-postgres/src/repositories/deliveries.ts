@@ -9,9 +9,6 @@ import type { DeliveriesQueued } from "../notifications.js";
 
 const MAX_INT = 2 ** 31 - 1;
 
-/** How many more statements a claim runs for rows it lost to a concurrent claim (see claimDueDeliveries). */
-const CLAIM_ROUNDS_AFTER_LOST_ROWS = 3;
-
 const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
@@ -52,83 +49,50 @@ export function deliveryRepositories(
       get: (workspaceId, id) =>
         one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
       async claimDueDeliveries(now, limit, leaseUntil, workerId, cap) {
-        const claimed: ClaimedDelivery[] = [];
-        const held: Record<string, number> = { ...cap?.held };
-        const passedOver: string[] = [];
-        // A row a claim wanted can be taken first by a concurrent claim (SKIP LOCKED passes it over)
-        // or stop being due meanwhile. The claim then runs again for what it is still short of,
-        // reading past the rows it lost, a bounded number of times.
-        for (let round = 0; round <= CLAIM_ROUNDS_AFTER_LOST_ROWS && claimed.length < limit; round++) {
-          const { rows, wanted } = await claimOnce(limit - claimed.length, held, passedOver);
-          for (const row of rows) held[row.delivery.subscriptionId] = (held[row.delivery.subscriptionId] ?? 0) + 1;
-          claimed.push(...rows);
-          if (rows.length === wanted.length) break;
-          const taken = new Set(rows.map((row) => row.delivery.id));
-          passedOver.push(...wanted.filter((id) => !taken.has(id)));
-        }
-        return claimed.sort((a, b) => dueOrder(a.delivery, b.delivery));
-
-        // One statement reads ahead without locking, picks the rows it wants, and locks only those,
-        // with SKIP LOCKED: concurrent claimers never wait for each other nor take the same row, and
-        // the lease makes a crashed worker's rows due again once it expires.
-        // - `candidates`: due rows in due order, of subscriptions not at their cap, past the rows
-        //   this claim lost (`$8`). Under a cap it reads four times the batch, so one subscription's
-        //   rows past its room don't crowd out the others'.
-        // - `wanted`: the first of them that fit their subscription's room, up to the batch.
-        // - `chosen`: those rows locked, each checked again under its lock.
-        // It used to lock every row it read: under the default cap, four times the batch, a WAL
-        // record each, to claim a subscription's last few free slots (a fifth of a backlog drain's
-        // WAL). Each claimed row comes back with its event and subscription as JSON (timestamps as
-        // ISO strings, which the row mappers accept as well as Dates), so sending a batch needs no
-        // second read; `wanted_ids` comes back too, on a row of its own when nothing was claimed.
-        async function claimOnce(batch: number, heldNow: Record<string, number>, skip: string[]) {
-          const { rows } = await q.query(
-            `WITH candidates AS (
-               SELECT id, subscription_id, next_attempt_at FROM ${d}
-               WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-                 AND coalesce(($5::jsonb ->> subscription_id)::int, 0) < $6 AND NOT (id = ANY ($8::text[]))
-               ORDER BY next_attempt_at, id LIMIT $7
-             ), wanted AS (
-               SELECT id FROM (
-                 SELECT id, next_attempt_at, coalesce(($5::jsonb ->> subscription_id)::int, 0)
-                   + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS slot
-                 FROM candidates) AS ranked
-               WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
-             ), chosen AS (
-               SELECT id FROM ${d}
-               WHERE id = ANY (ARRAY(SELECT id FROM wanted)) AND status = 'pending'
-                 AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-               FOR UPDATE SKIP LOCKED
-             ), claimed AS (
-               UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*
-             )
-             SELECT ARRAY(SELECT id FROM wanted) AS wanted_ids, claimed.*, to_json(e) AS claimed_event,
-               to_json(w) AS claimed_subscription
-             FROM (VALUES (1)) AS one LEFT JOIN claimed ON true
-             LEFT JOIN ${s}.events e ON e.id = claimed.event_id
-             LEFT JOIN ${s}.webhook_subscriptions w ON w.id = claimed.subscription_id`,
-            [
-              now,
-              Math.max(0, batch),
-              leaseUntil,
-              workerId,
-              json(heldNow),
-              cap?.max ?? MAX_INT,
-              Math.max(0, cap ? batch * 4 : batch),
-              skip,
-            ],
-          );
-          return {
-            wanted: (rows[0]?.wanted_ids ?? []) as string[],
-            rows: rows
-              .filter((row: any) => row.id !== null)
-              .map((row: any): ClaimedDelivery => ({
-                delivery: toDelivery(row),
-                event: row.claimed_event === null ? null : toEvent(row.claimed_event),
-                subscription: row.claimed_subscription === null ? null : toSubscription(row.claimed_subscription),
-              })),
-          };
-        }
+        // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
+        // double-claiming; the lease makes a crashed worker's rows due again once it expires.
+        // Under a cap, subscriptions already at it are passed over in the scan, and the window
+        // keeps each other one to its room. The scan looks past `limit` so capped rows don't crowd
+        // out the rest (the worker claims again while claims come back non-empty); the rows it
+        // looked at and left stay locked only until this statement ends. Locking them in the scan,
+        // not after, keeps a concurrent claimer skipping past them to rows further on. Each claimed
+        // row comes back with its event and subscription as JSON (timestamps as ISO strings, which
+        // the row mappers accept as well as Dates), so sending a batch needs no second read.
+        const { rows } = await q.query(
+          `WITH candidates AS (
+             SELECT id, subscription_id, next_attempt_at FROM ${d}
+             WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
+               AND coalesce(($5::jsonb ->> subscription_id)::int, 0) < $6
+             ORDER BY next_attempt_at, id LIMIT $7 FOR UPDATE SKIP LOCKED
+           ), chosen AS (
+             SELECT id FROM (
+               SELECT id, next_attempt_at, coalesce(($5::jsonb ->> subscription_id)::int, 0)
+                 + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS slot
+               FROM candidates) AS ranked
+             WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
+           ), claimed AS (
+             UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*
+           )
+           SELECT claimed.*, to_json(e) AS claimed_event, to_json(w) AS claimed_subscription FROM claimed
+           LEFT JOIN ${s}.events e ON e.id = claimed.event_id
+           LEFT JOIN ${s}.webhook_subscriptions w ON w.id = claimed.subscription_id`,
+          [
+            now,
+            Math.max(0, limit),
+            leaseUntil,
+            workerId,
+            json(cap?.held ?? {}),
+            cap?.max ?? MAX_INT,
+            Math.max(0, cap ? limit * 4 : limit),
+          ],
+        );
+        return rows
+          .map((row: any) => ({
+            delivery: toDelivery(row),
+            event: row.claimed_event === null ? null : toEvent(row.claimed_event),
+            subscription: row.claimed_subscription === null ? null : toSubscription(row.claimed_subscription),
+          }))
+          .sort((a: ClaimedDelivery, b: ClaimedDelivery) => dueOrder(a.delivery, b.delivery));
       },
       async completeClaims(completions) {
         if (completions.length === 0) return [];
