@@ -65,6 +65,49 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
     120_000,
   );
 
+  // Two workers draining one backlog claim at the same moment and want the same first rows. The one
+  // that locks them second must go on to the next rows, not come back short: its worker would then
+  // wait for the next commit or the sweep with a backlog due. The backlog is ten batches deep, more
+  // than one claim ever locks at once (its batch, and four times that read ahead under a cap), so
+  // rows for both are always there. With a room of 4 under the cap, and with no cap, 100 races each.
+  it.each([
+    ["a room of 4 under the cap", 4, (sub: string) => ({ max: 32, held: { [sub]: 28 } })],
+    ["no cap", 8, () => undefined],
+  ])(
+    "gives each of two claimers racing for one backlog a full batch, with %s, over 100 races",
+    (_case, batch, capOf) =>
+      withOutbox(1, async ({ f, w, storage, workspace, subs: [subscription] }) => {
+        const short: string[] = [];
+        let doubleClaims = 0;
+        for (let round = 0; round < 100; round++) {
+          // Fresh due rows each round; earlier rounds' rows stay leased far into the future.
+          const rows = Array.from({ length: 10 * batch }, (_, i) =>
+            w.delivery(workspace.id, subscription!.id, { nextAttemptAt: f.at(round * 100 + i) }),
+          );
+          for (const d of rows) await storage.webhookDeliveries.insert(d);
+          const now = f.at(round * 100 + 99);
+          const claims = await Promise.all(
+            [0, 1].map((i) =>
+              storage.webhookDeliveries.claimDueDeliveries(
+                now,
+                8,
+                f.at(1e12),
+                `w${round}-${i}`,
+                capOf(subscription!.id),
+              ),
+            ),
+          );
+          claims.forEach((claim, i) => {
+            if (claim.length !== batch) short.push(`round ${round}, claimer ${i}: ${claim.length} of ${batch}`);
+          });
+          const ids = claims.flat().map(({ delivery }) => delivery.id);
+          doubleClaims += ids.length - new Set(ids).size;
+        }
+        expect({ short, doubleClaims }).toEqual({ short: [], doubleClaims: 0 });
+      }),
+    120_000,
+  );
+
   // A worker whose lease ran out records its batch of outcomes just as another worker claims the same
   // rows. For every row exactly one of them may win: the late outcome is written (and the row is no
   // longer due, so the claim passes it over), or the claim takes the row (and the late outcome writes

@@ -1,16 +1,10 @@
 import type { StorageRepositories } from "@vitrina/core";
-import type { ClaimedDelivery, WebhookDeliveryRecord } from "@vitrina/core/storage";
+import type { WebhookDeliveryRecord } from "@vitrina/core/storage";
 import { affected, type Queryable } from "../driver.js";
+import { claimDueDeliveries } from "./delivery-claims.js";
 import { toAttempt, toDelivery } from "./delivery-rows.js";
-import { toEvent } from "./events.js";
-import { toSubscription } from "./subscriptions.js";
 import { iso, isoOrNull, json, many, num, one, placeholders } from "../rows.js";
 import type { DeliveriesQueued } from "../notifications.js";
-
-const MAX_INT = 2 ** 31 - 1;
-
-const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
-  a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
 /** The delivery outbox: leased claims with `FOR UPDATE SKIP LOCKED`, attempts, history pages. */
 export function deliveryRepositories(
@@ -48,52 +42,8 @@ export function deliveryRepositories(
       },
       get: (workspaceId, id) =>
         one(q, `SELECT * FROM ${d} WHERE workspace_id = $1 AND id = $2`, [workspaceId, id], toDelivery),
-      async claimDueDeliveries(now, limit, leaseUntil, workerId, cap) {
-        // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting or
-        // double-claiming; the lease makes a crashed worker's rows due again once it expires.
-        // Under a cap, subscriptions already at it are passed over in the scan, and the window
-        // keeps each other one to its room. The scan looks past `limit` so capped rows don't crowd
-        // out the rest (the worker claims again while claims come back non-empty); the rows it
-        // looked at and left stay locked only until this statement ends. Locking them in the scan,
-        // not after, keeps a concurrent claimer skipping past them to rows further on. Each claimed
-        // row comes back with its event and subscription as JSON (timestamps as ISO strings, which
-        // the row mappers accept as well as Dates), so sending a batch needs no second read.
-        const { rows } = await q.query(
-          `WITH candidates AS (
-             SELECT id, subscription_id, next_attempt_at FROM ${d}
-             WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-               AND coalesce(($5::jsonb ->> subscription_id)::int, 0) < $6
-             ORDER BY next_attempt_at, id LIMIT $7 FOR UPDATE SKIP LOCKED
-           ), chosen AS (
-             SELECT id FROM (
-               SELECT id, next_attempt_at, coalesce(($5::jsonb ->> subscription_id)::int, 0)
-                 + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS slot
-               FROM candidates) AS ranked
-             WHERE slot <= $6 ORDER BY next_attempt_at, id LIMIT $2
-           ), claimed AS (
-             UPDATE ${d} AS d SET lease_until = $3, leased_by = $4 FROM chosen WHERE d.id = chosen.id RETURNING d.*
-           )
-           SELECT claimed.*, to_json(e) AS claimed_event, to_json(w) AS claimed_subscription FROM claimed
-           LEFT JOIN ${s}.events e ON e.id = claimed.event_id
-           LEFT JOIN ${s}.webhook_subscriptions w ON w.id = claimed.subscription_id`,
-          [
-            now,
-            Math.max(0, limit),
-            leaseUntil,
-            workerId,
-            json(cap?.held ?? {}),
-            cap?.max ?? MAX_INT,
-            Math.max(0, cap ? limit * 4 : limit),
-          ],
-        );
-        return rows
-          .map((row: any) => ({
-            delivery: toDelivery(row),
-            event: row.claimed_event === null ? null : toEvent(row.claimed_event),
-            subscription: row.claimed_subscription === null ? null : toSubscription(row.claimed_subscription),
-          }))
-          .sort((a: ClaimedDelivery, b: ClaimedDelivery) => dueOrder(a.delivery, b.delivery));
-      },
+      claimDueDeliveries: (now, limit, leaseUntil, workerId, cap) =>
+        claimDueDeliveries(q, s, { now, limit, leaseUntil, workerId, ...(cap && { cap }) }),
       async completeClaims(completions) {
         if (completions.length === 0) return [];
         // One statement for the whole batch, its rows passed as parallel arrays (one fixed text,
