@@ -83,10 +83,15 @@ try {
   check(mcp.status === 200 && answer.id === 1 && answer.result?.isError !== true, "MCP tools/call answered", answer);
 
   // The lead's conversation.started, delivered by the outbox worker and verified as a receiver does.
+  // The deadline's timer is cleared once the delivery is in: left pending, it kept the process alive
+  // for its whole 20 s after the check had passed (40 s of every `pnpm test`, one per runtime).
+  let deadline;
   const { body, signature } = await Promise.race([
     delivery,
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`${runtime}: no webhook delivery`)), 20_000)),
-  ]);
+    new Promise((_, reject) => {
+      deadline = setTimeout(() => reject(new Error(`${runtime}: no webhook delivery`)), 20_000);
+    }),
+  ]).finally(() => clearTimeout(deadline));
   const event = verifyWebhook({ payload: body, header: signature, secret: webhookSecret });
   check(event.type === "conversation.started", "webhook delivered and verified", event);
   console.log(
