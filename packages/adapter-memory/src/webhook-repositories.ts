@@ -1,5 +1,6 @@
 import { ConflictError, type StorageRepositories } from "@vitrina/core";
 import {
+  dueOrder,
   fannedOutDelivery,
   type EventRecord,
   type WebhookAttemptRecord,
@@ -64,8 +65,6 @@ function recordHealth(state: MemoryState, undo: UndoLog, subscriptionId: string,
 }
 
 const newestFirst = <T extends { createdAt: string; id: string }>(a: T, b: T) => oldestFirst(b, a);
-const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
-  a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 const leaseFree = (d: WebhookDeliveryRecord, now: string) => d.leaseUntil === null || d.leaseUntil <= now;
 
 /**

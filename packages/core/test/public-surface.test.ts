@@ -137,6 +137,7 @@ const expected: Record<string, string[]> = {
     "UNSTORABLE_TEXT_REASON",
     "assertStorableText",
     "deliveryStatusOf",
+    "dueOrder",
     "erasedContact",
     "erasedTraceEntry",
     "fannedOutDelivery",

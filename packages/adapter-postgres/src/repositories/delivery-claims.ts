@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, PerSubscriptionCap, WebhookDeliveryRecord } from "@vitrina/core/storage";
+import { dueOrder, type ClaimedDelivery, type PerSubscriptionCap } from "@vitrina/core/storage";
 import type { Queryable } from "../driver.js";
 import { toDelivery } from "./delivery-rows.js";
 import { toEvent } from "./events.js";
@@ -9,9 +9,6 @@ const MAX_INT = 2 ** 31 - 1;
 
 /** Under a cap, how far past the batch a claim reads, so one subscription's rows past its room don't crowd out another's. */
 const READ_AHEAD = 4;
-
-const dueOrder = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
-  a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.id < b.id ? -1 : 1;
 
 // Both statements share their parameters: $1 now, $2 the batch, $3 the lease's end, $4 the worker,
 // $5 the rows held per subscription (jsonb), $6 the cap, $7 how many due rows to read.
@@ -86,8 +83,8 @@ const toClaimed = (row: any): ClaimedDelivery => ({
  * makes a crashed worker's rows due again once it expires.
  *
  * First it locks only the rows it takes. Locking every row it read, four times the batch under the
- * default cap, cost a WAL record each to claim a subscription's last few free slots: a fifth of a
- * backlog drain's WAL. When a concurrent claim took some of the rows it wanted, it claims the rest
+ * default cap, cost a WAL record each to claim a subscription's last few free slots: about a quarter
+ * of a backlog drain's WAL. When a concurrent claim took some of the rows it wanted, it claims the rest
  * with the scan that locks as it reads, which skips held rows itself, so a worker draining a backlog
  * beside another doesn't come back short and leave due rows to the next sweep. Contention is rare,
  * so the extra locks come only then.

@@ -17,6 +17,7 @@ export {
 export { OUTCOME_UNKNOWN_REASON } from "../leads/reconcile-first-messages.js";
 export { CONSENT_WITHDRAWN_REASON, NO_CONSENT_REASON } from "../leads/send-first-message.js";
 export { fannedOutDelivery } from "../events/fanned-out-delivery.js";
+export { dueOrder } from "../webhooks/due-order.js";
 export { mergeDelivery, deliveryStatusOf } from "../channels/whatsapp/delivery-status.js";
 export { ACCEPTED_BY_PROVIDER } from "../leads/send-first-message.js";
 export { erasedContact, erasedTraceEntry, noErasureCounts } from "../privacy/erased-rows.js";

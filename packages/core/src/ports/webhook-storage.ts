@@ -143,7 +143,7 @@ export interface WebhookDeliveryRepository {
   get(workspaceId: string, id: string): Promise<WebhookDeliveryRecord | null>;
   /**
    * Atomically claims up to `limit` pending deliveries due at `now` whose lease is free or
-   * expired, oldest due first, and leases them to `workerId` until `leaseUntil`. Two concurrent
+   * expired, oldest due first (returned in `dueOrder`), and leases them to `workerId` until `leaseUntil`. Two concurrent
    * claimers never receive the same delivery (PostgreSQL: `FOR UPDATE SKIP LOCKED`). With `cap`,
    * a subscription gets at most `cap.max - cap.held[id]` of the claimed rows and one at its cap
    * none: its due rows are passed over, so others' rows behind them are claimed instead. Each
