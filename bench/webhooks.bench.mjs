@@ -15,7 +15,7 @@
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
 import { startServer } from "./load/drive.mjs";
-import { DATABASE_URL, percentile, postgresAnswers } from "./lib.mjs";
+import { DATABASE_URL, percentile, postgresAnswers, postgresMeter } from "./lib.mjs";
 import {
   freshPostgresStorage,
   memoryStorageForBench,
@@ -33,13 +33,14 @@ const DRAIN_DEADLINE_MS = 120_000;
  * `receiver` (servers/receiver.mjs): the backlog is queued with no worker running, then both
  * processes' CPU is marked, the worker set going, and the clock stopped once the last delivery
  * arrived. Resolves with deliveries/s and each side's CPU per delivery in µs; throws when the
- * receiver found a delivery whose signature did not verify.
+ * receiver found a delivery whose signature did not verify. With `meter` (a postgresMeter, for the
+ * contenders on PostgreSQL), PostgreSQL's CPU and WAL per delivery over the same window too.
  */
-async function timeDrain(drainer, receiver, total, pool = {}) {
+async function timeDrain(drainer, receiver, total, pool = {}, meter = null) {
   await drainer.ask({ queue: { total, url: receiver.info.url, pool } }, (m) => m === "queued");
   await receiver.ask({ expect: total }, (m) => m === "armed");
   const reached = receiver.next((m) => m?.reached !== undefined);
-  await Promise.all([drainer.markCpu(), receiver.markCpu()]);
+  await Promise.all([drainer.markCpu(), receiver.markCpu(), meter?.mark()]);
   const started = performance.now();
   const going = await drainer.ask("go", (m) => m === "started" || m?.failed !== undefined);
   if (going.failed !== undefined) throw new Error(`the drainer could not start: ${going.failed}`);
@@ -59,15 +60,32 @@ async function timeDrain(drainer, receiver, total, pool = {}) {
   const { unverified, firstReason } = await reached;
   if (unverified > 0)
     throw new Error(`${unverified} of ${total} deliveries failed the receiver's signature check (${firstReason})`);
-  const [workerCpu, receiverCpu] = await Promise.all([drainer.readCpu(), receiver.readCpu()]);
+  const [workerCpu, receiverCpu, database] = await Promise.all([
+    drainer.readCpu(),
+    receiver.readCpu(),
+    meter?.perRequest(total),
+  ]);
   await drainer.ask("finish", (m) => m === "finished");
-  return { perSecond: total / seconds, workerCpuUs: workerCpu / total, receiverCpuUs: receiverCpu / total };
+  return {
+    perSecond: total / seconds,
+    workerCpuUs: workerCpu / total,
+    receiverCpuUs: receiverCpu / total,
+    postgresCpuUs: database?.postgresCpuUsPerRequest ?? null,
+    walBytes: database?.walBytesPerRequest ?? null,
+  };
 }
 
-/** A drain's rate as a row, its CPU figures in the note. */
+/**
+ * A drain's rate as a row, its CPU figures in the note: the worker's and the receiver's, and on
+ * PostgreSQL the server's (every local postgres process) with the WAL each delivery wrote.
+ */
 function drainRow(label, drained, note) {
   const receiverBusy = (drained.receiverCpuUs * drained.perSecond) / 1e4;
-  const cpu = `CPU/delivery worker ${drained.workerCpuUs.toFixed(0)} µs, receiver ${drained.receiverCpuUs.toFixed(0)} µs (${receiverBusy.toFixed(0)} % of a core)`;
+  const database =
+    drained.walBytes === null
+      ? ""
+      : `${drained.postgresCpuUs === null ? "" : `, PostgreSQL ${drained.postgresCpuUs.toFixed(0)} µs`}, WAL ${(drained.walBytes / 1024).toFixed(2)} KiB/delivery`;
+  const cpu = `CPU/delivery worker ${drained.workerCpuUs.toFixed(0)} µs, receiver ${drained.receiverCpuUs.toFixed(0)} µs (${receiverBusy.toFixed(0)} % of a core)${database}`;
   return { case: label, value: drained.perSecond, unit: "deliveries/s", note: note ? `${note}; ${cpu}` : cpu };
 }
 
@@ -131,17 +149,19 @@ async function latency(makeStorage, total, warmup = 1000) {
 
 async function measure(label, kind, makeStorage, receiver, { events, warmupEvents }) {
   const drainer = await startServer("outbox-drainer.mjs", [kind], { DATABASE_URL });
+  const meter = kind === "vitrina-postgres" ? await postgresMeter(DATABASE_URL) : null;
   let capped, pool32, pool128;
   try {
     // An untimed warm-up drain: after 300 deliveries the first drain still paid for the JIT (about
     // twice the worker CPU per delivery of the drains after it).
     await timeDrain(drainer, receiver, warmupEvents);
     // One receiver: by default it gets half of the pool (the per-subscription cap).
-    capped = await timeDrain(drainer, receiver, events);
-    pool32 = await timeDrain(drainer, receiver, events, { concurrency: 32, perSubscriptionConcurrency: 32 });
-    pool128 = await timeDrain(drainer, receiver, events, { concurrency: 128, perSubscriptionConcurrency: 128 });
+    capped = await timeDrain(drainer, receiver, events, {}, meter);
+    pool32 = await timeDrain(drainer, receiver, events, { concurrency: 32, perSubscriptionConcurrency: 32 }, meter);
+    pool128 = await timeDrain(drainer, receiver, events, { concurrency: 128, perSubscriptionConcurrency: 128 }, meter);
   } finally {
     await drainer.stop();
+    await meter?.close();
   }
   const lat = await latency(makeStorage, 300);
   return [
@@ -189,16 +209,19 @@ async function graphileRows(receiver) {
   const pools = { "vitrina-postgres": { concurrency: 32, perSubscriptionConcurrency: 32 } };
   const drainers = {};
   const rounds = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  // Every contender here queues on PostgreSQL, so each round reports the server's share too.
+  const meter = await postgresMeter(DATABASE_URL);
   try {
     for (const kind of kinds) drainers[kind] = await startServer("outbox-drainer.mjs", [kind], { DATABASE_URL });
     for (let round = 0; round < WARMUP_ROUNDS; round++)
       for (const kind of kinds) await timeDrain(drainers[kind], receiver, ROUND_DELIVERIES, pools[kind]);
     for (let round = 0; round < MEASURED_ROUNDS; round++) {
       for (const kind of kinds)
-        rounds[kind].push(await timeDrain(drainers[kind], receiver, ROUND_DELIVERIES, pools[kind]));
+        rounds[kind].push(await timeDrain(drainers[kind], receiver, ROUND_DELIVERIES, pools[kind], meter));
     }
   } finally {
     await Promise.all(Object.values(drainers).map((drainer) => drainer.stop()));
+    await meter.close();
   }
   const median = (xs) => [...xs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(xs.length / 2)];
   const [viaFetch, viaRequest, vitrina, cliWorker] = kinds.map((kind) => median(rounds[kind]));
