@@ -79,17 +79,35 @@ export function decodeJsonBody(
 export type JsonPathSegment = string | number;
 type PathSegment = JsonPathSegment;
 
+/** A value waiting on the walk's stack, linked to its parent so a path is built only for a reason. */
+interface Pending {
+  value: unknown;
+  parent: Pending | null;
+  segment: PathSegment;
+  depth: number;
+}
+
+/** The path from the root to `node` (the root's own segment is not part of it). */
+function pathOf(node: Pending): PathSegment[] {
+  const path: PathSegment[] = [];
+  for (let at: Pending | null = node; at !== null && at.parent !== null; at = at.parent) path.push(at.segment);
+  return path.reverse();
+}
+
 /**
  * One pass over the parsed value, iterative so depth can't overflow the stack here either. A
  * too-deep value is named by its first two path segments (the field the sender knows) and not
  * descended into. Also tells whether the value holds a number beyond ±Number.MAX_SAFE_INTEGER.
+ * Every JSON body goes through it, so it allocates one small node per value and builds a path
+ * only for a value it reports (copying the path at every node was most of what it allocated).
  */
 function unacceptableValues(root: unknown, maxDepth: number) {
   const reasons: FieldReason[] = [];
   let beyondSafeIntegers = false;
-  const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value: root, path: [] }];
+  const stack: Pending[] = [{ value: root, parent: null, segment: "", depth: 0 }];
   while (stack.length > 0 && reasons.length < MAX_VALUE_REASONS) {
-    const { value, path } = stack.pop()!;
+    const node = stack.pop()!;
+    const { value } = node;
     if (typeof value === "number") {
       if (Math.abs(value) > Number.MAX_SAFE_INTEGER) beyondSafeIntegers = true;
       continue;
@@ -97,32 +115,38 @@ function unacceptableValues(root: unknown, maxDepth: number) {
     if (typeof value === "string") {
       const problem = describeUnstorableText(value);
       if (problem !== null)
-        reasons.push({ field: formatJsonPath(path), reason: `contains ${problem}, which cannot be stored; remove it` });
+        reasons.push({
+          field: formatJsonPath(pathOf(node)),
+          reason: `contains ${problem}, which cannot be stored; remove it`,
+        });
       continue;
     }
     if (value === null || typeof value !== "object") continue;
-    if (path.length >= maxDepth) {
-      reasons.push({ field: formatJsonPath(path.slice(0, 2)), reason: `nests deeper than ${maxDepth} levels` });
+    if (node.depth >= maxDepth) {
+      reasons.push({ field: formatJsonPath(pathOf(node).slice(0, 2)), reason: `nests deeper than ${maxDepth} levels` });
       continue;
     }
-    const children: Array<{ value: unknown; path: PathSegment[] }> = [];
+    const depth = node.depth + 1;
+    // Children are pushed last to first, so they are popped, and reported, in document order.
     if (Array.isArray(value)) {
-      value.forEach((child, index) => children.push({ value: child, path: [...path, index] }));
-    } else {
-      for (const [key, child] of Object.entries(value)) {
-        const problem = describeUnstorableText(key);
-        if (problem !== null) {
-          reasons.push({
-            field: formatJsonPath([...path, key]),
-            reason: `has a key that contains ${problem}, which cannot be stored; rename it`,
-          });
-          continue;
-        }
-        children.push({ value: child, path: [...path, key] });
-      }
+      for (let index = value.length - 1; index >= 0; index--)
+        stack.push({ value: value[index], parent: node, segment: index, depth });
+      continue;
     }
-    // Reversed, so fields are reported in document order.
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    const keys = Object.keys(value);
+    // A key's own problem is reported before any of the object's values', as they are read.
+    const storable = keys.map((key) => {
+      const problem = describeUnstorableText(key);
+      if (problem === null) return true;
+      reasons.push({
+        field: formatJsonPath([...pathOf(node), key]),
+        reason: `has a key that contains ${problem}, which cannot be stored; rename it`,
+      });
+      return false;
+    });
+    for (let i = keys.length - 1; i >= 0; i--)
+      if (storable[i])
+        stack.push({ value: (value as Record<string, unknown>)[keys[i]!], parent: node, segment: keys[i]!, depth });
   }
   return { reasons, beyondSafeIntegers };
 }

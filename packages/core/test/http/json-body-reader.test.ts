@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationError, VitrinaError } from "@vitrina/core";
 import { decodeJsonBody, readJsonBody } from "@vitrina/core/http";
 import { statusForCode } from "../../src/http/json.js";
+import { formatJsonPath, type JsonPathSegment } from "../../src/http/read-json.js";
 
 // The one JSON body reader every route uses. Oracles here are independent of its code:
 // String.prototype.isWellFormed (Node 20) and a recursive depth count.
@@ -122,6 +123,32 @@ describe("decodeJsonBody", () => {
       { field: "metadata.k\\u0000", reason: "has a key that contains U+0000 (NUL), which cannot be stored; rename it" },
     ]);
     expect(reasonsOf('"\\udfff"')).toEqual([{ field: "", reason: expect.stringContaining("(\\udfff)") }]);
+  });
+
+  it("names every unstorable value and key, each once, in document order (property)", () => {
+    // A recursive oracle: an object's keys are read before its values, as JSON.parse gives them.
+    const unstorablePaths = (value: unknown, path: JsonPathSegment[] = [], out: string[] = []): string[] => {
+      if (typeof value === "string") {
+        if (!isStorable(value)) out.push(formatJsonPath(path));
+      } else if (Array.isArray(value)) {
+        value.forEach((child, index) => unstorablePaths(child, [...path, index], out));
+      } else if (value !== null && typeof value === "object") {
+        const keys = Object.keys(value);
+        for (const key of keys) if (!isStorable(key)) out.push(formatJsonPath([...path, key]));
+        for (const key of keys.filter(isStorable))
+          unstorablePaths((value as Record<string, unknown>)[key], [...path, key], out);
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(hostileJson, (value) => {
+        const expected = unstorablePaths(value);
+        // Past 20 reasons the answer is cut short, which the oracle doesn't model.
+        fc.pre(expected.length > 0 && expected.length <= 20);
+        expect(reasonsOf(JSON.stringify(value)).map((r) => r.field)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("names a too-deep value by its first two path segments", () => {
