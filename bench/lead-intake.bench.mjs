@@ -92,7 +92,7 @@ function writesRows(writes) {
       case: `  rows written per lead, ${kind} (every round)`,
       value: counts.leads,
       unit: "leads",
-      note: "each with its contact, opportunity, first message marked sent, conversation, message and conversation.started event",
+      note: "each with its contact, opportunity, consent evidence, first message marked sent, conversation, message and conversation.started event",
     };
   });
 }

@@ -83,7 +83,8 @@ export async function postgresAnswers(databaseUrl) {
 
 /**
  * The rows a PostgreSQL intake server's leads wrote in `schema`: leads, contacts, opportunities,
- * first messages marked sent, conversations, their messages and `conversation.started` events. The
+ * consent evidence in the ledger, first messages marked sent, conversations, their messages and
+ * `conversation.started` events. The
  * lead-intake bench sends only new persons with consent, so every count must equal `leads`: a
  * contender that skips a write is measured doing less than the other (the hand-written reference
  * once recorded no send, conversation or event because its second statement matched no row, and
@@ -95,6 +96,7 @@ export async function countLeadWrites(query, schema) {
     `SELECT (SELECT count(*) FROM ${s}.lead_events)::int AS leads,
        (SELECT count(*) FROM ${s}.contacts)::int AS contacts,
        (SELECT count(*) FROM ${s}.opportunities)::int AS opportunities,
+       (SELECT count(*) FROM ${s}.consent_ledger WHERE kind = 'granted')::int AS consent,
        (SELECT count(*) FROM ${s}.outbound_messages WHERE status = 'sent')::int AS sent,
        (SELECT count(*) FROM ${s}.conversations)::int AS conversations,
        (SELECT count(*) FROM ${s}.messages)::int AS messages,

@@ -1,7 +1,8 @@
 // The reference for lead intake on PostgreSQL: a hand-written node:http + pg server doing the same
 // durable writes as Vitrina in two round trips, the least a correct design can do:
 //   1. commit: one statement (its own transaction) that finds-or-creates the contact by phone,
-//      registers the lead idempotently, and inserts its opportunity and first-message record;
+//      registers the lead idempotently, and inserts its opportunity, its first-message record and
+//      its consent evidence (a row in the consent ledger, as Vitrina keeps it);
 //   2. send (the messaging transport: nothing, as the bench's Vitrina uses the log transport);
 //   3. record: one statement that marks the message sent and opens the conversation with its first
 //      message and a `conversation.started` event.
@@ -23,7 +24,7 @@ export function signedBySecret(req, body, secret) {
 }
 
 /**
- * The reference's two statements for Vitrina's schema `schema` (migrated): `commitLead` ($1–$13, see
+ * The reference's two statements for Vitrina's schema `schema` (migrated): `commitLead` ($1–$14, see
  * the server below) and `recordSent` ($1–$7). Shared with the deployed reference
  * (reference-deployed-intake.mjs): with `queueDelivery`, `recordSent` also queues the event's
  * webhook delivery ($8 its id, $9 the subscription), as an outbox commits it with the event.
@@ -48,6 +49,11 @@ export function referenceStatements(schema, { queueDelivery = false } = {}) {
       INSERT INTO ${s}.outbound_messages (id, workspace_id, lead_event_id, contact_id, channel, status, reason, handed_to_provider_at,
         created_at, updated_at)
       SELECT $13, $2, lead.id, lead.contact_id, 'whatsapp', 'queued', 'handed to the messaging provider', $7, $7, $7 FROM lead
+    ), consent AS (
+      INSERT INTO ${s}.consent_ledger (id, workspace_id, contact_id, kind, source, source_ref, evidence, occurred_at, recorded_at,
+        dedupe_key)
+      SELECT $14, $2, lead.contact_id, 'granted', 'lead', $9, jsonb_build_object('lead_event_id', lead.id, 'consent_timestamp', $7::text),
+        $7, $7, 'lead:' || lead.id FROM lead
     )
     SELECT id, contact_id FROM lead`;
   const recordSent = `
@@ -106,6 +112,7 @@ function commitLeadValues({ workspaceId, connectorId }, lead, body, now, outboun
     randomUUID(),
     body,
     outboundId,
+    randomUUID(),
   ];
 }
 
