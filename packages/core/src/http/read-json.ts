@@ -134,10 +134,12 @@ function unacceptableValues(root: unknown, maxDepth: number) {
       continue;
     }
     const keys = Object.keys(value);
-    // A key's own problem is reported before any of the object's values', as they are read.
+    // A key's own problem is reported before any of the object's values', as they are read; past
+    // the cap nothing more is (one object with thousands of bad keys stays a short answer).
     const storable = keys.map((key) => {
       const problem = describeUnstorableText(key);
       if (problem === null) return true;
+      if (reasons.length >= MAX_VALUE_REASONS) return false;
       reasons.push({
         field: formatJsonPath([...pathOf(node), key]),
         reason: `has a key that contains ${problem}, which cannot be stored; rename it`,

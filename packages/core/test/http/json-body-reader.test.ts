@@ -151,6 +151,17 @@ describe("decodeJsonBody", () => {
     );
   });
 
+  it("names at most 20 values, even when one object has more bad keys than that", () => {
+    const badKeys = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}\u0000`, 1]));
+    const reasons = reasonsOf(JSON.stringify({ metadata: badKeys, contact: { name: "\u0000" } }));
+    expect(reasons).toHaveLength(20);
+    expect(reasons[0]).toEqual({
+      field: "metadata.k0\\u0000",
+      reason: "has a key that contains U+0000 (NUL), which cannot be stored; rename it",
+    });
+    expect(reasons.at(-1)!.field).toBe("metadata.k19\\u0000");
+  });
+
   it("names a too-deep value by its first two path segments", () => {
     expect(reasonsOf(`{"metadata":{"blob":${"[".repeat(50_000)}${"]".repeat(50_000)}}}`)).toEqual([
       { field: "metadata.blob", reason: "nests deeper than 32 levels" },
