@@ -84,11 +84,10 @@ export async function postgresAnswers(databaseUrl) {
 /**
  * The rows a PostgreSQL intake server's leads wrote in `schema`: leads, contacts, opportunities,
  * consent evidence in the ledger, first messages marked sent, conversations, their messages and
- * `conversation.started` events. The
- * lead-intake bench sends only new persons with consent, so every count must equal `leads`: a
- * contender that skips a write is measured doing less than the other (the hand-written reference
- * once recorded no send, conversation or event because its second statement matched no row, and
- * looked a third faster for it). `query(sql)` runs one statement.
+ * `conversation.started` events. The lead-intake bench sends only new persons with consent, so
+ * every count must equal `leads`: a contender that skips a write is measured doing less than the
+ * other (the hand-written reference once recorded no send, conversation or event because its second
+ * statement matched no row, and looked a third faster for it). `query(sql)` runs one statement.
  */
 export async function countLeadWrites(query, schema) {
   const s = `"${schema}"`;

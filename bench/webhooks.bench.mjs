@@ -15,6 +15,7 @@
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
 import { startServer } from "./load/drive.mjs";
+import { postgresFigures } from "./load/report.mjs";
 import { DATABASE_URL, percentile, postgresAnswers, postgresMeter } from "./lib.mjs";
 import {
   freshPostgresStorage,
@@ -70,8 +71,7 @@ async function timeDrain(drainer, receiver, total, pool = {}, meter = null) {
     perSecond: total / seconds,
     workerCpuUs: workerCpu / total,
     receiverCpuUs: receiverCpu / total,
-    postgresCpuUs: database?.postgresCpuUsPerRequest ?? null,
-    walBytes: database?.walBytesPerRequest ?? null,
+    ...database,
   };
 }
 
@@ -81,11 +81,7 @@ async function timeDrain(drainer, receiver, total, pool = {}, meter = null) {
  */
 function drainRow(label, drained, note) {
   const receiverBusy = (drained.receiverCpuUs * drained.perSecond) / 1e4;
-  const database =
-    drained.walBytes === null
-      ? ""
-      : `${drained.postgresCpuUs === null ? "" : `, PostgreSQL ${drained.postgresCpuUs.toFixed(0)} µs`}, WAL ${(drained.walBytes / 1024).toFixed(2)} KiB/delivery`;
-  const cpu = `CPU/delivery worker ${drained.workerCpuUs.toFixed(0)} µs, receiver ${drained.receiverCpuUs.toFixed(0)} µs (${receiverBusy.toFixed(0)} % of a core)${database}`;
+  const cpu = `CPU/delivery worker ${drained.workerCpuUs.toFixed(0)} µs, receiver ${drained.receiverCpuUs.toFixed(0)} µs (${receiverBusy.toFixed(0)} % of a core)${postgresFigures(drained, "delivery")}`;
   return { case: label, value: drained.perSecond, unit: "deliveries/s", note: note ? `${note}; ${cpu}` : cpu };
 }
 

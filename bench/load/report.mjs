@@ -4,11 +4,14 @@ import { measure } from "./drive.mjs";
 
 const us = (n) => `${n.toFixed(0)} µs`;
 
-/** A PostgreSQL server's round: PostgreSQL's own CPU and WAL per request (see postgresMeter in ../lib.mjs). */
-function postgresFigures(r) {
+/**
+ * A PostgreSQL round: PostgreSQL's own CPU and WAL per request, or per `unit` (see postgresMeter in
+ * ../lib.mjs, whose figures `r` carries); empty for a round without them.
+ */
+export function postgresFigures(r, unit = "req") {
   if (r.walBytesPerRequest === undefined) return "";
   const cpu = r.postgresCpuUsPerRequest === null ? "" : `, PostgreSQL ${us(r.postgresCpuUsPerRequest)}`;
-  return `${cpu}, WAL ${(r.walBytesPerRequest / 1024).toFixed(1)} KiB/req`;
+  return `${cpu}, WAL ${(r.walBytesPerRequest / 1024).toFixed(1)} KiB/${unit}`;
 }
 
 /** A row for run.mjs: req/s as the value, the rest as the note. `reference` is { label, perSecond } or absent. */
