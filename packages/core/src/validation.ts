@@ -2,6 +2,9 @@ import type { z } from "zod";
 import { ValidationError, type FieldReason } from "./errors.js";
 import { PLAIN_REASONS } from "./validation-reasons.js";
 
+/** The reason every refusal gives a key the schema doesn't declare. */
+export const UNRECOGNISED_FIELD = "is not a recognised field";
+
 /** Turns zod issues into `{ field, reason }` pairs, one per field at fault (unknown keys each get one). */
 export function reasonsFromZod(error: z.ZodError): FieldReason[] {
   const reasons: FieldReason[] = [];
@@ -14,7 +17,7 @@ export function reasonsFromZod(error: z.ZodError): FieldReason[] {
     if (issue.code === "invalid_type") wrongType.add(base);
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        reasons.push({ field: base === "" ? key : `${base}.${key}`, reason: "is not a recognised field" });
+        reasons.push({ field: base === "" ? key : `${base}.${key}`, reason: UNRECOGNISED_FIELD });
       }
     } else {
       reasons.push({ field: base, reason: issue.message });

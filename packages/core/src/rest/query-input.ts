@@ -1,5 +1,6 @@
-import { VitrinaError } from "../errors.js";
+import { ValidationError, VitrinaError, type FieldReason } from "../errors.js";
 import { isDecimal, notDecimal } from "../http/query-number.js";
+import { UNRECOGNISED_FIELD } from "../validation.js";
 
 type JsonSchema = {
   type?: string | string[];
@@ -45,6 +46,7 @@ function scalar(name: string, value: string, schema: JsonSchema | undefined): un
 export function inputFromQuery(params: URLSearchParams, inputSchema: Record<string, unknown>): Record<string, unknown> {
   const properties = (inputSchema as JsonSchema).properties ?? {};
   const entries: Array<[string, unknown]> = [];
+  const refused: FieldReason[] = [];
   for (const name of new Set(params.keys())) {
     // Own properties only: `constructor` must not find Object.prototype's as its schema.
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
@@ -58,10 +60,20 @@ export function inputFromQuery(params: URLSearchParams, inputSchema: Record<stri
         },
       );
     }
-    const value = typesOf(property).has("array")
-      ? values.map((each) => scalar(name, each, property?.items))
-      : scalar(name, values[values.length - 1]!, property);
-    entries.push([name, value]);
+    try {
+      const value = typesOf(property).has("array")
+        ? values.map((each) => scalar(name, each, property?.items))
+        : scalar(name, values[values.length - 1]!, property);
+      entries.push([name, value]);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      refused.push(...error.reasons);
+    }
   }
-  return Object.fromEntries(entries);
+  if (refused.length === 0) return Object.fromEntries(entries);
+  // Refused before validation sees the input, so the parameters it would have refused are named
+  // here too: one answer lists every fix.
+  for (const name of new Set(params.keys()))
+    if (!Object.hasOwn(properties, name)) refused.push({ field: name, reason: UNRECOGNISED_FIELD });
+  throw new ValidationError("query is invalid", refused);
 }

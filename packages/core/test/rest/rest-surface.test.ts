@@ -152,6 +152,19 @@ describe("REST on", () => {
     expect(unknownField.status).toBe(422);
   });
 
+  it("names every parameter at fault at once: a number not in plain decimal and the unknown names beside it", async () => {
+    // Found by the hostile-query property below: `limit=0 ` was refused on its own, and the
+    // `constructor` beside it went unnamed until the caller fixed the first and asked again.
+    const got = await h.call("GET", "/v1/rest/catalog.search?limit=0%20&constructor=&serch=x&limit2=0x1");
+    expect(got.status).toBe(422);
+    expect(got.json.error.reasons).toEqual([
+      { field: "limit", reason: "must be written in plain decimal digits, like 20" },
+      { field: "constructor", reason: "is not a recognised field" },
+      { field: "serch", reason: "is not a recognised field" },
+      { field: "limit2", reason: "is not a recognised field" },
+    ]);
+  });
+
   it("serves commands on POST only", async () => {
     const response = await h.call("GET", `/v1/rest/contacts.update?contact_id=${h.contact.id}`);
     expect(response.status).toBe(405);
