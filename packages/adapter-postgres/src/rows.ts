@@ -1,8 +1,23 @@
 import type { Queryable } from "./driver.js";
 
-/** timestamptz comes back as a Date (pg, PGlite); records carry ISO 8601 UTC strings. */
+/**
+ * A timestamptz as `to_json` writes it in a UTC session: `2026-11-28T09:26:47.123456+00:00`, the
+ * fraction optional. Checked for its shape only: PostgreSQL writes no impossible date.
+ */
+const UTC_JSON_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?\+00:00$/;
+
+/**
+ * timestamptz comes back as a Date (pg, PGlite), or as text inside JSON (a claim's event and
+ * subscription, `to_json`); records carry ISO 8601 UTC strings with milliseconds. UTC text is
+ * rewritten rather than parsed, into the string `Date` gives (the fraction cut to milliseconds,
+ * not rounded): `Date`'s parser took most of a delivery claim's row mapping; any other text
+ * (another session time zone, a year past 9999) goes through `Date`.
+ */
 export function iso(value: unknown): string {
-  return (value instanceof Date ? value : new Date(String(value))).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  const text = String(value);
+  if (UTC_JSON_TIMESTAMP.test(text)) return `${text.slice(0, 19)}.${`${text.slice(20, -6)}000`.slice(0, 3)}Z`;
+  return new Date(text).toISOString();
 }
 
 export function isoOrNull(value: unknown): string | null {

@@ -65,6 +65,7 @@ const expected: Record<string, string[]> = {
     "EVENT_TYPES",
     "MAX_RESPONSE_PREFIX_BYTES",
     "MIN_SECRET_LENGTH",
+    "NEEDS_LOOKUP",
     "RESPONSE_BODY_PREFIX_BYTES",
     "RETRY_WINDOW_MS",
     "TEST_EVENT_TYPE",
@@ -88,6 +89,7 @@ const expected: Record<string, string[]> = {
     "postWebhook",
     "signatureHeader",
     "signedPayload",
+    "verdictWithoutLookup",
     "verifyHmacSha256Hex",
   ],
   "@vitrina/core/oauth": [

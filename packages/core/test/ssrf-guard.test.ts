@@ -1,4 +1,10 @@
-import { addressRefusal, checkDestination, classifyIp } from "@vitrina/core/webhooks";
+import {
+  addressRefusal,
+  checkDestination,
+  classifyIp,
+  NEEDS_LOOKUP,
+  verdictWithoutLookup,
+} from "@vitrina/core/webhooks";
 import { describe, expect, it } from "vitest";
 
 describe("SSRF guard", () => {
@@ -31,6 +37,22 @@ describe("SSRF guard", () => {
       ["1.2.3.256", null],
     ];
     for (const [ip, expected] of cases) expect(classifyIp(ip), ip).toBe(expected);
+  });
+
+  it("judges without DNS what needs none, and leaves a name to the resolver", () => {
+    const strict = { allowInsecureLoopback: false, allowPrivateNetworks: false };
+    const resolving = { ...strict, resolveHost: async () => ["93.184.216.34"] };
+    const demo = { ...resolving, allowInsecureLoopback: true };
+    expect(verdictWithoutLookup(new URL("https://erp.example.cl/h"), resolving)).toBe(NEEDS_LOOKUP);
+    expect(verdictWithoutLookup(new URL("https://erp.example.cl/h"), strict)).toBeNull();
+    expect(verdictWithoutLookup(new URL("https://8.8.8.8/h"), resolving)).toBeNull();
+    expect(verdictWithoutLookup(new URL("https://10.0.0.1/h"), resolving)).toMatch(/10\.0\.0\.1 is a private address/);
+    expect(verdictWithoutLookup(new URL("https://localhost/h"), resolving)).toMatch(/loopback address/);
+    expect(verdictWithoutLookup(new URL("http://127.0.0.1:9/h"), demo)).toBeNull();
+    expect(verdictWithoutLookup(new URL("http://erp.example.cl/h"), demo)).toBe("url must use https");
+    expect(verdictWithoutLookup(new URL("https://u:p@erp.example.cl/h"), resolving)).toBe(
+      "url must not contain credentials",
+    );
   });
 
   it("refuses when any resolved address is private, and without a resolver checks literals only", async () => {

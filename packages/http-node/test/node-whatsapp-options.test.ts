@@ -100,7 +100,7 @@ describe("nodeWhatsAppOptions: the Cloud API's POSTs on undici's request API", (
     const baseUrl = await graph(() => {}); // reads the request, never answers
     await expect(transportOn(baseUrl, nodeWhatsAppOptions().post, 200).send(message)).rejects.toMatchObject({
       code: "messaging_failed",
-      message: expect.stringContaining("WhatsApp Cloud API unreachable"),
+      message: "WhatsApp Cloud API unreachable: no answer within 200 ms",
     });
   });
 

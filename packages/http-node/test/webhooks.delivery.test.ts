@@ -307,6 +307,31 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
     });
   });
 
+  it("asks DNS again for every delivery: a name that moves inside the network after one delivery is refused on the next", async () => {
+    // The dispatcher keeps what it knows of a subscription's URL without DNS (its shape, an IP
+    // literal's verdict); a name's answer is never kept, so DNS rebinding between deliveries is caught.
+    let address = "93.184.216.34";
+    let fetched = 0;
+    const h = await harness({
+      webhooks: { resolveHost: async () => [address], fetch: async () => (fetched++, new Response("ok")) },
+    });
+    const sub = await h.subscribe("https://erp.example.cl/hooks");
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(fetched).toBe(1);
+    address = "10.0.0.7";
+    await h.quote();
+    await h.vitrina.outbox.dispatcher.runOnce("w");
+    expect(fetched).toBe(1);
+    const deliveries = await deliveriesOf(h, sub);
+    expect(deliveries.map((d) => d.status).sort()).toEqual(["pending", "succeeded"]);
+    const refused = deliveries.find((d) => d.status === "pending")!;
+    expect(refused.attempts[0]).toMatchObject({
+      status_code: null,
+      error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address"),
+    });
+  });
+
   it("counts a DNS check that never answers against the delivery's deadline", async () => {
     // The name resolves when subscribing, then its DNS stops answering (a hostile or broken
     // nameserver): the attempt must end at the deadline, like a receiver that never answers.

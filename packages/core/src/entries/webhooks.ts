@@ -34,6 +34,8 @@ export {
   addressRefusal,
   checkDestination,
   checkUrlShape,
+  NEEDS_LOOKUP,
+  verdictWithoutLookup,
   type DestinationPolicy,
   type HostResolver,
 } from "../webhooks/ssrf-guard.js";

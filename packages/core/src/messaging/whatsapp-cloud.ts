@@ -92,15 +92,24 @@ export function whatsAppCloudTransport(options: WhatsAppCloudOptions): Messaging
   return {
     async send(message): Promise<SendResult> {
       let response: { status: number; text: string };
+      // A timer cleared with the answer, rather than `AbortSignal.timeout`, whose timer outlives
+      // every send by `timeoutMs` and whose signal Node tracks until it is collected.
+      const deadline = new AbortController();
+      const timer = setTimeout(
+        () => deadline.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")),
+        timeoutMs,
+      );
       try {
         response = await post({
           url,
           headers: { authorization: `Bearer ${options.accessToken}`, "content-type": "application/json" },
           body: JSON.stringify(body(message)),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: deadline.signal,
         });
       } catch (cause) {
         throw new MessagingError(`WhatsApp Cloud API unreachable: ${(cause as Error).message}`, { cause });
+      } finally {
+        clearTimeout(timer);
       }
       const json = parsedAnswer(response.text);
       if (response.status < 200 || response.status > 299) {

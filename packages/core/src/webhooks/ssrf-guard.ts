@@ -64,6 +64,24 @@ export function checkUrlShape(url: URL, policy: DestinationPolicy): string | nul
   return url.protocol === "http:" ? "must use https" : `must use https, not ${url.protocol.replace(":", "")}`;
 }
 
+/** What `verdictWithoutLookup` answers for a host only DNS can judge. */
+export const NEEDS_LOOKUP = Symbol("needs a DNS lookup");
+
+/**
+ * The part of `checkDestination` that needs no DNS: the URL's shape, then an IP literal or a
+ * well-known name (`localhost`, cloud metadata), or any host when the policy has no resolver.
+ * Returns the refusal, null when allowed, or `NEEDS_LOOKUP` for a DNS name the resolver must judge.
+ * It depends on the URL and the policy alone, so a caller may keep it per URL.
+ */
+export function verdictWithoutLookup(url: URL, policy: DestinationPolicy): string | null | typeof NEEDS_LOOKUP {
+  const shape = checkUrlShape(url, policy);
+  if (shape !== null) return `url ${shape}`;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = classifyIp(host) ?? classifyName(host);
+  if (literal !== null) return refusal(host, literal, policy);
+  return policy.resolveHost === undefined ? null : NEEDS_LOOKUP;
+}
+
 /**
  * Refuses destinations inside the server's network, judged on every address the name resolves
  * to (one private address is enough to refuse: DNS could hand that one to the connection).
@@ -75,15 +93,12 @@ export async function checkDestination(
   policy: DestinationPolicy,
   options: { signal?: AbortSignal } = {},
 ): Promise<string | null> {
-  const shape = checkUrlShape(url, policy);
-  if (shape !== null) return `url ${shape}`;
+  const verdict = verdictWithoutLookup(url, policy);
+  if (verdict !== NEEDS_LOOKUP) return verdict;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const literal = classifyIp(host) ?? classifyName(host);
-  if (literal !== null) return refusal(host, literal, policy);
-  if (policy.resolveHost === undefined) return null;
   let addresses: string[];
   try {
-    addresses = await policy.resolveHost(host, { signal: options.signal });
+    addresses = await policy.resolveHost!(host, { signal: options.signal });
   } catch (error) {
     return `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -46,8 +46,9 @@ export function countDelivery(status: DeliveryStatus, result: AttemptResult | En
 export function tracedPostWebhook(
   request: Parameters<typeof postWebhook>[0],
   delivery: WebhookDeliveryRecord,
+  /** `request.url` parsed, when the caller has it already. */
+  url = new URL(request.url),
 ): Promise<AttemptResult> {
-  const url = new URL(request.url);
   const attributes: Attributes = {
     "http.request.method": "POST",
     "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"),
