@@ -47,18 +47,21 @@ export function deliveryRepositories(
       async completeClaims(completions) {
         if (completions.length === 0) return [];
         // One statement for the whole batch, its rows passed as parallel arrays (one fixed text,
-        // so it is prepared once whatever the batch size). Only rows still under the completion's
+        // so it is prepared once whatever the batch size), the attempts' request headers as one
+        // JSON array: as a jsonb[] each object's JSON was escaped again into the array's text,
+        // which cost pg more than all the other columns. Only rows still under the completion's
         // lease are updated (its worker and its lease_until: a worker whose completion stalled past
         // the lease may have claimed the row again), and an attempt is inserted only for an updated
         // row: a lost lease writes neither.
         const column = <T>(pick: (c: (typeof completions)[number]) => T) => completions.map(pick);
         const { rows } = await q.query(
           `WITH input AS (
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[],
+             SELECT x.*, nullif($16::jsonb -> (x.position::int - 1), 'null') AS request_headers
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[], $6::text[],
                $7::timestamptz[], $8::text[], $9::int[], $10::timestamptz[], $11::int[], $12::float8[], $13::text[], $14::text[],
-               $15::timestamptz[], $16::jsonb[])
+               $15::timestamptz[]) WITH ORDINALITY
              AS x(id, worker_id, status, attempt_count, next_attempt_at, last_error, delivered_at,
-               attempt_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix, lease_until, request_headers)
+               attempt_id, number, attempted_at, status_code, duration_ms, error, response_body_prefix, lease_until, position)
            ), completed AS (
              UPDATE ${d} AS d SET status = input.status, attempt_count = input.attempt_count,
                next_attempt_at = input.next_attempt_at, last_error = input.last_error, delivered_at = input.delivered_at,
@@ -112,7 +115,7 @@ export function deliveryRepositories(
             column((c) => c.attempt?.error ?? null),
             column((c) => c.attempt?.responseBodyPrefix ?? null),
             column((c) => c.leaseUntil),
-            column((c) => (c.attempt?.requestHeaders ? json(c.attempt.requestHeaders) : null)),
+            json(column((c) => c.attempt?.requestHeaders ?? null)),
           ],
         );
         const recorded = new Set(rows.map((r: { id: string }) => r.id));

@@ -52,7 +52,7 @@ export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }
         durationMs: 4,
         error,
         responseBodyPrefix: null,
-        requestHeaders: { "content-type": "application/json", "vitrina-signature": "t=1,v1=<redacted>" },
+        requestHeaders: { "content-type": "application/json", "vitrina-signature": `t=${at},v1=<redacted>` },
       },
     };
   }
@@ -102,10 +102,28 @@ export function endpointHealthContract({ storage: getStorage, f, seedWorkspace }
         lastAttemptAt: t(6_000),
         lastAttemptStatusCode: 503,
       });
-      const attempts = await storage.webhookAttempts.listByDeliveries([a.id]);
-      expect(attempts[0]!.requestHeaders).toEqual({
+      // Each attempt keeps the headers it went out with, whatever its place in the batch.
+      for (const [d, at] of [
+        [a, 4_000],
+        [b, 5_000],
+        [c, 6_000],
+      ] as const) {
+        const [attempt] = await storage.webhookAttempts.listByDeliveries([d.id]);
+        expect(attempt!.requestHeaders).toEqual({
+          "content-type": "application/json",
+          "vitrina-signature": `t=${at},v1=<redacted>`,
+        });
+      }
+      // An attempt that sent no request (refused before it) has none, beside one that did.
+      const [quiet, loud] = [await leased(storage, workspaceId, sub.id), await leased(storage, workspaceId, sub.id)];
+      const none = attempted(quiet, 7_000, null);
+      none.attempt = { ...none.attempt!, requestHeaders: null };
+      expect(await storage.webhookDeliveries.completeClaims([none, attempted(loud, 7_001, 200)])).toEqual([true, true]);
+      // Absent or null: the port allows either for an attempt without headers.
+      expect((await storage.webhookAttempts.listByDeliveries([quiet.id]))[0]!.requestHeaders ?? null).toBeNull();
+      expect((await storage.webhookAttempts.listByDeliveries([loud.id]))[0]!.requestHeaders).toEqual({
         "content-type": "application/json",
-        "vitrina-signature": "t=1,v1=<redacted>",
+        "vitrina-signature": "t=7001,v1=<redacted>",
       });
     });
 

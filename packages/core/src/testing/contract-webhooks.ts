@@ -431,13 +431,24 @@ export function webhookContract({ storage: getStorage, create }: ContractContext
     await storage.events.append(event);
     // Due long before any other test's rows, so this claim takes exactly these.
     const longAgo = (ms: number) => f.at(-5e11 + ms);
+    const other = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(other);
+    const [second, third] = [w.event(workspaceId), w.event(workspaceId)];
+    for (const e of [second, third]) await storage.events.append(e);
     const found = w.delivery(workspaceId, subscription.id, { eventId: event.id, nextAttemptAt: longAgo(0) });
     const orphan = w.delivery(workspaceId, f.id(), { eventId: `evt_${f.id()}`, nextAttemptAt: longAgo(1) });
-    for (const d of [found, orphan]) await storage.webhookDeliveries.insert(d);
+    // Several rows of one subscription, another's between them: each comes with its own subscription.
+    const again = w.delivery(workspaceId, subscription.id, { eventId: second.id, nextAttemptAt: longAgo(2) });
+    const elsewhere = w.delivery(workspaceId, other.id, { eventId: second.id, nextAttemptAt: longAgo(3) });
+    const last = w.delivery(workspaceId, subscription.id, { eventId: third.id, nextAttemptAt: longAgo(4) });
+    for (const d of [found, orphan, again, elsewhere, last]) await storage.webhookDeliveries.insert(d);
     const leased = { leaseUntil: f.at(60_000), leasedBy: "w1" };
-    expect(await storage.webhookDeliveries.claimDueDeliveries(longAgo(10), 2, f.at(60_000), "w1")).toEqual([
+    expect(await storage.webhookDeliveries.claimDueDeliveries(longAgo(10), 5, f.at(60_000), "w1")).toEqual([
       { delivery: { ...found, ...leased }, event, subscription },
       { delivery: { ...orphan, ...leased }, event: null, subscription: null },
+      { delivery: { ...again, ...leased }, event: second, subscription },
+      { delivery: { ...elsewhere, ...leased }, event: second, subscription: other },
+      { delivery: { ...last, ...leased }, event: third, subscription },
     ]);
   });
 }
