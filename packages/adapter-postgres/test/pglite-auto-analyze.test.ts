@@ -102,6 +102,32 @@ describe.concurrent("PGlite: ANALYZE where autovacuum would", () => {
     }
   });
 
+  it("samples a tenth of the default, so a pass stalls the server's thread briefly, and leaves the session's target as it was", async ({
+    onTestFinished,
+  }) => {
+    const { db } = await pgliteFor(onTestFinished);
+    await db.exec(`CREATE SCHEMA sampled`);
+    await fill(db, "sampled", "t", 5000);
+    const keeper = pgliteAutoAnalyze(db, "sampled", {
+      everyMs: 3_600_000,
+      onError: (error) => expect.fail(String(error)),
+    });
+    try {
+      await countsPublished(db, "sampled", "t", 5000);
+      expect(await keeper.check()).toEqual(["t"]);
+      // A statistics target of 10: at most 11 histogram bounds (the default, 100, writes 101).
+      const { rows } = await db.query<{ bounds: number }>(
+        `SELECT array_length(histogram_bounds, 1) AS bounds FROM pg_stats WHERE schemaname = 'sampled' AND tablename = 't' AND attname = 'id'`,
+      );
+      expect(rows[0]!.bounds).toBeLessThanOrEqual(11);
+      expect(rows[0]!.bounds).toBeGreaterThan(1);
+      const target = await db.query<{ default_statistics_target: string }>(`SHOW default_statistics_target`);
+      expect(target.rows[0]!.default_statistics_target).toBe("100");
+    } finally {
+      keeper.stop();
+    }
+  });
+
   it("leaves statistics alone with autoAnalyze: false", async ({ onTestFinished }) => {
     const { db, keep } = await pgliteFor(onTestFinished);
     await db.exec(`CREATE SCHEMA unanalyzed`);
