@@ -70,9 +70,9 @@ export interface AutoAnalyze {
  * Only ANALYZE, not VACUUM: autovacuum's VACUUM runs beside the server, but on PGlite it would
  * run on the server's only thread, and its index passes read each index whole, so it would stop
  * every request for as long as the tables are large. ANALYZE reads a fixed sample (3,000 rows
- * per table at STATISTICS_TARGET), a few milliseconds, one table at a time with a pause between. Tables whose rows are updated
- * are kept in check by PostgreSQL's page pruning meanwhile; a deployment that wants VACUUM runs
- * it at a quiet time.
+ * per table at STATISTICS_TARGET), a few milliseconds, with a pause between tables. Tables whose
+ * rows are updated are kept in check by PostgreSQL's page pruning meanwhile; a deployment that
+ * wants VACUUM runs it at a quiet time.
  *
  * Checks run every `everyMs` on an unref'd timer, one at a time, through PGlite's own queue
  * (so between other statements, never inside someone's transaction). PostgreSQL publishes a

@@ -33,6 +33,10 @@ async function fill(db: PGlite, schema: string, table: string, rows: number): Pr
   await db.query(`INSERT INTO "${schema}"."${table}" SELECT generate_series(1, $1::int)`, [rows]);
 }
 
+/** An auto-analyze whose timer never fires within a test: it checks when the test calls `check()`. */
+const checkedByHand = (db: PGlite, schema: string) =>
+  pgliteAutoAnalyze(db, schema, { everyMs: 3_600_000, onError: (error) => expect.fail(String(error)) });
+
 /** Until PostgreSQL has published the session's row counts (at most once a second, between statements). */
 async function countsPublished(db: PGlite, schema: string, table: string, rows: number): Promise<void> {
   await vi.waitFor(async () => expect(await changedSinceAnalyze(db, schema, table)).toBe(rows), {
@@ -78,10 +82,7 @@ describe.concurrent("PGlite: ANALYZE where autovacuum would", () => {
     const { db, keep } = await pgliteFor(onTestFinished);
     await db.exec(`CREATE SCHEMA grows`);
     await fill(db, "grows", "t", 1000);
-    const keeper = pgliteAutoAnalyze(db, "grows", {
-      everyMs: 3_600_000,
-      onError: (error) => expect.fail(String(error)),
-    });
+    const keeper = checkedByHand(db, "grows");
     try {
       await countsPublished(db, "grows", "t", 1000);
       expect(await keeper.check()).toEqual(["t"]);
@@ -108,10 +109,7 @@ describe.concurrent("PGlite: ANALYZE where autovacuum would", () => {
     const { db } = await pgliteFor(onTestFinished);
     await db.exec(`CREATE SCHEMA sampled`);
     await fill(db, "sampled", "t", 5000);
-    const keeper = pgliteAutoAnalyze(db, "sampled", {
-      everyMs: 3_600_000,
-      onError: (error) => expect.fail(String(error)),
-    });
+    const keeper = checkedByHand(db, "sampled");
     try {
       await countsPublished(db, "sampled", "t", 5000);
       expect(await keeper.check()).toEqual(["t"]);

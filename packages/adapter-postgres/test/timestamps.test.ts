@@ -47,7 +47,7 @@ describe("timestamps read back from PostgreSQL", () => {
   });
 
   describe.each(backends)("on %s", (backend) => {
-    let query: (sql: string) => Promise<{ rows: Array<{ value: string; text: string }> }>;
+    let query: (sql: string) => Promise<{ rows: Array<{ value: string }> }>;
     let close: () => Promise<void>;
     beforeAll(async () => {
       if (backend === "PGlite") {

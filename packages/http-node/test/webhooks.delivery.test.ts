@@ -288,26 +288,7 @@ describe.each(Object.entries(senders))("webhook delivery with %s", (_name, sende
     expect(Date.now() - started).toBeLessThan(500);
   });
 
-  it("re-checks DNS at delivery time and refuses a name that now points inside the network", async () => {
-    let address = "93.184.216.34";
-    let fetched = 0;
-    const h = await harness({
-      webhooks: { resolveHost: async () => [address], fetch: async () => (fetched++, new Response("ok")) },
-    });
-    const sub = await h.subscribe("https://erp.example.cl/hooks");
-    address = "10.0.0.7";
-    await h.quote();
-    await h.vitrina.outbox.dispatcher.runOnce("w");
-    expect(fetched).toBe(0);
-    const [delivery] = await deliveriesOf(h, sub);
-    expect(delivery).toMatchObject({ status: "pending", attempt_count: 1 });
-    expect(delivery.attempts[0]).toMatchObject({
-      status_code: null,
-      error: expect.stringContaining("refused: erp.example.cl (10.0.0.7) is a private address"),
-    });
-  });
-
-  it("asks DNS again for every delivery: a name that moves inside the network after one delivery is refused on the next", async () => {
+  it("re-checks DNS at every delivery: a name that moves inside the network after one delivery is refused on the next", async () => {
     // The dispatcher keeps what it knows of a subscription's URL without DNS (its shape, an IP
     // literal's verdict); a name's answer is never kept, so DNS rebinding between deliveries is caught.
     let address = "93.184.216.34";

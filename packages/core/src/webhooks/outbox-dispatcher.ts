@@ -89,14 +89,14 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    * delivery: a receiver at an IP literal then costs no deadline, timer or abort signal per
    * attempt. Bounded like `signingKeys`.
    */
-  const destinations = new Map<string, { url: URL; verdict: ReturnType<typeof verdictWithoutLookup> }>();
+  const knownUrls = new Map<string, { url: URL; verdict: ReturnType<typeof verdictWithoutLookup> }>();
   const destinationOf = (href: string) => {
-    let known = destinations.get(href);
+    let known = knownUrls.get(href);
     if (known === undefined) {
-      if (destinations.size >= 1000) destinations.clear();
+      if (knownUrls.size >= 1000) knownUrls.clear();
       const url = new URL(href);
       known = { url, verdict: verdictWithoutLookup(url, options.destinations) };
-      destinations.set(href, known);
+      knownUrls.set(href, known);
     }
     return known;
   };

@@ -52,13 +52,16 @@ export function addressRefusal(
   return refusal(address, classifyIp(address) ?? "private", { ...policy, resolveHost: undefined });
 }
 
+/** The URL's host as an address or name: an IPv6 literal without its brackets. */
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
+
 /** The URL's shape: https, or http to a loopback host when allowed; no credentials in it, no port 0. */
 export function checkUrlShape(url: URL, policy: DestinationPolicy): string | null {
   if (url.username !== "" || url.password !== "") return "must not contain credentials";
   // Refused here, at subscribe, so the mistake is named once instead of failing every attempt.
   if (url.port === "0") return "must not use port 0 (no server can listen there)";
   if (url.protocol === "https:") return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   const loopback = (classifyIp(host) ?? classifyName(host)) === "loopback";
   if (url.protocol === "http:" && loopback && policy.allowInsecureLoopback) return null;
   return url.protocol === "http:" ? "must use https" : `must use https, not ${url.protocol.replace(":", "")}`;
@@ -76,7 +79,7 @@ export const NEEDS_LOOKUP = Symbol("needs a DNS lookup");
 export function verdictWithoutLookup(url: URL, policy: DestinationPolicy): string | null | typeof NEEDS_LOOKUP {
   const shape = checkUrlShape(url, policy);
   if (shape !== null) return `url ${shape}`;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   const literal = classifyIp(host) ?? classifyName(host);
   if (literal !== null) return refusal(host, literal, policy);
   return policy.resolveHost === undefined ? null : NEEDS_LOOKUP;
@@ -95,9 +98,10 @@ export async function checkDestination(
 ): Promise<string | null> {
   const verdict = verdictWithoutLookup(url, policy);
   if (verdict !== NEEDS_LOOKUP) return verdict;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   let addresses: string[];
   try {
+    // NEEDS_LOOKUP comes only with a resolver.
     addresses = await policy.resolveHost!(host, { signal: options.signal });
   } catch (error) {
     return `could not resolve ${host}: ${error instanceof Error ? error.message : String(error)}`;
