@@ -225,6 +225,13 @@ async function graphileRows(receiver) {
   // quarter on this machine).
   const spread = (kind) =>
     `rounds ${rounds[kind].map((r) => Math.round(r.perSecond).toLocaleString("en-US")).join(" / ")}`;
+  // Each round's ratio to graphile-worker's round beside it: the two ran a few seconds apart, so a
+  // change in the machine's speed between rounds (up to 1.8× within an hour here) moves both.
+  const paired = (kind) => {
+    const ratios = rounds[kind].map((r, i) => r.perSecond / rounds["graphile-fetch"][i].perSecond);
+    const middle = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+    return `round by round ${ratios.map((x) => x.toFixed(2)).join(" / ")}, median ${middle.toFixed(2)}×`;
+  };
   return [
     drainRow(
       "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",
@@ -239,12 +246,12 @@ async function graphileRows(receiver) {
     drainRow(
       "Vitrina PostgreSQL, same rounds: deliveries/s, 32 in flight",
       vitrina,
-      `${(vitrina.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch), ${(vitrina.perSecond / viaRequest.perSecond).toFixed(2)}× with undici request; ${spread("vitrina-postgres")}`,
+      `${(vitrina.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch) (${paired("vitrina-postgres")}), ${(vitrina.perSecond / viaRequest.perSecond).toFixed(2)}× with undici request; ${spread("vitrina-postgres")}`,
     ),
     drainRow(
       "Vitrina as deployed: a `vitrina worker` process (bin, env, its defaults), same rounds",
       cliWorker,
-      `${(cliWorker.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch); its default concurrency (64, at most 32 to one subscription); CPU is the worker process's; ${spread("vitrina-cli-worker")}`,
+      `${(cliWorker.perSecond / viaFetch.perSecond).toFixed(2)}× graphile-worker (fetch) (${paired("vitrina-cli-worker")}); its default concurrency (64, at most 32 to one subscription); CPU is the worker process's; ${spread("vitrina-cli-worker")}`,
     ),
   ];
 }

@@ -74,7 +74,8 @@ async function startCliWorker(url) {
   const storage = await freshPostgresStorage();
   const { vitrina, emit } = await vitrinaWithSubscription(storage, {}, url);
   const cwd = await mkdtemp(join(tmpdir(), "vitrina-bench-cli-worker-"));
-  const child = spawn(process.execPath, [VITRINA_BIN, "worker"], {
+  // This process's Node flags too (BENCH_SERVER_NODE_ARGS: a profiler's), so the worker can be profiled.
+  const child = spawn(process.execPath, [...process.execArgv, VITRINA_BIN, "worker"], {
     cwd,
     env: {
       ...process.env,
