@@ -15,7 +15,7 @@
 // are ANALYZEd once its backlog is queued, the reference's too (analyzeSchema in lib.mjs says why).
 import { createServer } from "node:http";
 import { startServer } from "./load/drive.mjs";
-import { postgresFigures } from "./load/report.mjs";
+import { postgresFigures, roundByRound } from "./load/report.mjs";
 import { DATABASE_URL, percentile, postgresAnswers, postgresMeter } from "./lib.mjs";
 import {
   freshPostgresStorage,
@@ -225,13 +225,7 @@ async function graphileRows(receiver) {
   // quarter on this machine).
   const spread = (kind) =>
     `rounds ${rounds[kind].map((r) => Math.round(r.perSecond).toLocaleString("en-US")).join(" / ")}`;
-  // Each round's ratio to graphile-worker's round beside it: the two ran a few seconds apart, so a
-  // change in the machine's speed between rounds (up to 1.8× within an hour here) moves both.
-  const paired = (kind) => {
-    const ratios = rounds[kind].map((r, i) => r.perSecond / rounds["graphile-fetch"][i].perSecond);
-    const middle = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-    return `round by round ${ratios.map((x) => x.toFixed(2)).join(" / ")}, median ${middle.toFixed(2)}×`;
-  };
+  const paired = (kind) => roundByRound(rounds[kind], rounds["graphile-fetch"]);
   return [
     drainRow(
       "graphile-worker (reference): deliveries/s, one receiver, 32 in flight",

@@ -69,3 +69,15 @@ export function bottleneckVerdict(ceiling, label, perSecond) {
 /** The median round by rate, whole (its latency and CPU figures come from the same round). */
 export const medianRound = (results) =>
   [...results].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(results.length / 2)];
+
+/**
+ * Each round's rate over the reference round run just before it, and their median: the two ran
+ * seconds apart, so a change in the machine's speed between rounds (up to 1.8× within an hour on
+ * the 2-core VM) moves both, where a ratio of two medians may take each from different rounds.
+ * `ours` and `theirs` are the rounds in the order they ran.
+ */
+export function roundByRound(ours, theirs) {
+  const ratios = ours.map((round, i) => round.perSecond / theirs[i].perSecond);
+  const middle = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  return `round by round ${ratios.map((x) => x.toFixed(2)).join(" / ")}, median ${middle.toFixed(2)}×`;
+}
