@@ -1,5 +1,5 @@
 import { memoryStorage } from "@vitrina/adapter-memory";
-import { createVitrina, silentLogger, type Storage } from "@vitrina/core";
+import { createVitrina, silentLogger, type Storage, type Vitrina } from "@vitrina/core";
 import { logMessagingTransport } from "@vitrina/core/demo";
 import type { WebhookSend } from "@vitrina/core/webhooks";
 import { describe, expect, it, vi } from "vitest";
@@ -60,13 +60,19 @@ function countingSender(delayMs: number) {
  * A Vitrina on `storage` sending with `send` through a pool of `slots` (`perSubscription` of them
  * for one subscription, all by default), one subscription to quote.created, and a quote maker.
  */
-async function quotingVitrina(storage: Storage, send: WebhookSend, slots: number, perSubscription = slots) {
+async function quotingVitrina(
+  storage: Storage,
+  send: WebhookSend,
+  slots: number,
+  perSubscription = slots,
+  webhooks: { timeoutMs?: number; leaseMs?: number } = {},
+) {
   const vitrina = createVitrina({
     storage,
     messaging: logMessagingTransport(silentLogger),
     secretBox: Buffer.alloc(32, 4).toString("base64"),
     logger: silentLogger,
-    webhooks: { send, concurrency: slots, perSubscriptionConcurrency: perSubscription },
+    webhooks: { send, concurrency: slots, perSubscriptionConcurrency: perSubscription, ...webhooks },
   });
   const workspace = await vitrina.workspaces.create({ name: "Andes", ownerUserId: "owner" });
   const contact = await vitrina.contacts.optOutOfWhatsApp({ workspaceId: workspace.id, phoneE164: "+56933334444" });
@@ -82,6 +88,54 @@ async function quotingVitrina(storage: Storage, send: WebhookSend, slots: number
       items: [{ sku: `SKU-${i}`, quantity: 1, unitPrice: 1000 }],
     });
   return { vitrina, subscription, quote };
+}
+
+/** A sender whose every answer waits for the test: `answers[i].release()` answers the i-th request with `status`. */
+function gatedSender(status = 204) {
+  const answers: Array<ReturnType<typeof gate>> = [];
+  let open = 0;
+  let mostOpen = 0;
+  const send: WebhookSend = async () => {
+    const answer = gate();
+    answers.push(answer);
+    mostOpen = Math.max(mostOpen, ++open);
+    await answer.wait();
+    open--;
+    return { status, head: new Uint8Array(0) };
+  };
+  return { send, answers, mostOpen: () => mostOpen, releaseAll: () => answers.forEach((a) => a.release()) };
+}
+
+/**
+ * The real claims, each of which, while `state.holding`, waits after reading until the test opens
+ * its gate (in `state.gates`); `state.returned` counts the claims that came back.
+ */
+function holdableClaims(real: Deliveries) {
+  const state = { holding: false, returned: 0, gates: [] as Array<ReturnType<typeof gate>> };
+  const claimDueDeliveries: Deliveries["claimDueDeliveries"] = async (...args) => {
+    const claimed = await real.claimDueDeliveries(...args);
+    if (state.holding) {
+      const held = gate();
+      state.gates.push(held);
+      await held.wait();
+    }
+    state.returned++;
+    return claimed;
+  };
+  return { state, claimDueDeliveries };
+}
+
+/** Answers every request as it arrives until `sent` went out in all and no delivery is pending. */
+async function answerUntilDrained(vitrina: Vitrina, receiver: ReturnType<typeof gatedSender>, sent: number) {
+  await vi.waitFor(() => {
+    receiver.releaseAll();
+    expect(receiver.answers).toHaveLength(sent);
+  }, patiently);
+  receiver.releaseAll();
+  await vi.waitFor(
+    async () => expect((await vitrina.storage.webhookDeliveries.outboxStats(new Date().toISOString())).pending).toBe(0),
+    patiently,
+  );
 }
 
 describe("the outbox worker's slots", () => {
@@ -147,58 +201,167 @@ describe("the outbox worker's slots", () => {
   // it, each below the cap, used to wake nobody: the claim came back short (only the room it saw),
   // the loop slept, and the subscription's backlog waited for the 30 s sweep.
   it("claims again for room freed while a claim was in flight, and drains a capped subscription's backlog without the sweep", async () => {
-    const claimGates: Array<ReturnType<typeof gate>> = [];
-    let holdClaims = false;
+    let claims!: ReturnType<typeof holdableClaims>;
     let recorded = 0;
-    const storage = memoryWithDeliveries((real) => ({
-      async claimDueDeliveries(...args) {
-        const claimed = await real.claimDueDeliveries(...args);
-        if (holdClaims) {
-          const held = gate();
-          claimGates.push(held);
-          await held.wait();
-        }
-        return claimed;
-      },
-      async completeClaims(completions) {
-        const done = await real.completeClaims(completions);
-        recorded += completions.length;
-        return done;
-      },
-    }));
-    const answers: Array<ReturnType<typeof gate>> = [];
-    const send: WebhookSend = async () => {
-      const answer = gate();
-      answers.push(answer);
-      await answer.wait();
-      return { status: 204, head: new Uint8Array(0) };
-    };
+    const storage = memoryWithDeliveries((real) => {
+      claims = holdableClaims(real);
+      return {
+        claimDueDeliveries: claims.claimDueDeliveries,
+        async completeClaims(completions) {
+          const done = await real.completeClaims(completions);
+          recorded += completions.length;
+          return done;
+        },
+      };
+    });
+    const receiver = gatedSender();
+    const { answers } = receiver;
     // One subscription gets 2 of the pool's 4 slots.
-    const { vitrina, quote } = await quotingVitrina(storage, send, 4, 2);
+    const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4, 2);
     for (let i = 0; i < 6; i++) await quote(i);
     const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     try {
       // The first claim fills the subscription's 2 slots.
       await vi.waitFor(() => expect(answers).toHaveLength(2), patiently);
-      holdClaims = true;
+      claims.state.holding = true;
       // One attempt ends at the cap: the loop claims again, and that claim is held...
       answers[0]!.release();
-      await vi.waitFor(() => expect(claimGates).toHaveLength(1), patiently);
+      await vi.waitFor(() => expect(claims.state.gates).toHaveLength(1), patiently);
       // ...while the other ends too, below the cap, and is recorded, with the claim still in flight.
       answers[1]!.release();
       await vi.waitFor(() => expect(recorded).toBe(2), patiently);
-      holdClaims = false;
-      claimGates[0]!.release();
+      claims.state.holding = false;
+      claims.state.gates[0]!.release();
       // Every delivery goes out, answered as it arrives, long before the hour-long sweep.
-      await vi.waitFor(() => {
-        for (const answer of answers) answer.release();
-        expect(answers).toHaveLength(6);
-      }, patiently);
-      for (const answer of answers) answer.release();
+      await answerUntilDrained(vitrina, receiver, 6);
     } finally {
-      for (const held of claimGates) held.release();
+      for (const held of claims.state.gates) held.release();
+      receiver.releaseAll();
       await worker.stop();
       await vitrina.close();
     }
+  });
+});
+
+describe("deliveries claimed ahead, waiting for a slot", () => {
+  it("starts one the moment a slot frees, with no claim in between, and never sends more at once than the cap", async () => {
+    let claims!: ReturnType<typeof holdableClaims>;
+    const storage = memoryWithDeliveries((real) => {
+      claims = holdableClaims(real);
+      return { claimDueDeliveries: claims.claimDueDeliveries };
+    });
+    const receiver = gatedSender();
+    // A pool of 4, all of it for the one subscription: 2 more wait claimed.
+    const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4);
+    for (let i = 0; i < 10; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+    try {
+      await vi.waitFor(() => expect(receiver.answers).toHaveLength(4), patiently);
+      claims.state.holding = true;
+      const returnedBefore = claims.state.returned;
+      // Two attempts end; every claim from now on is held, yet two more requests go out at once.
+      receiver.answers[0]!.release();
+      receiver.answers[1]!.release();
+      await vi.waitFor(() => expect(receiver.answers).toHaveLength(6), patiently);
+      expect(claims.state.returned).toBe(returnedBefore);
+      claims.state.holding = false;
+      for (const held of claims.state.gates) held.release();
+      await answerUntilDrained(vitrina, receiver, 10);
+    } finally {
+      claims.state.holding = false;
+      for (const held of claims.state.gates) held.release();
+      receiver.releaseAll();
+      await worker.stop();
+      await vitrina.close();
+    }
+    expect(receiver.mostOpen()).toBe(4);
+  });
+
+  it("gives back what waits when it stops: unattempted, its lease cleared, due at once for the next worker", async () => {
+    const claimed: number[] = [];
+    const storage = memoryWithDeliveries((real) => ({
+      async claimDueDeliveries(...args) {
+        const batch = await real.claimDueDeliveries(...args);
+        claimed.push(batch.length);
+        return batch;
+      },
+    }));
+    const receiver = gatedSender();
+    // A pool of 2: one more waits claimed.
+    const { vitrina, subscription, quote } = await quotingVitrina(storage, receiver.send, 2);
+    for (let i = 0; i < 5; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+    await vi.waitFor(() => expect(receiver.answers).toHaveLength(2), patiently);
+    expect(claimed[0]).toBe(3);
+    const stopped = worker.stop();
+    receiver.releaseAll();
+    await stopped;
+    expect(receiver.answers).toHaveLength(2);
+    const deliveries = await vitrina.storage.webhookDeliveries.listBySubscription(subscription.id, { limit: 10 });
+    const pending = deliveries.filter((d) => d.status === "pending");
+    expect(pending).toHaveLength(3);
+    for (const delivery of pending) {
+      expect(delivery.leaseUntil).toBeNull();
+      expect(delivery.attemptCount).toBe(0);
+    }
+    const due = await vitrina.storage.webhookDeliveries.claimDueDeliveries(
+      new Date().toISOString(),
+      10,
+      new Date(Date.now() + 60_000).toISOString(),
+      "next-worker",
+    );
+    expect(due).toHaveLength(3);
+    await vitrina.close();
+  });
+
+  it("gives back one whose lease no longer covers an attempt, and sends it under a fresh lease", async () => {
+    const givenBack: string[] = [];
+    const storage = memoryWithDeliveries((real) => ({
+      async completeClaims(completions) {
+        for (const c of completions) if (c.attempt === undefined) givenBack.push(c.deliveryId);
+        return real.completeClaims(completions);
+      },
+    }));
+    const receiver = gatedSender();
+    // A lease of 1.2 s for attempts of up to 1 s: a claimed delivery may wait 100 ms for its slot.
+    const { vitrina, subscription, quote } = await quotingVitrina(storage, receiver.send, 2, 2, {
+      timeoutMs: 1000,
+      leaseMs: 1200,
+    });
+    for (let i = 0; i < 3; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+    try {
+      await vi.waitFor(() => expect(receiver.answers).toHaveLength(2), patiently);
+      await sleep(300);
+      receiver.answers[0]!.release();
+      await vi.waitFor(() => expect(givenBack).toHaveLength(1), patiently);
+      await answerUntilDrained(vitrina, receiver, 3);
+    } finally {
+      receiver.releaseAll();
+      await worker.stop();
+    }
+    const deliveries = await vitrina.storage.webhookDeliveries.listBySubscription(subscription.id, { limit: 10 });
+    expect(deliveries.map((d) => [d.status, d.attemptCount])).toEqual(Array(3).fill(["succeeded", 1]));
+    await vitrina.close();
+  });
+
+  it("sends nothing that waits for a subscription whose receiver answered 410: it ends 'subscription disabled'", async () => {
+    const receiver = gatedSender(410);
+    const storage = memoryStorage();
+    const { vitrina, subscription, quote } = await quotingVitrina(storage, receiver.send, 2);
+    for (let i = 0; i < 4; i++) await quote(i);
+    const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+    try {
+      await answerUntilDrained(vitrina, receiver, 2);
+    } finally {
+      receiver.releaseAll();
+      await worker.stop();
+    }
+    expect(receiver.answers).toHaveLength(2);
+    const deliveries = await vitrina.storage.webhookDeliveries.listBySubscription(subscription.id, { limit: 10 });
+    const unsent = deliveries.filter((d) => d.attemptCount === 0);
+    expect(unsent).toHaveLength(2);
+    for (const delivery of unsent) expect(delivery.lastError).toMatch(/^subscription disabled/);
+    await vitrina.close();
   });
 });

@@ -174,6 +174,34 @@ export function webhookContract({ storage: getStorage, create }: ContractContext
     expect(await storage.webhookDeliveries.reschedule(f.id(), done.id, f.at(60_000), f.at(99_000))).toBeNull();
   });
 
+  it("gives a claim back unattempted: its lease cleared, every other field as it was, due again for any worker", async () => {
+    const { storage, workspaceId } = await seed();
+    const sub = w.subscription(workspaceId);
+    await storage.webhookSubscriptions.insert(sub);
+    // A retry: two attempts behind it, the last one's error kept.
+    const retry = w.delivery(workspaceId, sub.id, { nextAttemptAt: f.at(0), attemptCount: 2, lastError: "HTTP 500" });
+    await storage.webhookDeliveries.insert(retry);
+    const [claimed] = await storage.webhookDeliveries.claimDueDeliveries(f.at(10), 1, f.at(30_000), "w1");
+    const { status, attemptCount, nextAttemptAt, lastError, deliveredAt } = claimed!.delivery;
+    const unchanged = { status, attemptCount, nextAttemptAt, lastError, deliveredAt };
+    const subscriptionBefore = await storage.webhookSubscriptions.get(workspaceId, sub.id);
+    expect(
+      await storage.webhookDeliveries.completeClaims([
+        { deliveryId: retry.id, workerId: "w1", leaseUntil: f.at(30_000), outcome: unchanged },
+      ]),
+    ).toEqual([true]);
+    expect(await storage.webhookDeliveries.get(workspaceId, retry.id)).toEqual({
+      ...retry,
+      leaseUntil: null,
+      leasedBy: null,
+    });
+    expect(await storage.webhookAttempts.listByDeliveries([retry.id])).toEqual([]);
+    // No attempt, so the endpoint's health is as it was.
+    expect(await storage.webhookSubscriptions.get(workspaceId, sub.id)).toEqual(subscriptionBefore);
+    const again = await storage.webhookDeliveries.claimDueDeliveries(f.at(20), 1, f.at(40_000), "w2");
+    expect(again.map(({ delivery }) => [delivery.id, delivery.leasedBy])).toEqual([[retry.id, "w2"]]);
+  });
+
   it("never hands the same delivery to two concurrent claimers", async () => {
     const { storage, workspaceId } = await seed();
     const sub = w.subscription(workspaceId);

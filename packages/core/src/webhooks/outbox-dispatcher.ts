@@ -289,9 +289,11 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     const attemptedAt = clock.now();
     const started = performance.now();
     const result = await attempt(claimed).catch((error: unknown) => internalFailure(delivery, error, started));
-    attempted?.();
     const gone = subscription !== null && !("terminal" in result) && result.statusCode === 410;
     if (gone) disabling.set(delivery.subscriptionId, (disabling.get(delivery.subscriptionId) ?? 0) + 1);
+    // After the 410 is marked: the freed slot may start a waiting delivery, which must not be this
+    // subscription's.
+    attempted?.();
     const now = clock.now();
     const outcome = outcomeOf(delivery, result, now);
     const record =
@@ -367,17 +369,20 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
   }
 
   /**
-   * Leases up to `limit` due deliveries to `workerId`, at most `perSubscriptionConcurrency` per
-   * subscription counting the ones the worker `held` already.
+   * Leases up to `limit` due deliveries to `workerId`, at most `perSubscriptionConcurrency` plus
+   * `ahead` per subscription counting the ones the worker `held` already (attempting, or claimed
+   * and waiting for a slot: see outbox-worker.ts). A subscription whose 410 is being recorded
+   * counts as full.
    */
   async function claim(
     workerId: string,
     limit: number,
     held: Readonly<Record<string, number>> = {},
+    ahead = 0,
   ): Promise<ClaimedDelivery[]> {
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + options.leaseMs).toISOString();
-    const max = options.perSubscriptionConcurrency;
+    const max = options.perSubscriptionConcurrency + ahead;
     const counted =
       disabling.size === 0 ? held : { ...held, ...Object.fromEntries([...disabling.keys()].map((id) => [id, max])) };
     const cap = { max, held: counted };
@@ -397,9 +402,42 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     }));
   }
 
+  /**
+   * Whether a claimed delivery that waited for a slot may still be attempted: its lease must cover
+   * the attempt's whole deadline with at least half the lease's bookkeeping margin to spare, so it
+   * can't run out mid-attempt and let another worker send it too.
+   */
+  function leaseCovers({ delivery }: ClaimedDelivery): boolean {
+    const left = Date.parse(delivery.leaseUntil!) - clock.now().getTime();
+    return left > options.timeoutMs + (options.leaseMs - options.timeoutMs) / 2;
+  }
+
+  /**
+   * Gives a claimed delivery back unattempted: its lease is cleared and nothing else changes, so it
+   * is due again at once for any worker. Resolves whether it was (false: the lease had run out).
+   */
+  function release({ delivery }: ClaimedDelivery, workerId: string): Promise<boolean> {
+    return completions.complete({
+      deliveryId: delivery.id,
+      workerId,
+      leaseUntil: delivery.leaseUntil!,
+      outcome: {
+        status: delivery.status,
+        attemptCount: delivery.attemptCount,
+        nextAttemptAt: delivery.nextAttemptAt,
+        lastError: delivery.lastError,
+        deliveredAt: delivery.deliveredAt,
+      },
+    });
+  }
+
   return {
     claim,
     deliver,
+    leaseCovers,
+    release,
+    /** A subscription whose receiver answered 410 and whose disable is being written: send it nothing. */
+    isHeldBack: (subscriptionId: string) => disabling.has(subscriptionId),
     /** Claims one batch of due deliveries for `workerId` and attempts them all; returns how many. */
     async runOnce(workerId: string): Promise<number> {
       const claimed = await claim(workerId, options.concurrency);

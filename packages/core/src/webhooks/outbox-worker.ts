@@ -40,6 +40,14 @@ export interface OutboxWorker {
  * its POSTs overlap that write instead of waiting for it. The delivery stays leased until recorded,
  * so no claim takes it meanwhile. Deliveries not yet recorded are bounded too, at twice the pool,
  * so a slow storage holds the loop back instead of piling up outcomes to write.
+ *
+ * Claims also reach a little past the free slots: up to half the pool more in all, and half a
+ * subscription's cap more for each, wait claimed for a slot, and one starts the moment a slot frees,
+ * instead of after the next claim's round trip (under load a freed slot otherwise sat idle for one
+ * to two claims, with one receiver at its cap). Waiting never lets more requests go out at once:
+ * the pool and each subscription's cap bound what is attempted, not what is claimed. A waiting
+ * delivery is given back unattempted (its lease cleared, due at once again) when its lease no longer
+ * covers an attempt with margin, when its subscription's receiver has just answered 410, and on stop.
  */
 export function startOutboxWorker(
   dispatcher: OutboxDispatcher,
@@ -52,7 +60,15 @@ export function startOutboxWorker(
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
   /** Attempts under way per subscription: the slots taken. */
   const held: Record<string, number> = {};
-  const attempting = () => Object.values(held).reduce((sum, n) => sum + n, 0);
+  let attemptsUnderWay = 0;
+  const attempting = () => attemptsUnderWay;
+  /** Claimed deliveries waiting for a slot, in the order claimed, and how many per subscription. */
+  const waiting: ClaimedDelivery[] = [];
+  const waitingBy: Record<string, number> = {};
+  /** How far claims reach past the free slots: in all, and per subscription past its cap. */
+  const maxWaiting = Math.floor(dispatcher.concurrency / 2);
+  const aheadPerSubscription = Math.floor(dispatcher.perSubscriptionConcurrency / 2);
+  const claimedFor = (subscription: string) => (held[subscription] ?? 0) + (waitingBy[subscription] ?? 0);
   /** Deliveries not yet recorded: attempting, or attempted with their outcome being written. */
   const unrecorded = new Set<Promise<void>>();
   const maxUnrecorded = 2 * dispatcher.concurrency;
@@ -76,7 +92,13 @@ export function startOutboxWorker(
     claimedSinceLog += claimed;
     if (lastHeartbeat.getTime() - lastHeartbeatLogged < interval) return;
     logger.debug(
-      { workerId, claimed: claimedSinceLog, inFlight: attempting(), recording: unrecorded.size - attempting() },
+      {
+        workerId,
+        claimed: claimedSinceLog,
+        inFlight: attempting(),
+        waiting: waiting.length,
+        recording: unrecorded.size - attempting(),
+      },
       "outbox worker heartbeat",
     );
     lastHeartbeatLogged = lastHeartbeat.getTime();
@@ -100,19 +122,59 @@ export function startOutboxWorker(
       sleeper = done;
     });
 
+  /** Gives a waiting delivery back unattempted, then claims again: it is due at once. */
+  function giveBack(claimed: ClaimedDelivery) {
+    const givingBack: Promise<void> = dispatcher
+      .release(claimed, workerId)
+      .then(
+        () => wake(),
+        (error: unknown) =>
+          // Its lease runs out and it is claimed again then: a delay, never a loss.
+          logger.error(
+            { workerId, deliveryId: claimed.delivery.id, error: describeError(error) },
+            "giving back a claimed webhook delivery failed; it is retried once its lease expires",
+          ),
+      )
+      .finally(() => unrecorded.delete(givingBack));
+    unrecorded.add(givingBack);
+  }
+
+  /** Starts the waiting deliveries that have a slot now, in the order claimed. */
+  function startWaiting() {
+    if (!running) return;
+    for (let i = 0; i < waiting.length && attempting() < dispatcher.concurrency;) {
+      const claimed = waiting[i]!;
+      const subscription = claimed.delivery.subscriptionId;
+      const sendable = !dispatcher.isHeldBack(subscription) && dispatcher.leaseCovers(claimed);
+      if (sendable && (held[subscription] ?? 0) >= dispatcher.perSubscriptionConcurrency) {
+        i++;
+        continue;
+      }
+      waiting.splice(i, 1);
+      if (--waitingBy[subscription]! === 0) delete waitingBy[subscription];
+      if (sendable) start(claimed);
+      else giveBack(claimed);
+    }
+  }
+
   function start(claimed: ClaimedDelivery) {
     const subscription = claimed.delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
+    attemptsUnderWay++;
     // Freed once: by the dispatcher when the attempt ends, or here if `deliver` failed before that.
     let slotFreed = false;
     const freeSlot = () => {
       if (slotFreed) return;
       slotFreed = true;
+      // Whether a claim could have been held back by this slot: the pool and the waiting room were
+      // full, or its subscription had all it may claim.
       const freesBlockedWork =
         claiming ||
-        attempting() >= dispatcher.concurrency ||
-        held[subscription]! >= dispatcher.perSubscriptionConcurrency;
+        attempting() + waiting.length >= dispatcher.concurrency + maxWaiting ||
+        claimedFor(subscription) >= dispatcher.perSubscriptionConcurrency + aheadPerSubscription;
       if (--held[subscription]! === 0) delete held[subscription];
+      attemptsUnderWay--;
+      startWaiting();
       if (freesBlockedWork) wake();
     };
     // `claimAgain`: a 410's subscription was held back from claims while its disable was written;
@@ -130,8 +192,19 @@ export function startOutboxWorker(
     unrecorded.add(delivering);
   }
 
-  /** How many more deliveries the loop may claim now. */
-  const freeSlots = () => Math.min(dispatcher.concurrency - attempting(), maxUnrecorded - unrecorded.size);
+  /** How many more deliveries the loop may claim now: free slots plus free waiting room. */
+  const freeSlots = () =>
+    Math.min(
+      dispatcher.concurrency + maxWaiting - attempting() - waiting.length,
+      maxUnrecorded - unrecorded.size - waiting.length,
+    );
+
+  /** What the worker holds per subscription, attempting or waiting: a claim's per-subscription count. */
+  const claimedCounts = () => {
+    const counts: Record<string, number> = { ...held };
+    for (const subscription in waitingBy) counts[subscription] = claimedFor(subscription);
+    return counts;
+  };
 
   logger.info({ workerId, sweepIntervalMs: interval, concurrency: dispatcher.concurrency }, "outbox worker started");
   const loop = (async () => {
@@ -142,9 +215,16 @@ export function startOutboxWorker(
       if (free > 0) {
         try {
           claiming = true;
-          const batch = await dispatcher.claim(workerId, free, { ...held }).finally(() => (claiming = false));
+          const batch = await dispatcher
+            .claim(workerId, free, claimedCounts(), aheadPerSubscription)
+            .finally(() => (claiming = false));
           claimed = batch.length;
-          for (const delivery of batch) start(delivery);
+          for (const delivery of batch) {
+            waiting.push(delivery);
+            const subscription = delivery.delivery.subscriptionId;
+            waitingBy[subscription] = (waitingBy[subscription] ?? 0) + 1;
+          }
+          startWaiting();
         } catch (error) {
           logger.error({ workerId, error: describeError(error) }, "outbox sweep failed");
         }
@@ -161,7 +241,11 @@ export function startOutboxWorker(
       if (!woken) await sleep();
       if (running) await nextTurn();
     }
-    await Promise.all(unrecorded);
+    // Stopping: what waits for a slot goes back, due at once for the next worker; what is under
+    // way finishes and is recorded.
+    for (const claimed of waiting.splice(0)) giveBack(claimed);
+    for (const subscription in waitingBy) delete waitingBy[subscription];
+    while (unrecorded.size > 0) await Promise.all(unrecorded);
   })();
 
   return {
@@ -173,7 +257,7 @@ export function startOutboxWorker(
       const wasRunning = running;
       if (wasRunning)
         logger.info(
-          { workerId, inFlight: attempting(), recording: unrecorded.size - attempting() },
+          { workerId, inFlight: attempting(), waiting: waiting.length, recording: unrecorded.size - attempting() },
           "outbox worker stopping; finishing in-flight deliveries",
         );
       running = false;
