@@ -365,3 +365,58 @@ describe("deliveries claimed ahead, waiting for a slot", () => {
     await vitrina.close();
   });
 });
+
+/** A small deterministic generator (mulberry32), so a failing interleaving can be run again. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("the worker's wake-ups under uneven timing", () => {
+  // Every way a claim can be held back (the pool, the waiting room, a subscription's cap, the
+  // unrecorded bound) must be undone by a wake-up when it frees: otherwise the backlog waits for the
+  // sweep, here an hour away, and the drain never ends.
+  for (const [slots, perSubscription] of [
+    [2, 2],
+    [4, 2],
+    [4, 4],
+    [8, 3],
+  ] as const) {
+    it(`drains a backlog without the sweep, with answers and outcome writes of random lengths (pool ${slots}, cap ${perSubscription})`, async () => {
+      const random = seeded(slots * 100 + perSubscription);
+      const pause = () => sleep(Math.floor(random() * 4));
+      const storage = memoryWithDeliveries((real) => ({
+        async completeClaims(completions) {
+          await pause();
+          return real.completeClaims(completions);
+        },
+      }));
+      const sent: string[] = [];
+      const send: WebhookSend = async (request) => {
+        sent.push(request.headers["Vitrina-Event-Id"]!);
+        await pause();
+        return { status: 204, head: new Uint8Array(0) };
+      };
+      const { vitrina, quote } = await quotingVitrina(storage, send, slots, perSubscription);
+      for (let i = 0; i < 120; i++) await quote(i);
+      const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
+      try {
+        await vi.waitFor(
+          async () =>
+            expect((await vitrina.storage.webhookDeliveries.outboxStats(new Date().toISOString())).pending).toBe(0),
+          { timeout: 20_000, interval: 20 },
+        );
+      } finally {
+        await worker.stop();
+        await vitrina.close();
+      }
+      expect(new Set(sent).size).toBe(120);
+    });
+  }
+});

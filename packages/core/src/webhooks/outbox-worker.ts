@@ -166,11 +166,11 @@ export function startOutboxWorker(
     const freeSlot = () => {
       if (slotFreed) return;
       slotFreed = true;
-      // Whether a claim could have been held back by this slot: the pool and the waiting room were
-      // full, or its subscription had all it may claim.
+      // Whether a claim could have been held back by this slot: the loop had no room to claim into,
+      // or its subscription had all it may claim.
       const freesBlockedWork =
         claiming ||
-        attempting() + waiting.length >= dispatcher.concurrency + maxWaiting ||
+        freeSlots() <= 0 ||
         claimedFor(subscription) >= dispatcher.perSubscriptionConcurrency + aheadPerSubscription;
       if (--held[subscription]! === 0) delete held[subscription];
       attemptsUnderWay--;
@@ -181,7 +181,8 @@ export function startOutboxWorker(
     // claiming now ends its due deliveries "subscription disabled" instead of at the next sweep.
     const settle = (claimAgain: boolean) => {
       freeSlot();
-      const freesBlockedWork = claimAgain || claiming || unrecorded.size >= maxUnrecorded;
+      // Recorded: room under the unrecorded bound, which may have been what held claims back.
+      const freesBlockedWork = claimAgain || claiming || freeSlots() <= 0;
       unrecorded.delete(delivering);
       if (freesBlockedWork) wake();
     };
