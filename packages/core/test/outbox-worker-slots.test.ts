@@ -107,11 +107,12 @@ function gatedSender(status = 204) {
 }
 
 /**
- * The real claims, each of which, while `state.holding`, waits after reading until the test opens
- * its gate (in `state.gates`); `state.returned` counts the claims that came back.
+ * The real claims, observed: `state.sizes` has the size of each batch that came back, in order.
+ * While `state.holding`, each claim waits after reading until the test opens its gate (in
+ * `state.gates`).
  */
-function holdableClaims(real: Deliveries) {
-  const state = { holding: false, returned: 0, gates: [] as Array<ReturnType<typeof gate>> };
+function observedClaims(real: Deliveries) {
+  const state = { holding: false, sizes: [] as number[], gates: [] as Array<ReturnType<typeof gate>> };
   const claimDueDeliveries: Deliveries["claimDueDeliveries"] = async (...args) => {
     const claimed = await real.claimDueDeliveries(...args);
     if (state.holding) {
@@ -119,10 +120,20 @@ function holdableClaims(real: Deliveries) {
       state.gates.push(held);
       await held.wait();
     }
-    state.returned++;
+    state.sizes.push(claimed.length);
     return claimed;
   };
   return { state, claimDueDeliveries };
+}
+
+/** Memory storage whose claims are observed: `claims` is observedClaims' state. */
+function memoryWithObservedClaims() {
+  let claims!: ReturnType<typeof observedClaims>;
+  const storage = memoryWithDeliveries((real) => {
+    claims = observedClaims(real);
+    return { claimDueDeliveries: claims.claimDueDeliveries };
+  });
+  return { storage, claims: claims.state };
 }
 
 /** Answers every request as it arrives until `sent` went out in all and no delivery is pending. */
@@ -170,14 +181,7 @@ describe("the outbox worker's slots", () => {
   });
 
   it("does not claim again after a short batch: a commit wakes it for what comes next", async () => {
-    const claims: number[] = [];
-    const storage = memoryWithDeliveries((real) => ({
-      async claimDueDeliveries(...args) {
-        const batch = await real.claimDueDeliveries(...args);
-        claims.push(batch.length);
-        return batch;
-      },
-    }));
+    const { storage, claims } = memoryWithObservedClaims();
     const receiver = countingSender(0);
     const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4);
     for (let i = 0; i < 2; i++) await quote(i);
@@ -186,12 +190,12 @@ describe("the outbox worker's slots", () => {
       await vi.waitFor(() => expect(receiver.sent).toHaveLength(2));
       // Two due for four free slots: a short batch took all there was, so no claim finding nothing.
       await sleep(50);
-      expect(claims).toEqual([2]);
+      expect(claims.sizes).toEqual([2]);
       // A commit after that wakes it: one claim, one delivery, and again no empty claim.
       await quote(2);
       await vi.waitFor(() => expect(receiver.sent).toHaveLength(3));
       await sleep(50);
-      expect(claims).toEqual([2, 1]);
+      expect(claims.sizes).toEqual([2, 1]);
     } finally {
       await worker.stop();
     }
@@ -201,10 +205,10 @@ describe("the outbox worker's slots", () => {
   // it, each below the cap, used to wake nobody: the claim came back short (only the room it saw),
   // the loop slept, and the subscription's backlog waited for the 30 s sweep.
   it("claims again for room freed while a claim was in flight, and drains a capped subscription's backlog without the sweep", async () => {
-    let claims!: ReturnType<typeof holdableClaims>;
+    let claims!: ReturnType<typeof observedClaims>;
     let recorded = 0;
     const storage = memoryWithDeliveries((real) => {
-      claims = holdableClaims(real);
+      claims = observedClaims(real);
       return {
         claimDueDeliveries: claims.claimDueDeliveries,
         async completeClaims(completions) {
@@ -245,11 +249,7 @@ describe("the outbox worker's slots", () => {
 
 describe("deliveries claimed ahead, waiting for a slot", () => {
   it("starts one the moment a slot frees, with no claim in between, and never sends more at once than the cap", async () => {
-    let claims!: ReturnType<typeof holdableClaims>;
-    const storage = memoryWithDeliveries((real) => {
-      claims = holdableClaims(real);
-      return { claimDueDeliveries: claims.claimDueDeliveries };
-    });
+    const { storage, claims } = memoryWithObservedClaims();
     const receiver = gatedSender();
     // A pool of 4, all of it for the one subscription: 2 more wait claimed.
     const { vitrina, quote } = await quotingVitrina(storage, receiver.send, 4);
@@ -257,19 +257,19 @@ describe("deliveries claimed ahead, waiting for a slot", () => {
     const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     try {
       await vi.waitFor(() => expect(receiver.answers).toHaveLength(4), patiently);
-      claims.state.holding = true;
-      const returnedBefore = claims.state.returned;
+      claims.holding = true;
+      const returnedBefore = claims.sizes.length;
       // Two attempts end; every claim from now on is held, yet two more requests go out at once.
       receiver.answers[0]!.release();
       receiver.answers[1]!.release();
       await vi.waitFor(() => expect(receiver.answers).toHaveLength(6), patiently);
-      expect(claims.state.returned).toBe(returnedBefore);
-      claims.state.holding = false;
-      for (const held of claims.state.gates) held.release();
+      expect(claims.sizes).toHaveLength(returnedBefore);
+      claims.holding = false;
+      for (const held of claims.gates) held.release();
       await answerUntilDrained(vitrina, receiver, 10);
     } finally {
-      claims.state.holding = false;
-      for (const held of claims.state.gates) held.release();
+      claims.holding = false;
+      for (const held of claims.gates) held.release();
       receiver.releaseAll();
       await worker.stop();
       await vitrina.close();
@@ -278,21 +278,14 @@ describe("deliveries claimed ahead, waiting for a slot", () => {
   });
 
   it("gives back what waits when it stops: unattempted, its lease cleared, due at once for the next worker", async () => {
-    const claimed: number[] = [];
-    const storage = memoryWithDeliveries((real) => ({
-      async claimDueDeliveries(...args) {
-        const batch = await real.claimDueDeliveries(...args);
-        claimed.push(batch.length);
-        return batch;
-      },
-    }));
+    const { storage, claims } = memoryWithObservedClaims();
     const receiver = gatedSender();
     // A pool of 2: one more waits claimed.
     const { vitrina, subscription, quote } = await quotingVitrina(storage, receiver.send, 2);
     for (let i = 0; i < 5; i++) await quote(i);
     const worker = vitrina.outbox.startWorker({ sweepIntervalMs: 3_600_000 });
     await vi.waitFor(() => expect(receiver.answers).toHaveLength(2), patiently);
-    expect(claimed[0]).toBe(3);
+    expect(claims.sizes[0]).toBe(3);
     const stopped = worker.stop();
     receiver.releaseAll();
     await stopped;

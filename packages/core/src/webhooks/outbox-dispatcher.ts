@@ -4,8 +4,12 @@ import type { IdGenerator } from "../ports/ids.js";
 import { type Logger } from "../ports/logger.js";
 import { describeError } from "../logging/loggers.js";
 import type { SecretBox } from "../ports/secret-box.js";
-import type { ClaimedDelivery, DeliveryOutcome, Storage } from "../ports/storage.js";
-import type { WebhookDeliveryRecord, WebhookSubscriptionRecord } from "../ports/webhook-records.js";
+import type { ClaimCompletion, ClaimedDelivery, DeliveryOutcome, Storage } from "../ports/storage.js";
+import type {
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookSubscriptionRecord,
+} from "../ports/webhook-records.js";
 import { countDelivery, tracedPostWebhook } from "./webhook-telemetry.js";
 import { type AttemptResult, type WebhookSend } from "./post-webhook.js";
 import { schemeKey, signatureHeaders, type SignatureScheme } from "./signing-schemes.js";
@@ -47,6 +51,32 @@ interface Terminal {
 
 /** What the history says of a 410 from a URL the subscription has left: retried like any failure. */
 const MOVED_ON_410 = `${GONE_REASON} at a URL the subscription has since left; subscription kept enabled`;
+
+/** The delivery's outcome fields as they stand: what a claim given back unattempted writes again. */
+const asItStands = (delivery: WebhookDeliveryRecord): DeliveryOutcome => ({
+  status: delivery.status,
+  attemptCount: delivery.attemptCount,
+  nextAttemptAt: delivery.nextAttemptAt,
+  lastError: delivery.lastError,
+  deliveredAt: delivery.deliveredAt,
+});
+
+/**
+ * A claim's completion: the outcome (and the attempt, if one was made) written under the lease the
+ * claim took, so it applies to nothing but that claim.
+ */
+const completionOf = (
+  delivery: WebhookDeliveryRecord,
+  workerId: string,
+  outcome: DeliveryOutcome,
+  attempt?: WebhookAttemptRecord,
+): ClaimCompletion => ({
+  deliveryId: delivery.id,
+  workerId,
+  leaseUntil: delivery.leaseUntil!,
+  outcome,
+  ...(attempt && { attempt }),
+});
 
 const idsOf = (delivery: WebhookDeliveryRecord) => ({
   deliveryId: delivery.id,
@@ -198,15 +228,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     now: Date,
     moved = false,
   ): DeliveryOutcome {
-    if ("terminal" in result) {
-      return {
-        status: "failed",
-        attemptCount: delivery.attemptCount,
-        nextAttemptAt: delivery.nextAttemptAt,
-        lastError: result.terminal,
-        deliveredAt: null,
-      };
-    }
+    if ("terminal" in result) return { ...asItStands(delivery), status: "failed", lastError: result.terminal };
     const count = delivery.attemptCount + 1;
     if (result.ok)
       return {
@@ -316,13 +338,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
     // subscription has moved to another URL since (see gone-receiver.ts).
     // The claim's lease goes with it: a completion that stalls past the lease must not apply to this
     // worker's next claim of the same delivery.
-    const completion = (decided: DeliveryOutcome) => ({
-      deliveryId: delivery.id,
-      workerId,
-      leaseUntil: delivery.leaseUntil!,
-      outcome: decided,
-      ...(record && { attempt: record }),
-    });
+    const completion = (decided: DeliveryOutcome) => completionOf(delivery, workerId, decided, record);
     const recorded = gone
       ? recordGoneAttempt(storage, options.logger, {
           delivery,
@@ -417,18 +433,7 @@ export function createOutboxDispatcher(options: DispatcherOptions) {
    * is due again at once for any worker. Resolves whether it was (false: the lease had run out).
    */
   function release({ delivery }: ClaimedDelivery, workerId: string): Promise<boolean> {
-    return completions.complete({
-      deliveryId: delivery.id,
-      workerId,
-      leaseUntil: delivery.leaseUntil!,
-      outcome: {
-        status: delivery.status,
-        attemptCount: delivery.attemptCount,
-        nextAttemptAt: delivery.nextAttemptAt,
-        lastError: delivery.lastError,
-        deliveredAt: delivery.deliveredAt,
-      },
-    });
+    return completions.complete(completionOf(delivery, workerId, asItStands(delivery)));
   }
 
   return {

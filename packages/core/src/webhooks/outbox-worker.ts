@@ -60,15 +60,18 @@ export function startOutboxWorker(
   const interval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
   /** Attempts under way per subscription: the slots taken. */
   const held: Record<string, number> = {};
-  let attemptsUnderWay = 0;
-  const attempting = () => attemptsUnderWay;
-  /** Claimed deliveries waiting for a slot, in the order claimed, and how many per subscription. */
+  const attempting = () => Object.values(held).reduce((sum, n) => sum + n, 0);
+  /** Claimed deliveries waiting for a slot, in the order claimed (a few dozen at most). */
   const waiting: ClaimedDelivery[] = [];
-  const waitingBy: Record<string, number> = {};
   /** How far claims reach past the free slots: in all, and per subscription past its cap. */
   const maxWaiting = Math.floor(dispatcher.concurrency / 2);
   const aheadPerSubscription = Math.floor(dispatcher.perSubscriptionConcurrency / 2);
-  const claimedFor = (subscription: string) => (held[subscription] ?? 0) + (waitingBy[subscription] ?? 0);
+  /** What the worker holds per subscription, attempting or waiting: what a claim counts against each cap. */
+  const claimedCounts = () => {
+    const counts: Record<string, number> = { ...held };
+    for (const { delivery } of waiting) counts[delivery.subscriptionId] = (counts[delivery.subscriptionId] ?? 0) + 1;
+    return counts;
+  };
   /** Deliveries not yet recorded: attempting, or attempted with their outcome being written. */
   const unrecorded = new Set<Promise<void>>();
   const maxUnrecorded = 2 * dispatcher.concurrency;
@@ -151,7 +154,6 @@ export function startOutboxWorker(
         continue;
       }
       waiting.splice(i, 1);
-      if (--waitingBy[subscription]! === 0) delete waitingBy[subscription];
       if (sendable) start(claimed);
       else giveBack(claimed);
     }
@@ -160,7 +162,6 @@ export function startOutboxWorker(
   function start(claimed: ClaimedDelivery) {
     const subscription = claimed.delivery.subscriptionId;
     held[subscription] = (held[subscription] ?? 0) + 1;
-    attemptsUnderWay++;
     // Freed once: by the dispatcher when the attempt ends, or here if `deliver` failed before that.
     let slotFreed = false;
     const freeSlot = () => {
@@ -171,9 +172,8 @@ export function startOutboxWorker(
       const freesBlockedWork =
         claiming ||
         freeSlots() <= 0 ||
-        claimedFor(subscription) >= dispatcher.perSubscriptionConcurrency + aheadPerSubscription;
+        claimedCounts()[subscription]! >= dispatcher.perSubscriptionConcurrency + aheadPerSubscription;
       if (--held[subscription]! === 0) delete held[subscription];
-      attemptsUnderWay--;
       startWaiting();
       if (freesBlockedWork) wake();
     };
@@ -200,13 +200,6 @@ export function startOutboxWorker(
       maxUnrecorded - unrecorded.size - waiting.length,
     );
 
-  /** What the worker holds per subscription, attempting or waiting: a claim's per-subscription count. */
-  const claimedCounts = () => {
-    const counts: Record<string, number> = { ...held };
-    for (const subscription in waitingBy) counts[subscription] = claimedFor(subscription);
-    return counts;
-  };
-
   logger.info({ workerId, sweepIntervalMs: interval, concurrency: dispatcher.concurrency }, "outbox worker started");
   const loop = (async () => {
     while (running) {
@@ -220,11 +213,7 @@ export function startOutboxWorker(
             .claim(workerId, free, claimedCounts(), aheadPerSubscription)
             .finally(() => (claiming = false));
           claimed = batch.length;
-          for (const delivery of batch) {
-            waiting.push(delivery);
-            const subscription = delivery.delivery.subscriptionId;
-            waitingBy[subscription] = (waitingBy[subscription] ?? 0) + 1;
-          }
+          waiting.push(...batch);
           startWaiting();
         } catch (error) {
           logger.error({ workerId, error: describeError(error) }, "outbox sweep failed");
@@ -245,7 +234,6 @@ export function startOutboxWorker(
     // Stopping: what waits for a slot goes back, due at once for the next worker; what is under
     // way finishes and is recorded.
     for (const claimed of waiting.splice(0)) giveBack(claimed);
-    for (const subscription in waitingBy) delete waitingBy[subscription];
     while (unrecorded.size > 0) await Promise.all(unrecorded);
   })();
 
