@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { defaultLogger, VitrinaError, type Logger, type Storage } from "@vitrina/core";
 import { databaseUrlsFromEnv } from "./database-pooler.js";
 import { lockDataDir } from "./data-dir-lock.js";
+import { sessionStatementTimeout } from "./session-statement-timeout.js";
 
 export interface ConfiguredStorage {
   storage: Storage;
@@ -134,23 +135,22 @@ export async function storageFromEnv(options: StorageFromEnvOptions = {}): Promi
     const { url, pooler, directUrl } = await rethrowInvalidUrl("DATABASE_URL", () =>
       databaseUrlsFromEnv(env, env.DATABASE_URL!),
     );
+    // In session mode the server connection stays this client's until it disconnects, so a session
+    // SET holds. In transaction mode it would stick to a shared server connection: there only
+    // transactions get one (`SET LOCAL`, below), and single statements the role's own setting.
+    const session =
+      pooler === "session" ? sessionStatementTimeout(statementTimeoutMs, options.logger ?? defaultLogger) : null;
     const pool = new pg.Pool({
       connectionString: url,
       max: positiveWholeNumberFrom(env, "VITRINA_DB_POOL_SIZE", DEFAULT_POOL_SIZE, { unit: "", example: "10" }),
       connectionTimeoutMillis: 5_000,
       // PgBouncer refuses statement_timeout as a startup parameter ("unsupported startup parameter").
       ...(pooler === null && { statement_timeout: statementTimeoutMs }),
+      ...(session !== null && { onConnect: session.onConnect }),
     });
     // Before the first connection: an idle one dropped during the migration must not end the process.
     postgres.handleIdleClientErrors(pool, options.logger);
-    // In session mode the server connection stays this client's until it disconnects, so a session
-    // SET holds. In transaction mode it would stick to a shared server connection: there only
-    // transactions get one (`SET LOCAL`, below), and single statements the role's own setting.
-    if (pooler === "session")
-      pool.on(
-        "connect",
-        (client) => void client.query(`SET statement_timeout = ${statementTimeoutMs}`).catch(() => {}),
-      );
+    if (session !== null) pool.on("connect", session.onConnectEvent);
     // LISTEN and migrations over the direct URL when there is one: each listening worker holds one
     // of its connections, apart from the pool.
     const direct =
