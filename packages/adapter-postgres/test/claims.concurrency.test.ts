@@ -69,10 +69,12 @@ describe.runIf(DATABASE_URL)("outbox claims racing on PostgreSQL", () => {
   // that locks them second must go on to the next rows, not come back short: its worker would then
   // wait for the next commit or the sweep with a backlog due. The backlog is ten batches deep, more
   // than one claim ever locks at once (its batch, and four times that read ahead under a cap), so
-  // rows for both are always there. With a room of 4 under the cap, and with no cap, 100 races each.
+  // rows for both are always there. With a room of 4 under the cap, and with no cap, 100 races each;
+  // and with another subscription at its cap, where claims read per subscription (delivery-claims.ts).
   it.each([
     ["a room of 4 under the cap", 4, (sub: string) => ({ max: 32, held: { [sub]: 28 } })],
     ["no cap", 8, () => undefined],
+    ["another subscription at its cap", 8, (sub: string) => ({ max: 32, held: { [sub]: 20, whs_capped: 32 } })],
   ])(
     "gives each of two claimers racing for one backlog a full batch, with %s, over 100 races",
     (_case, batch, capOf) =>

@@ -18,6 +18,7 @@ import { migration015 } from "./015-personal-data.js";
 import { migration016 } from "./016-webhook-signing.js";
 import { migration017 } from "./017-lead-operations.js";
 import { migration018 } from "./018-endpoint-health.js";
+import { migration019 } from "./019-claims-per-subscription.js";
 
 export interface Migration {
   version: number;
@@ -46,6 +47,7 @@ export const migrations: Migration[] = [
   { version: 16, name: "webhook-signing", statements: migration016 },
   { version: 17, name: "lead-operations", statements: migration017 },
   { version: 18, name: "endpoint-health", statements: migration018 },
+  { version: 19, name: "claims-per-subscription", statements: migration019 },
 ];
 
 export function quoteIdent(name: string): string {

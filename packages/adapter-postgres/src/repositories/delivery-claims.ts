@@ -10,15 +10,49 @@ const MAX_INT = 2 ** 31 - 1;
 /** Under a cap, how far past the batch a claim reads, so one subscription's rows past its room don't crowd out another's. */
 const READ_AHEAD = 4;
 
-// Both statements share their parameters: $1 now, $2 the batch, $3 the lease's end, $4 the worker,
-// $5 the rows held per subscription (jsonb), $6 the cap, $7 how many due rows to read.
+// Every statement here takes the same parameters: $1 now, $2 the batch, $3 the lease's end, $4 the
+// worker, $5 the rows held per subscription (jsonb), $6 the cap, $7 how many due rows to read (in
+// all, or per subscription: see `candidates`).
 
-/** Due rows of subscriptions below their cap, in due order. */
-const dueRows = (d: string) =>
-  `SELECT id, subscription_id, next_attempt_at FROM ${d}
-   WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
-     AND coalesce(($5::jsonb ->> subscription_id)::int, 0) < $6
-   ORDER BY next_attempt_at, id LIMIT $7`;
+/** What a claimer already holds of subscription `id`, as `$5` gives it. */
+const heldOf = (id: string) => `coalesce(($5::jsonb ->> ${id})::int, 0)`;
+const dueAndFree = `status = 'pending' AND next_attempt_at <= $1::timestamptz
+     AND (lease_until IS NULL OR lease_until <= $1::timestamptz)`;
+
+/**
+ * The `candidates` CTE (with `lock`, locking what it reads, skipping rows others hold): due rows of
+ * subscriptions below their cap. Two ways to read them, which find the same rows:
+ * - `inDueOrder` walks the due-order index and leaves the rows of subscriptions at their cap, up to
+ *   `$7` rows in all;
+ * - `perSubscription` reads the subscriptions with pending rows off the per-subscription index
+ *   (one index descent each, skipping from one to the next), then for each below its cap the first
+ *   due rows it has room for, up to `$7`. It never reads a capped subscription's rows.
+ * The first is what a claim uses while no subscription is at its cap. While one is, the first reads
+ * past every due row of its backlog on each claim: 31.5 ms for a claim that found nothing behind
+ * 50,000 of them, against the per-subscription read's fraction of a millisecond.
+ */
+const candidates = {
+  inDueOrder: (d: string, lock: string) =>
+    `candidates AS (
+       SELECT id, subscription_id, next_attempt_at FROM ${d}
+       WHERE ${dueAndFree} AND ${heldOf("subscription_id")} < $6
+       ORDER BY next_attempt_at, id LIMIT $7 ${lock})`,
+  perSubscription: (d: string, lock: string) =>
+    `pending_subscriptions (id) AS (
+       (SELECT subscription_id FROM ${d} WHERE status = 'pending' ORDER BY subscription_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT subscription_id FROM ${d} WHERE status = 'pending' AND subscription_id > p.id
+               ORDER BY subscription_id LIMIT 1)
+       FROM pending_subscriptions p WHERE p.id IS NOT NULL
+     ), candidates AS (
+       SELECT due.* FROM pending_subscriptions p CROSS JOIN LATERAL (
+         SELECT id, subscription_id, next_attempt_at FROM ${d}
+         WHERE subscription_id = p.id AND ${dueAndFree}
+         ORDER BY next_attempt_at, id LIMIT greatest(0, least($7, $6 - ${heldOf("p.id")})) ${lock}
+       ) AS due
+       WHERE p.id IS NOT NULL AND ${heldOf("p.id")} < $6)`,
+};
+type ReadCandidates = (typeof candidates)[keyof typeof candidates];
 
 /** Of `candidates`, the first that fit their subscription's room, up to the batch. */
 const fittingRows = `SELECT id FROM (
@@ -53,17 +87,17 @@ const withEventAndSubscription = (s: string, from: string) =>
  * checked again under its lock). `wanted` comes back on every row, and on a row of its own when
  * nothing was claimed: fewer claimed than wanted means a concurrent claim took some first.
  */
-const takeWanted = textPerSchema((s) => {
-  const d = `${s}.webhook_deliveries`;
-  return `WITH candidates AS (${dueRows(d)}), wanted AS (${fittingRows}), chosen AS (
+const takeWanted = (read: ReadCandidates) =>
+  textPerSchema((s) => {
+    const d = `${s}.webhook_deliveries`;
+    return `WITH RECURSIVE ${read(d, "")}, wanted AS (${fittingRows}), chosen AS (
        SELECT id FROM ${d}
-       WHERE id = ANY (ARRAY(SELECT id FROM wanted)) AND status = 'pending'
-         AND next_attempt_at <= $1::timestamptz AND (lease_until IS NULL OR lease_until <= $1::timestamptz)
+       WHERE id = ANY (ARRAY(SELECT id FROM wanted)) AND ${dueAndFree}
        FOR UPDATE SKIP LOCKED
      ), ${leaseChosen(d)}
      SELECT (SELECT count(*) FROM wanted)::int AS wanted,
        ${withEventAndSubscription(s, "(VALUES (1)) AS one LEFT JOIN claimed ON true")}`;
-});
+  });
 
 /**
  * Locks every row it reads (SKIP LOCKED in the scan itself), so it passes over rows other claims
@@ -71,11 +105,21 @@ const takeWanted = textPerSchema((s) => {
  * cap it also locks the rows it reads ahead and leaves, until the statement ends (a concurrent scan
  * of its own kind passes over those too).
  */
-const scanLocking = textPerSchema((s) => {
-  const d = `${s}.webhook_deliveries`;
-  return `WITH candidates AS (${dueRows(d)} FOR UPDATE SKIP LOCKED), chosen AS (${fittingRows}), ${leaseChosen(d)}
+const scanLocking = (read: ReadCandidates) =>
+  textPerSchema((s) => {
+    const d = `${s}.webhook_deliveries`;
+    return `WITH RECURSIVE ${read(d, "FOR UPDATE SKIP LOCKED")}, chosen AS (${fittingRows}), ${leaseChosen(d)}
      SELECT ${withEventAndSubscription(s, "claimed")}`;
-});
+  });
+
+/** The two statements for each way of reading candidates. */
+const statements = {
+  inDueOrder: { takeWanted: takeWanted(candidates.inDueOrder), scanLocking: scanLocking(candidates.inDueOrder) },
+  perSubscription: {
+    takeWanted: takeWanted(candidates.perSubscription),
+    scanLocking: scanLocking(candidates.perSubscription),
+  },
+};
 
 /**
  * Claimed rows as deliveries with their event and subscription; the rows of one subscription share
@@ -119,22 +163,28 @@ export async function claimDueDeliveries(
     cap,
   }: { now: string; limit: number; leaseUntil: string; workerId: string; cap?: PerSubscriptionCap },
 ): Promise<ClaimedDelivery[]> {
+  const max = cap?.max ?? MAX_INT;
+  const read = (held: Readonly<Record<string, number>>) =>
+    Object.values(held).some((n) => n >= max) ? statements.perSubscription : statements.inDueOrder;
+  // Under a cap, reading in due order reads past the batch (READ_AHEAD); per subscription, each
+  // subscription's own room already bounds what it reads.
   const params = (batch: number, held: Readonly<Record<string, number>>) => [
     now,
     Math.max(0, batch),
     leaseUntil,
     workerId,
     json(held),
-    cap?.max ?? MAX_INT,
-    Math.max(0, cap ? batch * READ_AHEAD : batch),
+    max,
+    Math.max(0, cap && read(held) === statements.inDueOrder ? batch * READ_AHEAD : batch),
   ];
-  const first = await q.query(takeWanted(s), params(limit, cap?.held ?? {}));
+  const held = cap?.held ?? {};
+  const first = await q.query(read(held).takeWanted(s), params(limit, held));
   const claimed = toClaimed(first.rows.filter((row: any) => row.id !== null));
   const wanted = Number(first.rows[0]?.wanted ?? 0);
   if (claimed.length < wanted) {
-    const held: Record<string, number> = { ...cap?.held };
-    for (const { delivery } of claimed) held[delivery.subscriptionId] = (held[delivery.subscriptionId] ?? 0) + 1;
-    const rest = await q.query(scanLocking(s), params(limit - claimed.length, held));
+    const holding: Record<string, number> = { ...held };
+    for (const { delivery } of claimed) holding[delivery.subscriptionId] = (holding[delivery.subscriptionId] ?? 0) + 1;
+    const rest = await q.query(read(holding).scanLocking(s), params(limit - claimed.length, holding));
     claimed.push(...toClaimed(rest.rows));
   }
   return claimed.sort((a, b) => dueOrder(a.delivery, b.delivery));
