@@ -28,6 +28,30 @@ async function closeDriver(db: PGlite | pg.Pool, schema: string) {
   await db.end();
 }
 
+/** Runs `work` on a fresh schema migrated to the latest version, then drops it. */
+async function inMigratedSchema(
+  backend: "PGlite" | "PostgreSQL",
+  work: (q: Queryable, schema: string, db: PGlite | pg.Pool) => Promise<void>,
+) {
+  const db = await openDriver(backend);
+  const schema = uniqueSchema();
+  try {
+    await migrate(db, { schema });
+    await work(db as Queryable, schema, db);
+  } finally {
+    await closeDriver(db, schema);
+  }
+}
+
+/** The indexes of `table` in `schema`, with their definitions. */
+async function indexesOf(q: Queryable, schema: string, table: string) {
+  const { rows } = await q.query(
+    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = $2",
+    [schema, table],
+  );
+  return rows as { indexname: string; indexdef: string }[];
+}
+
 describe.each(backends)("migrations on %s", (backend) => {
   it("applies every migration to a fresh database, then re-runs as a no-op", async () => {
     const db = await openDriver(backend);
@@ -64,47 +88,25 @@ describe.each(backends)("migrations on %s", (backend) => {
   // (no new index entries); one index on them costs every lead an entry in each of the table's
   // indexes (about 7 % of PostgreSQL's CPU per lead, measured when migration 11 took
   // handed_to_provider_at out of the unsettled index).
-  it("indexes none of the columns a first-message claim changes", async () => {
-    const db = await openDriver(backend);
-    const schema = uniqueSchema();
-    try {
-      await migrate(db, { schema });
-      const { rows } = await (db as Queryable).query(
-        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'outbound_messages'",
-        [schema],
-      );
-      expect(rows.map((r) => r.indexname)).toContain("outbound_messages_unsettled_idx");
-      for (const { indexdef } of rows) expect(indexdef).not.toMatch(/handed_to_provider_at|reason|updated_at/);
-    } finally {
-      await closeDriver(db, schema);
-    }
-  });
+  it("indexes none of the columns a first-message claim changes", () =>
+    inMigratedSchema(backend, async (q, schema) => {
+      const indexes = await indexesOf(q, schema, "outbound_messages");
+      expect(indexes.map((r) => r.indexname)).toContain("outbound_messages_unsettled_idx");
+      for (const { indexdef } of indexes) expect(indexdef).not.toMatch(/handed_to_provider_at|reason|updated_at/);
+    }));
 
   // The same for a delivery's claim (every delivery's hot path): it sets the lease and nothing else.
-  it("indexes none of the columns a delivery's claim changes", async () => {
-    const db = await openDriver(backend);
-    const schema = uniqueSchema();
-    try {
-      await migrate(db, { schema });
-      const { rows } = await (db as Queryable).query(
-        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'webhook_deliveries'",
-        [schema],
-      );
-      expect(rows.map((r) => r.indexname)).toContain("webhook_deliveries_subscription_due_idx");
-      for (const { indexdef } of rows) expect(indexdef).not.toMatch(/lease_until|leased_by/);
-    } finally {
-      await closeDriver(db, schema);
-    }
-  });
+  it("indexes none of the columns a delivery's claim changes", () =>
+    inMigratedSchema(backend, async (q, schema) => {
+      const indexes = await indexesOf(q, schema, "webhook_deliveries");
+      expect(indexes.map((r) => r.indexname)).toContain("webhook_deliveries_subscription_due_idx");
+      for (const { indexdef } of indexes) expect(indexdef).not.toMatch(/lease_until|leased_by/);
+    }));
 
   // On a large outbox an operator may build migration 19's index CONCURRENTLY beforehand (the
   // migration's own build holds writes back): the migration then finds it and goes on.
-  it("applies migration 19 over its index built by hand beforehand", async () => {
-    const db = await openDriver(backend);
-    const schema = uniqueSchema();
-    try {
-      await migrate(db, { schema });
-      const q = db as Queryable;
+  it("applies migration 19 over its index built by hand beforehand", () =>
+    inMigratedSchema(backend, async (q, schema, db) => {
       await q.query(`DROP INDEX "${schema}".webhook_deliveries_subscription_due_idx`);
       await q.query(`DELETE FROM "${schema}".vitrina_migrations WHERE version = 19`);
       await q.query(
@@ -115,10 +117,7 @@ describe.each(backends)("migrations on %s", (backend) => {
         19,
         ...migrations.filter((m) => m.version > 19).map((m) => m.version),
       ]);
-    } finally {
-      await closeDriver(db, schema);
-    }
-  });
+    }));
 
   it("leaves the schema as it was when a migration fails", async () => {
     const db = await openDriver(backend);
