@@ -3,7 +3,7 @@ import type pg from "pg";
 import { fixtures } from "@vitrina/core/testing";
 import { describe, expect, it } from "vitest";
 import { webhookFixtures } from "../../core/src/testing/webhook-fixtures.js";
-import type { Queryable } from "../src/driver.js";
+import { runTransaction, type Queryable } from "../src/driver.js";
 import { claimDueDeliveries } from "../src/repositories/delivery-claims.js";
 import { backends, openTestStorage } from "./support.js";
 
@@ -33,23 +33,15 @@ function rowsRead(node: PlanNode, relation: string): number {
   return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, relation), 0);
 }
 
-/** Runs `work` in a transaction that is rolled back, on PGlite or on one pooled connection. */
+/** Runs `work` in a transaction (the adapter's own) that is then rolled back. */
 async function inRolledBackTransaction(db: PGlite | pg.Pool, work: (q: Queryable) => Promise<void>) {
-  if ("transaction" in db) {
-    await db.transaction(async (tx) => {
-      await work(tx as unknown as Queryable);
-      await tx.rollback();
-    });
-    return;
-  }
-  const client = await db.connect();
-  try {
-    await client.query("BEGIN");
-    await work(client as unknown as Queryable);
-  } finally {
-    await client.query("ROLLBACK");
-    client.release();
-  }
+  const rolledBack = new Error("rolled back by the test");
+  await expect(
+    runTransaction(db, undefined, async (q) => {
+      await work(q);
+      throw rolledBack;
+    }),
+  ).rejects.toBe(rolledBack);
 }
 
 /** A Queryable that runs each statement under EXPLAIN ANALYZE first (undone) and keeps its rows read. */

@@ -82,8 +82,12 @@ describe.skipIf(!DATABASE_URL)("sessionStatementTimeout (a session pooler's per-
     db.on("connect", session.onConnectEvent);
     const { rows } = await db.query("SHOW statement_timeout");
     expect(rows[0].statement_timeout).toBe("250ms");
-    // Why the hook is preferred: the caller's statement was queued behind the SET on one connection.
+    // Why the hook is preferred: the caller's statement was queued behind the SET on one connection
+    // (pg prints its DeprecationWarning for it here, once per process: this test means to).
     expect(overlaps).toEqual(["SHOW statement_timeout"]);
+    console.log(
+      "session-statement-timeout: the pg DeprecationWarning in this file comes from the older pools' path, on purpose",
+    );
 
     const refusing = pool({ max: 1, Client: recordingClient([], /^SET statement_timeout/) });
     refusing.on("connect", session.onConnectEvent);

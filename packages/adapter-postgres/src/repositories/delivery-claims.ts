@@ -166,28 +166,31 @@ export async function claimDueDeliveries(
   }: { now: string; limit: number; leaseUntil: string; workerId: string; cap?: PerSubscriptionCap },
 ): Promise<ClaimedDelivery[]> {
   const max = cap?.max ?? MAX_INT;
-  const read = (held: Readonly<Record<string, number>>) =>
-    Object.values(held).some((n) => n >= max) ? statements.perSubscription : statements.inDueOrder;
-  // Under a cap, reading in due order reads past the batch (READ_AHEAD); per subscription, each
-  // subscription's own room already bounds what it reads.
-  const params = (batch: number, held: Readonly<Record<string, number>>) => [
-    now,
-    Math.max(0, batch),
-    leaseUntil,
-    workerId,
-    json(held),
-    max,
-    Math.max(0, cap && read(held) === statements.inDueOrder ? batch * READ_AHEAD : batch),
-  ];
+  /** One of the two statements for `batch` more rows, holding `held`, read the way `held` calls for. */
+  const run = (statement: "takeWanted" | "scanLocking", batch: number, held: Readonly<Record<string, number>>) => {
+    const perSubscription = Object.values(held).some((n) => n >= max);
+    const read = perSubscription ? statements.perSubscription : statements.inDueOrder;
+    // Under a cap, reading in due order reads past the batch; per subscription, each one's room
+    // already bounds what it reads.
+    const toRead = cap && !perSubscription ? batch * READ_AHEAD : batch;
+    return q.query(read[statement](s), [
+      now,
+      Math.max(0, batch),
+      leaseUntil,
+      workerId,
+      json(held),
+      max,
+      Math.max(0, toRead),
+    ]);
+  };
   const held = cap?.held ?? {};
-  const first = await q.query(read(held).takeWanted(s), params(limit, held));
+  const first = await run("takeWanted", limit, held);
   const claimed = toClaimed(first.rows.filter((row: any) => row.id !== null));
   const wanted = Number(first.rows[0]?.wanted ?? 0);
   if (claimed.length < wanted) {
     const holding: Record<string, number> = { ...held };
     for (const { delivery } of claimed) holding[delivery.subscriptionId] = (holding[delivery.subscriptionId] ?? 0) + 1;
-    const rest = await q.query(read(holding).scanLocking(s), params(limit - claimed.length, holding));
-    claimed.push(...toClaimed(rest.rows));
+    claimed.push(...toClaimed((await run("scanLocking", limit - claimed.length, holding)).rows));
   }
   return claimed.sort((a, b) => dueOrder(a.delivery, b.delivery));
 }
